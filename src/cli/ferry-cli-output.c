@@ -1,0 +1,166 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include "config.h"
+
+#include <glib/gi18n.h>
+#include <string.h>
+
+#include "ferry-cli-output.h"
+
+static void
+append_json_string (GString *out, const char *s)
+{
+  g_string_append_c (out, '"');
+  for (const char *p = s; *p != '\0'; p++)
+    {
+      guchar c = *p;
+      if (c == '"' || c == '\\')
+        g_string_append_printf (out, "\\%c", c);
+      else if (c < 0x20)
+        g_string_append_printf (out, "\\u%04x", c);
+      else
+        g_string_append_c (out, c);
+    }
+  g_string_append_c (out, '"');
+}
+
+/* One JSON object on one line. Paths in "current" are already display
+ * strings (valid UTF-8, odd bytes escaped), so the line is valid JSON. */
+char *
+ferry_cli_format_json (const FerryProgress *p, const char *strategy)
+{
+  GString *out = g_string_new ("{");
+  char number[G_ASCII_DTOSTR_BUF_SIZE];
+
+  g_string_append_printf (out, "\"time\":%s",
+                          g_ascii_formatd (number, sizeof number, "%.3f", p->elapsed));
+  g_string_append (out, ",\"phase\":");
+  append_json_string (out, ferry_phase_to_string (p->phase));
+  g_string_append_printf (out, ",\"paused\":%s", p->paused ? "true" : "false");
+  g_string_append_printf (out, ",\"planning_done\":%s", p->planning_done ? "true" : "false");
+  g_string_append_printf (out,
+                          ",\"files_total\":%" G_GUINT64_FORMAT ",\"files_done\":%" G_GUINT64_FORMAT
+                          ",\"files_failed\":%" G_GUINT64_FORMAT
+                          ",\"files_skipped\":%" G_GUINT64_FORMAT,
+                          p->files_total, p->files_done, p->files_failed, p->files_skipped);
+  g_string_append_printf (out,
+                          ",\"bytes_total\":%" G_GUINT64_FORMAT
+                          ",\"bytes_written\":%" G_GUINT64_FORMAT
+                          ",\"bytes_durable\":%" G_GUINT64_FORMAT,
+                          p->bytes_total, p->bytes_written, p->bytes_durable);
+  g_string_append_printf (out, ",\"rate\":%s",
+                          g_ascii_formatd (number, sizeof number, "%.0f", p->rate));
+  g_string_append_printf (out, ",\"eta\":%s",
+                          g_ascii_formatd (number, sizeof number, "%.1f", p->eta));
+  g_string_append (out, ",\"current\":");
+  if (p->current != NULL)
+    append_json_string (out, p->current);
+  else
+    g_string_append (out, "null");
+  if (strategy != NULL)
+    {
+      g_string_append (out, ",\"strategy\":");
+      append_json_string (out, strategy);
+    }
+  g_string_append_c (out, '}');
+  return g_string_free (out, FALSE);
+}
+
+char *
+ferry_cli_format_duration (double seconds)
+{
+  guint64 s = seconds < 0 ? 0 : (guint64) (seconds + 0.5);
+
+  if (s >= 3600)
+    return g_strdup_printf ("%" G_GUINT64_FORMAT ":%02u:%02u", s / 3600, (guint) (s / 60 % 60),
+                            (guint) (s % 60));
+  return g_strdup_printf ("%u:%02u", (guint) (s / 60), (guint) (s % 60));
+}
+
+/* Cuts @text from the left so it fits @width columns, keeping the end of
+ * a path, which says most. */
+static char *
+fit_left (const char *text, guint width)
+{
+  glong len = g_utf8_strlen (text, -1);
+
+  if (width < 2)
+    return g_strdup ("");
+  if (len <= (glong) width)
+    return g_strdup (text);
+  return g_strconcat ("…", g_utf8_offset_to_pointer (text, len - width + 1), NULL);
+}
+
+static char *
+format_counts (const FerryProgress *p, guint64 done)
+{
+  g_autofree char *done_str = g_format_size (done);
+  g_autofree char *total_str = g_format_size (p->bytes_total);
+
+  if (p->phase == FERRY_PHASE_SYNCING && !p->durable_live)
+    {
+      g_autofree char *left
+          = g_format_size (p->bytes_written - MIN (p->bytes_written, p->bytes_durable));
+      /* TRANSLATORS: %s is a size, like "1.2 GB" */
+      return g_strdup_printf (_ ("syncing, %s still to reach the disk"), left);
+    }
+  /* TRANSLATORS: "1.2 GB of 2.9 GB"; the plus marks a total still growing */
+  return g_strdup_printf (_ ("%s of %s%s"), done_str, total_str, p->planning_done ? "" : "+");
+}
+
+/* One line: percent, a bar (durable part solid, written part lighter),
+ * bytes, rate, time left, and the current file in what room is left. */
+char *
+ferry_cli_format_bar (const FerryProgress *p, guint width)
+{
+  const guint bar_width = 20;
+  double fraction = ferry_progress_get_fraction (p);
+  guint64 done = p->durable_live ? p->bytes_durable : p->bytes_written;
+  guint solid = (guint) (fraction * bar_width);
+  guint written = p->bytes_total > 0
+                      ? (guint) (MIN (1.0, (double) p->bytes_written / p->bytes_total) * bar_width)
+                      : 0;
+  g_autofree char *counts = format_counts (p, done);
+  g_autofree char *rate = p->rate > 0 ? g_format_size ((guint64) p->rate) : NULL;
+  g_autofree char *eta = p->eta >= 0 ? ferry_cli_format_duration (p->eta) : NULL;
+  GString *line = g_string_new (NULL);
+  glong used;
+
+  g_string_append_printf (line, "%3u%% [", (guint) (fraction * 100));
+  for (guint i = 0; i < bar_width; i++)
+    g_string_append (line, i < solid ? "█" : i < MAX (written, solid) ? "▒" : " ");
+  g_string_append_printf (line, "] %s", counts);
+  if (rate != NULL)
+    g_string_append_printf (line, "  %s/s", rate);
+  if (eta != NULL)
+    /* TRANSLATORS: estimated time left, like "ETA 1:05" */
+    g_string_append_printf (line, _ ("  ETA %s"), eta);
+  if (p->paused)
+    g_string_append_printf (line, "  %s", _ ("paused"));
+
+  used = g_utf8_strlen (line->str, -1);
+  if (p->current != NULL && width > used + 4)
+    {
+      g_autofree char *current = fit_left (p->current, width - used - 2);
+      g_string_append_printf (line, "  %s", current);
+    }
+  return g_string_free (line, FALSE);
+}
+
+char *
+ferry_cli_format_summary (const FerryProgress *p, gboolean dry_run)
+{
+  g_autofree char *size = g_format_size (p->bytes_total);
+  g_autofree char *elapsed = ferry_cli_format_duration (p->elapsed);
+
+  if (dry_run)
+    return g_strdup_printf (
+        g_dngettext (GETTEXT_PACKAGE, "%" G_GUINT64_FORMAT " item (%s) would be copied",
+                     "%" G_GUINT64_FORMAT " items (%s) would be copied", p->files_total),
+        p->files_total, size);
+  return g_strdup_printf (
+      g_dngettext (GETTEXT_PACKAGE,
+                   "Copied %" G_GUINT64_FORMAT " item (%s) in %s; all of it is on the disk",
+                   "Copied %" G_GUINT64_FORMAT " items (%s) in %s; all of it is on the disk",
+                   p->files_done - p->files_failed - p->files_skipped),
+      p->files_done - p->files_failed - p->files_skipped, size, elapsed);
+}

@@ -1,0 +1,13 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#pragma once
+
+#include "ferry-engine.h"
+
+G_BEGIN_DECLS
+
+char *ferry_cli_format_json (const FerryProgress *progress, const char *strategy);
+char *ferry_cli_format_bar (const FerryProgress *progress, guint width);
+char *ferry_cli_format_duration (double seconds);
+char *ferry_cli_format_summary (const FerryProgress *progress, gboolean dry_run);
+
+G_END_DECLS

@@ -1,0 +1,340 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include "config.h"
+
+#include "ferry-conflict-request-private.h"
+#include "ferry-enum-types.h"
+
+struct _FerryConflictAnswer
+{
+  gatomicrefcount ref;
+  GMutex lock;
+  GCond cond;
+  gboolean answered;
+  FerryConflictAction action;
+  gboolean apply_to_all;
+};
+
+struct _FerryConflictRequest
+{
+  GObject parent_instance;
+
+  GFile *source;
+  GFile *destination;
+  gboolean source_is_dir;
+  gboolean destination_is_dir;
+  guint64 source_size;
+  guint64 destination_size;
+  GDateTime *source_modified;
+  GDateTime *destination_modified;
+
+  FerryConflictAnswer *answer;
+};
+
+G_DEFINE_FINAL_TYPE (FerryConflictRequest, ferry_conflict_request, G_TYPE_OBJECT)
+
+enum
+{
+  PROP_0,
+  PROP_SOURCE,
+  PROP_DESTINATION,
+  PROP_SOURCE_IS_DIR,
+  PROP_DESTINATION_IS_DIR,
+  PROP_ANSWERED,
+  N_PROPS
+};
+
+static GParamSpec *properties[N_PROPS];
+
+static FerryConflictAnswer *
+answer_new (void)
+{
+  FerryConflictAnswer *answer = g_new0 (FerryConflictAnswer, 1);
+
+  g_atomic_ref_count_init (&answer->ref);
+  g_mutex_init (&answer->lock);
+  g_cond_init (&answer->cond);
+  return answer;
+}
+
+static FerryConflictAnswer *
+answer_ref (FerryConflictAnswer *answer)
+{
+  g_atomic_ref_count_inc (&answer->ref);
+  return answer;
+}
+
+void
+_ferry_conflict_answer_unref (FerryConflictAnswer *answer)
+{
+  if (!g_atomic_ref_count_dec (&answer->ref))
+    return;
+  g_mutex_clear (&answer->lock);
+  g_cond_clear (&answer->cond);
+  g_free (answer);
+}
+
+/* The first answer counts; later ones are ignored. */
+static gboolean
+answer_give (FerryConflictAnswer *answer, FerryConflictAction action, gboolean apply_to_all)
+{
+  gboolean given = FALSE;
+
+  g_mutex_lock (&answer->lock);
+  if (!answer->answered)
+    {
+      answer->answered = TRUE;
+      answer->action = action;
+      answer->apply_to_all = apply_to_all;
+      g_cond_broadcast (&answer->cond);
+      given = TRUE;
+    }
+  g_mutex_unlock (&answer->lock);
+  return given;
+}
+
+static void
+wake_waiter (GCancellable *cancellable, gpointer user_data)
+{
+  FerryConflictAnswer *answer = user_data;
+
+  g_mutex_lock (&answer->lock);
+  g_cond_broadcast (&answer->cond);
+  g_mutex_unlock (&answer->lock);
+}
+
+/* Blocks a worker thread (never the main loop) until the request is
+ * answered, dropped, or the job is cancelled. */
+FerryConflictAction
+_ferry_conflict_answer_wait (FerryConflictAnswer *answer,
+                             GCancellable *cancellable,
+                             gboolean *apply_to_all)
+{
+  FerryConflictAction action;
+  gulong handler = 0;
+
+  if (cancellable != NULL)
+    handler = g_cancellable_connect (cancellable, G_CALLBACK (wake_waiter), answer, NULL);
+
+  g_mutex_lock (&answer->lock);
+  while (!answer->answered && !g_cancellable_is_cancelled (cancellable))
+    g_cond_wait (&answer->cond, &answer->lock);
+  action = answer->answered ? answer->action : FERRY_CONFLICT_ACTION_CANCEL;
+  *apply_to_all = answer->answered && answer->apply_to_all;
+  g_mutex_unlock (&answer->lock);
+
+  g_cancellable_disconnect (cancellable, handler);
+  return action;
+}
+
+static GDateTime *
+date_time_from_timespec (const struct timespec *ts)
+{
+  g_autoptr (GDateTime) seconds = g_date_time_new_from_unix_utc (ts->tv_sec);
+  return g_date_time_add (seconds, ts->tv_nsec / 1000);
+}
+
+FerryConflictRequest *
+_ferry_conflict_request_new (GFile *source,
+                             GFile *destination,
+                             const struct stat *source_st,
+                             const struct stat *destination_st,
+                             FerryConflictAnswer **answer)
+{
+  FerryConflictRequest *self = g_object_new (FERRY_TYPE_CONFLICT_REQUEST, "source", source,
+                                             "destination", destination, NULL);
+
+  self->source_is_dir = S_ISDIR (source_st->st_mode);
+  self->destination_is_dir = S_ISDIR (destination_st->st_mode);
+  self->source_size = source_st->st_size;
+  self->destination_size = destination_st->st_size;
+  self->source_modified = date_time_from_timespec (&source_st->st_mtim);
+  self->destination_modified = date_time_from_timespec (&destination_st->st_mtim);
+  *answer = answer_ref (self->answer);
+  return self;
+}
+
+static void
+ferry_conflict_request_finalize (GObject *object)
+{
+  FerryConflictRequest *self = FERRY_CONFLICT_REQUEST (object);
+
+  answer_give (self->answer, FERRY_CONFLICT_ACTION_NONE, FALSE);
+  _ferry_conflict_answer_unref (self->answer);
+  g_clear_object (&self->source);
+  g_clear_object (&self->destination);
+  g_clear_pointer (&self->source_modified, g_date_time_unref);
+  g_clear_pointer (&self->destination_modified, g_date_time_unref);
+
+  G_OBJECT_CLASS (ferry_conflict_request_parent_class)->finalize (object);
+}
+
+static void
+ferry_conflict_request_get_property (GObject *object,
+                                     guint prop_id,
+                                     GValue *value,
+                                     GParamSpec *pspec)
+{
+  FerryConflictRequest *self = FERRY_CONFLICT_REQUEST (object);
+
+  switch (prop_id)
+    {
+      case PROP_SOURCE:
+        g_value_set_object (value, self->source);
+        break;
+      case PROP_DESTINATION:
+        g_value_set_object (value, self->destination);
+        break;
+      case PROP_SOURCE_IS_DIR:
+        g_value_set_boolean (value, self->source_is_dir);
+        break;
+      case PROP_DESTINATION_IS_DIR:
+        g_value_set_boolean (value, self->destination_is_dir);
+        break;
+      case PROP_ANSWERED:
+        g_value_set_boolean (value, ferry_conflict_request_get_answered (self));
+        break;
+      default:
+        G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+ferry_conflict_request_set_property (GObject *object,
+                                     guint prop_id,
+                                     const GValue *value,
+                                     GParamSpec *pspec)
+{
+  FerryConflictRequest *self = FERRY_CONFLICT_REQUEST (object);
+
+  switch (prop_id)
+    {
+      case PROP_SOURCE:
+        self->source = g_value_dup_object (value);
+        break;
+      case PROP_DESTINATION:
+        self->destination = g_value_dup_object (value);
+        break;
+      default:
+        G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+ferry_conflict_request_class_init (FerryConflictRequestClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+
+  object_class->finalize = ferry_conflict_request_finalize;
+  object_class->get_property = ferry_conflict_request_get_property;
+  object_class->set_property = ferry_conflict_request_set_property;
+
+  properties[PROP_SOURCE]
+      = g_param_spec_object ("source", NULL, NULL, G_TYPE_FILE,
+                             G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS);
+  properties[PROP_DESTINATION]
+      = g_param_spec_object ("destination", NULL, NULL, G_TYPE_FILE,
+                             G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS);
+  properties[PROP_SOURCE_IS_DIR] = g_param_spec_boolean ("source-is-dir", NULL, NULL, FALSE,
+                                                         G_PARAM_READABLE | G_PARAM_STATIC_STRINGS);
+  properties[PROP_DESTINATION_IS_DIR] = g_param_spec_boolean (
+      "destination-is-dir", NULL, NULL, FALSE, G_PARAM_READABLE | G_PARAM_STATIC_STRINGS);
+  properties[PROP_ANSWERED]
+      = g_param_spec_boolean ("answered", NULL, NULL, FALSE,
+                              G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+}
+
+static void
+ferry_conflict_request_init (FerryConflictRequest *self)
+{
+  self->answer = answer_new ();
+}
+
+GFile *
+ferry_conflict_request_get_source (FerryConflictRequest *self)
+{
+  g_return_val_if_fail (FERRY_IS_CONFLICT_REQUEST (self), NULL);
+  return self->source;
+}
+
+GFile *
+ferry_conflict_request_get_destination (FerryConflictRequest *self)
+{
+  g_return_val_if_fail (FERRY_IS_CONFLICT_REQUEST (self), NULL);
+  return self->destination;
+}
+
+gboolean
+ferry_conflict_request_get_source_is_dir (FerryConflictRequest *self)
+{
+  g_return_val_if_fail (FERRY_IS_CONFLICT_REQUEST (self), FALSE);
+  return self->source_is_dir;
+}
+
+gboolean
+ferry_conflict_request_get_destination_is_dir (FerryConflictRequest *self)
+{
+  g_return_val_if_fail (FERRY_IS_CONFLICT_REQUEST (self), FALSE);
+  return self->destination_is_dir;
+}
+
+guint64
+ferry_conflict_request_get_source_size (FerryConflictRequest *self)
+{
+  g_return_val_if_fail (FERRY_IS_CONFLICT_REQUEST (self), 0);
+  return self->source_size;
+}
+
+guint64
+ferry_conflict_request_get_destination_size (FerryConflictRequest *self)
+{
+  g_return_val_if_fail (FERRY_IS_CONFLICT_REQUEST (self), 0);
+  return self->destination_size;
+}
+
+GDateTime *
+ferry_conflict_request_get_source_modified (FerryConflictRequest *self)
+{
+  g_return_val_if_fail (FERRY_IS_CONFLICT_REQUEST (self), NULL);
+  return self->source_modified;
+}
+
+GDateTime *
+ferry_conflict_request_get_destination_modified (FerryConflictRequest *self)
+{
+  g_return_val_if_fail (FERRY_IS_CONFLICT_REQUEST (self), NULL);
+  return self->destination_modified;
+}
+
+gboolean
+ferry_conflict_request_get_answered (FerryConflictRequest *self)
+{
+  gboolean answered;
+
+  g_return_val_if_fail (FERRY_IS_CONFLICT_REQUEST (self), FALSE);
+  g_mutex_lock (&self->answer->lock);
+  answered = self->answer->answered;
+  g_mutex_unlock (&self->answer->lock);
+  return answered;
+}
+
+/**
+ * ferry_conflict_request_answer:
+ * @action: what to do with this file or folder
+ * @apply_to_all: do the same for every later conflict of the same kind
+ *   (files, or folders) in this job, without asking again
+ *
+ * Answers the request; may be called from any thread, once.
+ */
+void
+ferry_conflict_request_answer (FerryConflictRequest *self,
+                               FerryConflictAction action,
+                               gboolean apply_to_all)
+{
+  g_return_if_fail (FERRY_IS_CONFLICT_REQUEST (self));
+  g_return_if_fail (action != FERRY_CONFLICT_ACTION_MERGE || self->source_is_dir);
+
+  if (answer_give (self->answer, action, apply_to_all))
+    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_ANSWERED]);
+}

@@ -1,0 +1,162 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include "config.h"
+
+#include <glib/gi18n-lib.h>
+#include <unistd.h>
+
+#include "ferry-copy-context.h"
+#include "ferry-error.h"
+#include "ferry-fs.h"
+#include "ferry-hardlinks.h"
+#include "ferry-job-private.h"
+
+/* How often the "current file" shown to a person may change. */
+#define CURRENT_INTERVAL_USEC (G_USEC_PER_SEC / 20)
+
+FerryCopyContext *
+ferry_copy_context_new (FerryJob *job, FerryCounters *counters, GCancellable *cancellable)
+{
+  FerryCopyContext *ctx = g_new0 (FerryCopyContext, 1);
+
+  ctx->job = job;
+  ctx->counters = counters;
+  ctx->cancellable = g_object_ref (cancellable);
+  ctx->is_root = geteuid () == 0;
+  ctx->umask = ferry_get_umask ();
+  ctx->dst_dir_fd = -1;
+  ctx->hardlinks = ferry_hardlinks_new ();
+  g_mutex_init (&ctx->conflict_lock);
+  g_mutex_init (&ctx->stop_lock);
+  return ctx;
+}
+
+void
+ferry_copy_context_free (FerryCopyContext *ctx)
+{
+  g_clear_object (&ctx->cancellable);
+  g_clear_pointer (&ctx->hardlinks, ferry_hardlinks_free);
+  g_mutex_clear (&ctx->conflict_lock);
+  g_mutex_clear (&ctx->stop_lock);
+  g_clear_error (&ctx->stop_error);
+  g_free (ctx);
+}
+
+/* Called between files and between chunks: waits while the job is
+ * paused and says whether to go on. A job that stops (cancelled, or a
+ * failure that ends it) answers G_IO_ERROR_CANCELLED here; the reason is
+ * kept once in the context, not reported by every worker. */
+gboolean
+ferry_copy_context_check (FerryCopyContext *ctx, GError **error)
+{
+  _ferry_job_wait_while_paused (ctx->job, ctx->cancellable);
+  if (g_cancellable_is_cancelled (ctx->cancellable) || ferry_copy_context_is_stopping (ctx))
+    {
+      g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_CANCELLED, _ ("The copy was stopped"));
+      return FALSE;
+    }
+  return TRUE;
+}
+
+gboolean
+ferry_copy_context_is_stopping (FerryCopyContext *ctx)
+{
+  return atomic_load (&ctx->stopping);
+}
+
+void
+ferry_copy_context_stop (FerryCopyContext *ctx, const GError *error)
+{
+  g_mutex_lock (&ctx->stop_lock);
+  if (ctx->stop_error == NULL && error != NULL)
+    ctx->stop_error = g_error_copy (error);
+  g_mutex_unlock (&ctx->stop_lock);
+  atomic_store (&ctx->stopping, TRUE);
+}
+
+GError *
+ferry_copy_context_dup_stop_error (FerryCopyContext *ctx)
+{
+  GError *error = NULL;
+
+  g_mutex_lock (&ctx->stop_lock);
+  if (ctx->stop_error != NULL)
+    error = g_error_copy (ctx->stop_error);
+  g_mutex_unlock (&ctx->stop_lock);
+  return error;
+}
+
+void
+ferry_copy_context_set_current (FerryCopyContext *ctx, FerryDirNode *node, const char *name)
+{
+  gint64 now = g_get_monotonic_time ();
+  gint64 last = atomic_load_explicit (&ctx->current_updated_at, memory_order_relaxed);
+  g_autofree char *path = NULL;
+
+  if (now - last < CURRENT_INTERVAL_USEC
+      || !atomic_compare_exchange_strong (&ctx->current_updated_at, &last, now))
+    return;
+
+  path = ferry_dir_node_src_path (node, name);
+  _ferry_job_set_current (ctx->job, ferry_path_display (path));
+}
+
+void
+ferry_copy_context_add_written (FerryCopyContext *ctx, FerryFileCopy *fc, guint64 bytes)
+{
+  fc->written += bytes;
+  ferry_counters_add (&ctx->counters->bytes_written, bytes);
+}
+
+void
+ferry_copy_context_file_done (FerryCopyContext *ctx)
+{
+  ferry_counters_add (&ctx->counters->files_done, 1);
+}
+
+/* Skipped files are handled, not copied: they leave the byte total so the
+ * progress still ends at 100 %. */
+void
+ferry_copy_context_file_skipped (FerryCopyContext *ctx, guint64 files, guint64 bytes)
+{
+  ferry_counters_add (&ctx->counters->files_skipped, files);
+  ferry_counters_add (&ctx->counters->files_done, files);
+  atomic_fetch_sub (&ctx->counters->bytes_total, (gint64) bytes);
+}
+
+static GFile *
+file_for (FerryDirNode *node, const char *name, gboolean source)
+{
+  g_autofree char *path
+      = source ? ferry_dir_node_src_path (node, name) : ferry_dir_node_dst_path (node, name);
+  return g_file_new_for_path (path);
+}
+
+/* Records a file that could not be copied and tells the job's listeners.
+ * A @fatal failure (the destination itself failed), or any failure under
+ * FERRY_ERROR_POLICY_STOP, ends the job. */
+void
+ferry_copy_context_file_failed (FerryCopyContext *ctx,
+                                FerryDirNode *node,
+                                const char *src_name,
+                                const char *dst_name,
+                                guint64 bytes,
+                                const GError *error,
+                                gboolean fatal)
+{
+  g_autoptr (GFile) source = NULL;
+  g_autoptr (GFile) destination = NULL;
+
+  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    return;
+
+  ferry_counters_add (&ctx->counters->files_failed, 1);
+  ferry_counters_add (&ctx->counters->files_done, 1);
+  atomic_fetch_sub (&ctx->counters->bytes_total, (gint64) bytes);
+
+  source = file_for (node, src_name, TRUE);
+  destination = file_for (node, dst_name != NULL ? dst_name : src_name, FALSE);
+  _ferry_job_report_failure (ctx->job, ferry_failure_new (source, destination, error));
+
+  if (fatal || ctx->error_policy == FERRY_ERROR_POLICY_STOP)
+    ferry_copy_context_stop (ctx, error);
+}

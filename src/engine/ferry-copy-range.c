@@ -1,0 +1,247 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <glib/gi18n-lib.h>
+#include <unistd.h>
+
+#include "ferry-copy-data.h"
+#include "ferry-error.h"
+#include "ferry-fs.h"
+
+/* Large enough that the kernel copies efficiently, small enough that
+ * pause, cancel and progress answer within a few milliseconds. */
+#define CHUNK_SIZE      (8 * 1024 * 1024)
+#define RW_BUFFER_SIZE  (1024 * 1024)
+#define PREALLOCATE_MIN (1024 * 1024)
+
+/* Failures that mean the destination as a whole is gone or full, so
+ * every later file would fail too. */
+static gboolean
+is_device_failure (int errsv)
+{
+  switch (errsv)
+    {
+      case ENOSPC:
+      case EDQUOT:
+      case EIO:
+      case EROFS:
+      case ENODEV:
+      case ENXIO:
+      case ESHUTDOWN:
+      case ENOTCONN:
+        return TRUE;
+      default:
+        return FALSE;
+    }
+}
+
+gboolean
+ferry_copy_fail_errno (FerryFileCopy *fc, int errsv, gboolean on_destination, GError **error)
+{
+  g_autofree char *path = NULL;
+
+  if (on_destination)
+    {
+      fc->destination_failed = is_device_failure (errsv);
+      path = ferry_dir_node_dst_path (fc->node, fc->dst_name);
+      if (errsv == EFBIG)
+        {
+          g_autofree char *display = ferry_path_display (path);
+          g_set_error (
+              error, G_IO_ERROR, G_IO_ERROR_FAILED,
+              _ ("Could not write “%s”: the file is too large for the destination’s filesystem"),
+              display);
+          return FALSE;
+        }
+      return ferry_set_error_from_errno (error, errsv, _ ("Could not write “%s”"), path);
+    }
+  path = ferry_dir_node_src_path (fc->node, fc->src_name);
+  return ferry_set_error_from_errno (error, errsv, _ ("Could not read “%s”"), path);
+}
+
+static gboolean
+fail_changed (FerryFileCopy *fc, GError **error)
+{
+  g_autofree char *path = ferry_dir_node_src_path (fc->node, fc->src_name);
+  g_autofree char *display = ferry_path_display (path);
+
+  g_set_error (error, FERRY_ERROR, FERRY_ERROR_CHANGED,
+               _ ("“%s” changed while it was being copied; the copy was discarded"), display);
+  return FALSE;
+}
+
+/* Copies [start, end) through a buffer: where copy_file_range cannot, and
+ * to tell a read failure from a write failure after an I/O error. */
+static gboolean
+copy_span_rw (FerryCopyContext *ctx, FerryFileCopy *fc, off_t start, off_t end, GError **error)
+{
+  g_autofree char *buf = g_malloc (MIN (RW_BUFFER_SIZE, end - start));
+  off_t off = start;
+
+  while (off < end)
+    {
+      ssize_t n = pread (fc->src_fd, buf, MIN (RW_BUFFER_SIZE, end - off), off);
+
+      if (n < 0)
+        {
+          if (errno == EINTR)
+            continue;
+          return ferry_copy_fail_errno (fc, errno, FALSE, error);
+        }
+      if (n == 0)
+        return fail_changed (fc, error);
+
+      for (ssize_t done = 0; done < n;)
+        {
+          ssize_t w = pwrite (fc->tmp.fd, buf + done, n - done, off + done);
+          if (w < 0)
+            {
+              if (errno == EINTR)
+                continue;
+              return ferry_copy_fail_errno (fc, errno, TRUE, error);
+            }
+          done += w;
+        }
+      off += n;
+      ferry_copy_context_add_written (ctx, fc, n);
+      if (!ferry_copy_context_check (ctx, error))
+        return FALSE;
+    }
+  return TRUE;
+}
+
+/* copy_file_range has no opinion on which side failed; these say the
+ * call itself cannot be used here (old kernel, special files, a
+ * filesystem pair that does not support it). */
+static gboolean
+range_unsupported (int errsv)
+{
+  return errsv == EXDEV || errsv == EINVAL || errsv == ENOSYS || errsv == EOPNOTSUPP
+         || errsv == EBADF || errsv == ETXTBSY;
+}
+
+static gboolean
+copy_span (FerryCopyContext *ctx, FerryFileCopy *fc, off_t start, off_t end, GError **error)
+{
+  off_t off = start;
+
+  while (off < end)
+    {
+      loff_t in_off = off, out_off = off;
+      ssize_t n = copy_file_range (fc->src_fd, &in_off, fc->tmp.fd, &out_off,
+                                   MIN (CHUNK_SIZE, end - off), 0);
+      if (n < 0)
+        {
+          if (errno == EINTR)
+            continue;
+          if (range_unsupported (errno) || errno == EIO)
+            return copy_span_rw (ctx, fc, off, end, error);
+          return ferry_copy_fail_errno (fc, errno, TRUE, error);
+        }
+      if (n == 0)
+        return fail_changed (fc, error);
+
+      off += n;
+      ferry_copy_context_add_written (ctx, fc, n);
+      if (end - start > CHUNK_SIZE && !ferry_copy_context_check (ctx, error))
+        return FALSE;
+    }
+  return TRUE;
+}
+
+static gboolean
+is_sparse (const struct stat *st)
+{
+  return (guint64) st->st_blocks * 512 < (guint64) st->st_size;
+}
+
+/* Copies only the data regions, leaving the holes as holes. */
+static gboolean
+copy_sparse (FerryCopyContext *ctx, FerryFileCopy *fc, GError **error)
+{
+  off_t size = fc->st.st_size;
+  off_t off = 0;
+
+  while (off < size)
+    {
+      off_t data = lseek (fc->src_fd, off, SEEK_DATA);
+      off_t hole;
+
+      if (data < 0 && errno == ENXIO)
+        break;
+      if (data < 0)
+        return copy_span (ctx, fc, off, size, error);
+      hole = lseek (fc->src_fd, data, SEEK_HOLE);
+      hole = hole < 0 ? size : MIN (hole, size);
+      if (!copy_span (ctx, fc, data, hole, error))
+        return FALSE;
+      off = hole;
+    }
+
+  if (ftruncate (fc->tmp.fd, size) != 0)
+    return ferry_copy_fail_errno (fc, errno, TRUE, error);
+
+  /* Holes are part of the file, handled without writing: count them so
+   * the progress of a sparse file still reaches its size. */
+  ferry_copy_context_add_written (ctx, fc, size - (off_t) fc->written);
+  return TRUE;
+}
+
+/* Reserving the whole size up front finds a full disk before any data
+ * moves and lets the filesystem lay the file out in one piece. Small
+ * files gain nothing from the extra call. */
+static gboolean
+preallocate (FerryFileCopy *fc, GError **error)
+{
+  if (fc->st.st_size < PREALLOCATE_MIN)
+    return TRUE;
+  if (fallocate (fc->tmp.fd, 0, 0, fc->st.st_size) == 0)
+    return TRUE;
+  if (errno == ENOSPC || errno == EDQUOT || errno == EFBIG || errno == EIO)
+    return ferry_copy_fail_errno (fc, errno, TRUE, error);
+  return TRUE;
+}
+
+/**
+ * ferry_copy_range:
+ * Copies the source's data into the temporary file inside the kernel
+ * (copy_file_range, which also shares extents where the filesystem can),
+ * keeping holes, falling back to read and write where the kernel cannot.
+ */
+gboolean
+ferry_copy_range (FerryCopyContext *ctx, FerryFileCopy *fc, GError **error)
+{
+  if (fc->st.st_size == 0)
+    return TRUE;
+  if (fc->st.st_size >= PREALLOCATE_MIN)
+    posix_fadvise (fc->src_fd, 0, 0, POSIX_FADV_SEQUENTIAL);
+  if (is_sparse (&fc->st))
+    return copy_sparse (ctx, fc, error);
+  return preallocate (fc, error) && copy_span (ctx, fc, 0, fc->st.st_size, error);
+}
+
+/* A file that changed size or content while it was read cannot be
+ * trusted as a copy of either version; one that was deleted is gone. */
+gboolean
+ferry_copy_check_source_unchanged (FerryFileCopy *fc, GError **error)
+{
+  struct stat now;
+
+  if (fstat (fc->src_fd, &now) != 0)
+    return ferry_copy_fail_errno (fc, errno, FALSE, error);
+
+  if (now.st_nlink == 0)
+    {
+      g_autofree char *path = ferry_dir_node_src_path (fc->node, fc->src_name);
+      g_autofree char *display = ferry_path_display (path);
+      g_set_error (error, FERRY_ERROR, FERRY_ERROR_VANISHED,
+                   _ ("“%s” was deleted while it was being copied"), display);
+      return FALSE;
+    }
+  if (now.st_size != fc->st.st_size || now.st_mtim.tv_sec != fc->st.st_mtim.tv_sec
+      || now.st_mtim.tv_nsec != fc->st.st_mtim.tv_nsec)
+    return fail_changed (fc, error);
+  return TRUE;
+}

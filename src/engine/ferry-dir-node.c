@@ -1,0 +1,116 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include "config.h"
+
+#include <unistd.h>
+
+#include "ferry-dir-node.h"
+#include "ferry-fs.h"
+
+FerryDirNode *
+ferry_dir_node_new_root (int src_parent_fd,
+                         const char *src_parent_path,
+                         int dst_fd,
+                         const char *dst_path)
+{
+  FerryDirNode *node = g_new0 (FerryDirNode, 1);
+
+  node->src_fd = src_parent_fd;
+  node->dst_fd = dst_fd;
+  node->src_base = g_strdup (src_parent_path);
+  node->dst_base = g_strdup (dst_path);
+  node->pending = 1;
+  return node;
+}
+
+FerryDirNode *
+ferry_dir_node_new_child (FerryDirNode *parent, const char *src_name, const char *dst_name)
+{
+  FerryDirNode *node = g_new0 (FerryDirNode, 1);
+
+  node->parent = parent;
+  node->src_name = g_strdup (src_name);
+  node->dst_name = g_strdup (dst_name);
+  node->src_fd = -1;
+  node->dst_fd = -1;
+  node->pending = 1;
+  return node;
+}
+
+void
+ferry_dir_node_free (FerryDirNode *node)
+{
+  ferry_fd_closep (&node->src_fd);
+  ferry_fd_closep (&node->dst_fd);
+  g_free (node->src_name);
+  g_free (node->dst_name);
+  g_free (node->src_base);
+  g_free (node->dst_base);
+  g_free (node);
+}
+
+gboolean
+ferry_dir_node_is_root (const FerryDirNode *node)
+{
+  return node->parent == NULL;
+}
+
+FerryDirNode *
+ferry_dir_node_get_root (FerryDirNode *node)
+{
+  while (node->parent != NULL)
+    node = node->parent;
+  return node;
+}
+
+/* Joins the names from the root down to @node, then @name. */
+static char *
+build_path (const FerryDirNode *node, const char *name, gboolean source, gboolean with_base)
+{
+  g_autoptr (GPtrArray) parts = g_ptr_array_new ();
+  GString *path = g_string_new (NULL);
+
+  for (const FerryDirNode *n = node; n->parent != NULL; n = n->parent)
+    g_ptr_array_add (parts, source ? n->src_name : n->dst_name);
+
+  if (with_base)
+    {
+      const FerryDirNode *root = node;
+      while (root->parent != NULL)
+        root = root->parent;
+      g_string_append (path, source ? root->src_base : root->dst_base);
+    }
+
+  for (guint i = parts->len; i > 0; i--)
+    {
+      if (path->len > 0 && path->str[path->len - 1] != '/')
+        g_string_append_c (path, '/');
+      g_string_append (path, g_ptr_array_index (parts, i - 1));
+    }
+  if (name != NULL)
+    {
+      if (path->len > 0 && path->str[path->len - 1] != '/')
+        g_string_append_c (path, '/');
+      g_string_append (path, name);
+    }
+  return g_string_free (path, FALSE);
+}
+
+char *
+ferry_dir_node_src_path (const FerryDirNode *node, const char *name)
+{
+  return build_path (node, name, TRUE, TRUE);
+}
+
+char *
+ferry_dir_node_dst_path (const FerryDirNode *node, const char *name)
+{
+  return build_path (node, name, FALSE, TRUE);
+}
+
+/* The path of @name below the root's destination folder, as linkat()
+ * needs it to make a second hard link to a file already copied. */
+char *
+ferry_dir_node_dst_relpath (const FerryDirNode *node, const char *name)
+{
+  return build_path (node, name, FALSE, FALSE);
+}

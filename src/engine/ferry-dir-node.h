@@ -1,0 +1,54 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#pragma once
+
+#include <glib.h>
+#include <sys/stat.h>
+
+G_BEGIN_DECLS
+
+typedef struct _FerryDirNode FerryDirNode;
+
+/**
+ * FerryDirNode:
+ * One folder of the tree being copied, alive from the moment it is found
+ * until everything inside it is copied; then its own metadata is applied
+ * (so copying its children cannot disturb its times) and it lets go of
+ * its parent. A root node stands for the folders that hold a source and
+ * its copy: it is never created or changed, only named.
+ *
+ * Nodes keep only names; paths are rebuilt from the chain when a message
+ * needs one, so memory does not grow with the depth of the tree.
+ */
+struct _FerryDirNode
+{
+  FerryDirNode *parent;
+  char *src_name; /* in the parent's source folder */
+  char *dst_name; /* in the parent's destination folder */
+  int src_fd;
+  int dst_fd;
+  struct stat src_st;
+  gboolean created; /* Ferry made the destination folder, so its metadata is Ferry's to set */
+  gboolean fresh;   /* it was empty when made: nothing inside can conflict */
+  gint pending;     /* its own listing plus unfinished child folders */
+
+  /* roots only */
+  char *src_base;
+  char *dst_base;
+};
+
+FerryDirNode *ferry_dir_node_new_root (int src_parent_fd,
+                                       const char *src_parent_path,
+                                       int dst_fd,
+                                       const char *dst_path);
+FerryDirNode *ferry_dir_node_new_child (FerryDirNode *parent,
+                                        const char *src_name,
+                                        const char *dst_name);
+void ferry_dir_node_free (FerryDirNode *node);
+
+gboolean ferry_dir_node_is_root (const FerryDirNode *node);
+FerryDirNode *ferry_dir_node_get_root (FerryDirNode *node);
+char *ferry_dir_node_src_path (const FerryDirNode *node, const char *name);
+char *ferry_dir_node_dst_path (const FerryDirNode *node, const char *name);
+char *ferry_dir_node_dst_relpath (const FerryDirNode *node, const char *name);
+
+G_END_DECLS

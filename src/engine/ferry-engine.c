@@ -1,0 +1,23 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include "config.h"
+
+#include <glib/gi18n-lib.h>
+
+#include "ferry-engine.h"
+#include "ferry-fs.h"
+
+/* Once per process, before the first job: the engine's messages are
+ * translated, and deep trees may keep many folders open. */
+void
+ferry_engine_init (void)
+{
+  static gsize initialized = 0;
+
+  if (g_once_init_enter (&initialized))
+    {
+      bindtextdomain (GETTEXT_PACKAGE, LOCALEDIR);
+      bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");
+      ferry_raise_fd_limit ();
+      g_once_init_leave (&initialized, 1);
+    }
+}

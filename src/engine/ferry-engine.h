@@ -1,0 +1,14 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#pragma once
+
+/* Everything a front end needs from the copy engine. */
+#include "ferry-conflict-request.h"
+#include "ferry-enums.h"
+#include "ferry-enum-types.h"
+#include "ferry-error.h"
+#include "ferry-failure.h"
+#include "ferry-job.h"
+#include "ferry-progress.h"
+#include "ferry-types.h"
+
+void ferry_engine_init (void);

@@ -1,0 +1,68 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#pragma once
+
+#include <glib.h>
+
+G_BEGIN_DECLS
+
+/**
+ * FerryPhase:
+ * Where a job is in its life. A paused job keeps its phase and reports
+ * paused separately, so resuming returns to the same place.
+ */
+typedef enum
+{
+  FERRY_PHASE_QUEUED,
+  FERRY_PHASE_PLANNING,
+  FERRY_PHASE_COPYING,
+  FERRY_PHASE_SYNCING,
+  FERRY_PHASE_DONE,
+  FERRY_PHASE_FAILED,
+  FERRY_PHASE_CANCELLED,
+} FerryPhase;
+
+/**
+ * FerryConflictPolicy:
+ * What to do when a file being copied already exists at the destination.
+ * Folders are always merged, except under %FERRY_CONFLICT_POLICY_ASK where
+ * the caller decides.
+ */
+typedef enum
+{
+  FERRY_CONFLICT_POLICY_FAIL, /* report the file as failed and stop the job */
+  FERRY_CONFLICT_POLICY_ASK,  /* emit FerryJob::conflict and wait for the answer */
+  FERRY_CONFLICT_POLICY_SKIP,
+  FERRY_CONFLICT_POLICY_OVERWRITE,
+  FERRY_CONFLICT_POLICY_NEWER,     /* overwrite when the source is newer, else skip */
+  FERRY_CONFLICT_POLICY_KEEP_BOTH, /* copy under "name (2).ext" */
+} FerryConflictPolicy;
+
+/**
+ * FerryConflictAction:
+ * An answer to one FerryConflictRequest.
+ */
+typedef enum
+{
+  FERRY_CONFLICT_ACTION_NONE, /* nobody answered: the file fails */
+  FERRY_CONFLICT_ACTION_SKIP,
+  FERRY_CONFLICT_ACTION_REPLACE,
+  FERRY_CONFLICT_ACTION_KEEP_BOTH,
+  FERRY_CONFLICT_ACTION_MERGE,  /* folders only */
+  FERRY_CONFLICT_ACTION_CANCEL, /* cancel the whole job */
+} FerryConflictAction;
+
+/**
+ * FerryErrorPolicy:
+ * What a job does after a file fails. Failures of the destination itself
+ * (no space left, I/O error, read-only) always stop the job, since every
+ * following file would fail the same way.
+ */
+typedef enum
+{
+  FERRY_ERROR_POLICY_SKIP,
+  FERRY_ERROR_POLICY_STOP,
+} FerryErrorPolicy;
+
+const char *ferry_phase_to_string (FerryPhase phase);
+
+G_END_DECLS

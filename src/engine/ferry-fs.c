@@ -1,0 +1,205 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include "config.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <gio/gio.h>
+#include <glib/gi18n-lib.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <unistd.h>
+
+#include "ferry-fs.h"
+
+void
+ferry_fd_closep (int *fd)
+{
+  if (*fd >= 0)
+    {
+      int errsv = errno;
+      close (*fd);
+      errno = errsv;
+    }
+  *fd = -1;
+}
+
+int
+ferry_fd_steal (int *fd)
+{
+  int ret = *fd;
+  *fd = -1;
+  return ret;
+}
+
+void
+ferry_dir_reader_init (FerryDirReader *reader, int fd, gsize buffer_size)
+{
+  reader->fd = fd;
+  reader->size = buffer_size;
+  reader->len = 0;
+  reader->pos = 0;
+  reader->buf = g_malloc (buffer_size);
+}
+
+void
+ferry_dir_reader_clear (FerryDirReader *reader)
+{
+  g_clear_pointer (&reader->buf, g_free);
+}
+
+/* Returns FALSE at the end of the directory or on error (*errsv != 0).
+ * "." and ".." are never returned. */
+gboolean
+ferry_dir_reader_next (FerryDirReader *reader, const char **name, unsigned char *d_type, int *errsv)
+{
+  *errsv = 0;
+  for (;;)
+    {
+      if (reader->pos >= reader->len)
+        {
+          reader->len = getdents64 (reader->fd, reader->buf, reader->size);
+          reader->pos = 0;
+          if (reader->len < 0)
+            {
+              *errsv = errno;
+              reader->len = 0;
+              return FALSE;
+            }
+          if (reader->len == 0)
+            return FALSE;
+        }
+
+      struct dirent64 *entry = (struct dirent64 *) (reader->buf + reader->pos);
+      reader->pos += entry->d_reclen;
+      if (ferry_is_dot_or_dotdot (entry->d_name))
+        continue;
+      *name = entry->d_name;
+      *d_type = entry->d_type;
+      return TRUE;
+    }
+}
+
+gboolean
+ferry_is_dot_or_dotdot (const char *name)
+{
+  return name[0] == '.' && (name[1] == '\0' || (name[1] == '.' && name[2] == '\0'));
+}
+
+/* File names are bytes; messages are UTF-8 and one line. Keep valid
+ * printable UTF-8 as it is and show anything else as \xNN (or \n, \t) so
+ * a person can still tell which file is meant. */
+char *
+ferry_path_display (const char *path)
+{
+  GString *out = g_string_sized_new (strlen (path) + 8);
+  const char *p = path;
+
+  while (*p != '\0')
+    {
+      gunichar c = g_utf8_get_char_validated (p, -1);
+
+      if (c == (gunichar) -1 || c == (gunichar) -2)
+        {
+          g_string_append_printf (out, "\\x%02X", (guchar) *p);
+          p++;
+          continue;
+        }
+      if (c == '\n')
+        g_string_append (out, "\\n");
+      else if (c == '\t')
+        g_string_append (out, "\\t");
+      else if (c == '\\')
+        g_string_append (out, "\\\\");
+      else if (g_unichar_iscntrl (c))
+        g_string_append_printf (out, "\\x%02X", c);
+      else
+        g_string_append_unichar (out, c);
+      p = g_utf8_next_char (p);
+    }
+  return g_string_free (out, FALSE);
+}
+
+char *
+ferry_path_display_join (const char *dir, const char *name)
+{
+  g_autofree char *joined = g_build_filename (dir, name, NULL);
+  return ferry_path_display (joined);
+}
+
+/* Sets a G_IO_ERROR from errno with a message such as
+ * "Could not read “/a/b”: Permission denied". Always returns FALSE. */
+gboolean
+ferry_set_error_from_errno (GError **error,
+                            int errsv,
+                            const char *format_with_path,
+                            const char *path)
+{
+  g_autofree char *display = ferry_path_display (path);
+  g_autofree char *what = NULL;
+
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wformat-nonliteral"
+  what = g_strdup_printf (format_with_path, display);
+#pragma GCC diagnostic pop
+
+  g_set_error (error, G_IO_ERROR, g_io_error_from_errno (errsv), "%s: %s", what,
+               g_strerror (errsv));
+  return FALSE;
+}
+
+gboolean
+ferry_set_error_at (GError **error,
+                    int errsv,
+                    const char *format_with_path,
+                    const char *dir,
+                    const char *name)
+{
+  g_autofree char *path = g_build_filename (dir, name, NULL);
+  return ferry_set_error_from_errno (error, errsv, format_with_path, path);
+}
+
+gboolean
+ferry_stat_same_file (const struct stat *a, const struct stat *b)
+{
+  return a->st_dev == b->st_dev && a->st_ino == b->st_ino;
+}
+
+/* Deep trees keep a descriptor open per level while their children are
+ * copied; the default soft limit of 1024 would cap the depth. */
+void
+ferry_raise_fd_limit (void)
+{
+  struct rlimit limit;
+
+  if (getrlimit (RLIMIT_NOFILE, &limit) == 0 && limit.rlim_cur < limit.rlim_max)
+    {
+      limit.rlim_cur = limit.rlim_max;
+      setrlimit (RLIMIT_NOFILE, &limit);
+    }
+}
+
+/* umask() can only be read by changing it, which races with other
+ * threads creating files; the kernel also reports it in /proc. */
+mode_t
+ferry_get_umask (void)
+{
+  g_autofree char *status = NULL;
+  const char *line;
+
+  if (g_file_get_contents ("/proc/self/status", &status, NULL, NULL)
+      && (line = strstr (status, "\nUmask:")) != NULL)
+    return (mode_t) g_ascii_strtoull (line + strlen ("\nUmask:"), NULL, 8) & 0777;
+  return 022;
+}
+
+/* A path through /proc that reaches @name inside the folder @fd without
+ * following @name itself when used with the l*() calls: how extended
+ * attributes of symlinks and special files are read relative to a folder. */
+char *
+ferry_proc_fd_path (int fd, const char *name)
+{
+  if (name == NULL)
+    return g_strdup_printf ("/proc/self/fd/%d", fd);
+  return g_strdup_printf ("/proc/self/fd/%d/%s", fd, name);
+}

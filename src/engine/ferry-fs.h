@@ -1,0 +1,52 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#pragma once
+
+#include <glib.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+
+G_BEGIN_DECLS
+
+/* A file descriptor closed when it goes out of scope. */
+#define ferry_autofd __attribute__ ((cleanup (ferry_fd_closep))) int
+
+void ferry_fd_closep (int *fd);
+int ferry_fd_steal (int *fd);
+
+/* One getdents64 pass over a directory: no allocation per entry. */
+typedef struct
+{
+  int fd;
+  gsize size;
+  gssize len;
+  gssize pos;
+  char *buf;
+} FerryDirReader;
+
+void ferry_dir_reader_init (FerryDirReader *reader, int fd, gsize buffer_size);
+void ferry_dir_reader_clear (FerryDirReader *reader);
+gboolean ferry_dir_reader_next (FerryDirReader *reader,
+                                const char **name,
+                                unsigned char *d_type,
+                                int *errsv);
+
+char *ferry_path_display (const char *path);
+char *ferry_path_display_join (const char *dir, const char *name);
+
+gboolean ferry_set_error_from_errno (GError **error,
+                                     int errsv,
+                                     const char *format_with_path,
+                                     const char *path);
+gboolean ferry_set_error_at (GError **error,
+                             int errsv,
+                             const char *format_with_path,
+                             const char *dir,
+                             const char *name);
+
+gboolean ferry_stat_same_file (const struct stat *a, const struct stat *b);
+gboolean ferry_is_dot_or_dotdot (const char *name);
+void ferry_raise_fd_limit (void);
+mode_t ferry_get_umask (void);
+char *ferry_proc_fd_path (int fd, const char *name);
+
+G_END_DECLS

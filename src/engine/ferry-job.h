@@ -1,0 +1,51 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#pragma once
+
+#include <gio/gio.h>
+
+#include "ferry-enums.h"
+#include "ferry-failure.h"
+#include "ferry-progress.h"
+#include "ferry-types.h"
+
+G_BEGIN_DECLS
+
+#define FERRY_TYPE_JOB (ferry_job_get_type ())
+
+G_DECLARE_FINAL_TYPE (FerryJob, ferry_job, FERRY, JOB, GObject)
+
+FerryJob *ferry_job_new (GFile *const *sources, guint n_sources, GFile *destination);
+
+GPtrArray *ferry_job_get_sources (FerryJob *self);
+GFile *ferry_job_get_destination (FerryJob *self);
+
+FerryConflictPolicy ferry_job_get_conflict_policy (FerryJob *self);
+void ferry_job_set_conflict_policy (FerryJob *self, FerryConflictPolicy policy);
+FerryErrorPolicy ferry_job_get_error_policy (FerryJob *self);
+void ferry_job_set_error_policy (FerryJob *self, FerryErrorPolicy policy);
+gboolean ferry_job_get_preserve (FerryJob *self);
+void ferry_job_set_preserve (FerryJob *self, gboolean preserve);
+gboolean ferry_job_get_verify (FerryJob *self);
+void ferry_job_set_verify (FerryJob *self, gboolean verify);
+gboolean ferry_job_get_dry_run (FerryJob *self);
+void ferry_job_set_dry_run (FerryJob *self, gboolean dry_run);
+guint ferry_job_get_n_workers (FerryJob *self);
+void ferry_job_set_n_workers (FerryJob *self, guint n_workers);
+
+void ferry_job_run_async (FerryJob *self,
+                          GCancellable *cancellable,
+                          GAsyncReadyCallback callback,
+                          gpointer user_data);
+gboolean ferry_job_run_finish (FerryJob *self, GAsyncResult *result, GError **error);
+
+void ferry_job_cancel (FerryJob *self);
+void ferry_job_pause (FerryJob *self);
+void ferry_job_resume (FerryJob *self);
+gboolean ferry_job_get_paused (FerryJob *self);
+
+FerryPhase ferry_job_get_phase (FerryJob *self);
+void ferry_job_get_progress (FerryJob *self, FerryProgress *progress);
+GPtrArray *ferry_job_dup_failures (FerryJob *self);
+guint64 ferry_job_get_n_failures (FerryJob *self);
+
+G_END_DECLS

@@ -1,0 +1,27 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#pragma once
+
+#include <glib.h>
+#include <sys/stat.h>
+
+#include "ferry-copy-context.h"
+
+G_BEGIN_DECLS
+
+/* Where metadata is read from and written to: an open file, or a name
+ * inside an open folder for files that cannot be opened (symlinks, FIFOs,
+ * device nodes). */
+typedef struct
+{
+  int fd;     /* an open file, or -1 */
+  int dir_fd; /* with @name when fd is -1 */
+  const char *name;
+} FerryMetaTarget;
+
+gboolean ferry_metadata_apply (FerryCopyContext *ctx,
+                               FerryMetaTarget src,
+                               FerryMetaTarget dst,
+                               const struct stat *st,
+                               int *errsv);
+
+G_END_DECLS

@@ -1,0 +1,364 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <glib/gi18n-lib.h>
+#include <linux/magic.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/statfs.h>
+#include <sys/statvfs.h>
+#include <unistd.h>
+
+#include "ferry-error.h"
+#include "ferry-fs.h"
+#include "ferry-plan.h"
+
+static void
+source_root_free (FerrySourceRoot *root)
+{
+  ferry_fd_closep (&root->parent_fd);
+  g_free (root->parent_path);
+  g_free (root->name);
+  g_free (root->dst_name);
+  g_free (root);
+}
+
+void
+ferry_plan_free (FerryPlan *plan)
+{
+  g_clear_pointer (&plan->roots, g_ptr_array_unref);
+  ferry_fd_closep (&plan->dst_fd);
+  g_free (plan->dst_path);
+  g_free (plan);
+}
+
+static gboolean
+set_ferry_error (GError **error, FerryError code, const char *format, const char *path)
+{
+  g_autofree char *display = ferry_path_display (path);
+
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wformat-nonliteral"
+  g_set_error (error, FERRY_ERROR, code, format, display);
+#pragma GCC diagnostic pop
+  return FALSE;
+}
+
+static const char *
+local_path (GFile *file, GError **error)
+{
+  const char *path = g_file_peek_path (file);
+
+  if (path == NULL)
+    {
+      g_autofree char *uri = g_file_get_uri (file);
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED,
+                   _ ("“%s” is not a local file; Ferry copies local files only"), uri);
+    }
+  return path;
+}
+
+/* "dir/", "dir/.", "/" and ".." name what they point to, so take the
+ * real path for those; a plain "link" is the link itself, as cp -a does. */
+static char *
+canonical_source_path (const char *path)
+{
+  g_autofree char *base = g_path_get_basename (path);
+  gsize len = strlen (path);
+
+  if (len > 1 && path[len - 1] == '/')
+    {
+      char *real = realpath (path, NULL);
+      if (real != NULL)
+        return real;
+    }
+  if (ferry_is_dot_or_dotdot (base) || strcmp (base, "/") == 0)
+    {
+      char *real = realpath (path, NULL);
+      if (real != NULL)
+        return real;
+    }
+  return g_strdup (path);
+}
+
+static FerrySourceRoot *
+open_source_root (const char *given, GError **error)
+{
+  g_autofree char *path = canonical_source_path (given);
+  FerrySourceRoot *root = g_new0 (FerrySourceRoot, 1);
+
+  root->parent_path = g_path_get_dirname (path);
+  root->name = g_path_get_basename (path);
+  if (strcmp (root->name, "/") == 0)
+    {
+      g_set_error (error, FERRY_ERROR, FERRY_ERROR_INVALID_ARGUMENT,
+                   _ ("The whole filesystem “/” cannot be copied; choose a folder inside it"));
+      source_root_free (root);
+      return NULL;
+    }
+
+  root->parent_fd = open (root->parent_path, O_PATH | O_DIRECTORY | O_CLOEXEC);
+  if (root->parent_fd < 0
+      || fstatat (root->parent_fd, root->name, &root->st, AT_SYMLINK_NOFOLLOW) != 0)
+    {
+      if (errno == ENOENT || errno == ENOTDIR)
+        set_ferry_error (error, FERRY_ERROR_SOURCE_MISSING, _ ("“%s” does not exist"), given);
+      else
+        ferry_set_error_from_errno (error, errno, _ ("Could not read “%s”"), given);
+      source_root_free (root);
+      return NULL;
+    }
+  root->dst_name = g_strdup (root->name);
+  return root;
+}
+
+/* Where the copies go: into DESTINATION when it is a folder; as
+ * DESTINATION itself when there is one source and that name is free (or a
+ * file to be settled as a conflict). */
+static gboolean
+resolve_destination (FerryPlan *plan, const char *dest, GError **error)
+{
+  g_autofree char *dir = NULL;
+  struct stat st;
+  gboolean exists = stat (dest, &st) == 0;
+  FerrySourceRoot *only = plan->roots->len == 1 ? g_ptr_array_index (plan->roots, 0) : NULL;
+
+  if (!exists && errno != ENOENT)
+    return ferry_set_error_from_errno (error, errno, _ ("Could not read “%s”"), dest);
+
+  if (exists && S_ISDIR (st.st_mode))
+    dir = g_strdup (dest);
+  else if (only == NULL)
+    return set_ferry_error (error, FERRY_ERROR_INVALID_ARGUMENT,
+                            _ ("“%s” is not a folder; to copy several items, the destination must "
+                               "be an existing folder"),
+                            dest);
+  else if (exists && S_ISDIR (only->st.st_mode))
+    return set_ferry_error (error, FERRY_ERROR_EXISTS,
+                            _ ("“%s” is a file; a folder cannot be copied onto it"), dest);
+  else
+    {
+      dir = g_path_get_dirname (dest);
+      g_free (only->dst_name);
+      only->dst_name = g_path_get_basename (dest);
+    }
+
+  plan->dst_fd = open (dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (plan->dst_fd < 0)
+    {
+      if (errno == ENOENT || errno == ENOTDIR)
+        return set_ferry_error (error, FERRY_ERROR_SOURCE_MISSING,
+                                _ ("The destination folder “%s” does not exist"), dir);
+      return ferry_set_error_from_errno (error, errno,
+                                         _ ("Could not open the destination folder “%s”"), dir);
+    }
+  fstat (plan->dst_fd, &plan->dst_st);
+  plan->dst_path = g_steal_pointer (&dir);
+  return TRUE;
+}
+
+/* True when @folder is @st or lies anywhere below it. Walks up with ".."
+ * and compares device and inode, so bind mounts and symlinks do not hide
+ * the relation. */
+static gboolean
+is_inside (int folder_fd, const struct stat *st)
+{
+  ferry_autofd fd = fcntl (folder_fd, F_DUPFD_CLOEXEC, 3);
+  struct stat here;
+
+  while (fd >= 0 && fstat (fd, &here) == 0)
+    {
+      struct stat up;
+      int parent;
+
+      if (ferry_stat_same_file (&here, st))
+        return TRUE;
+      parent = openat (fd, "..", O_PATH | O_DIRECTORY | O_CLOEXEC);
+      if (parent < 0 || fstat (parent, &up) != 0 || ferry_stat_same_file (&up, &here))
+        {
+          if (parent >= 0)
+            close (parent);
+          return FALSE;
+        }
+      close (fd);
+      fd = parent;
+    }
+  return FALSE;
+}
+
+static gboolean
+check_not_onto_itself (FerryPlan *plan, FerrySourceRoot *root, GError **error)
+{
+  g_autofree char *src_path = g_build_filename (root->parent_path, root->name, NULL);
+  struct stat dst_st;
+
+  if (S_ISDIR (root->st.st_mode) && is_inside (plan->dst_fd, &root->st))
+    {
+      g_autofree char *src = ferry_path_display (src_path);
+      g_autofree char *dst = ferry_path_display (plan->dst_path);
+      g_set_error (error, FERRY_ERROR, FERRY_ERROR_INTO_ITSELF,
+                   _ ("The folder “%s” cannot be copied into itself (“%s” is inside it)"), src,
+                   dst);
+      return FALSE;
+    }
+  if (fstatat (plan->dst_fd, root->dst_name, &dst_st, AT_SYMLINK_NOFOLLOW) == 0
+      && ferry_stat_same_file (&dst_st, &root->st))
+    {
+      g_autofree char *src = ferry_path_display (src_path);
+      g_autofree char *dst = ferry_path_display_join (plan->dst_path, root->dst_name);
+      g_set_error (error, FERRY_ERROR, FERRY_ERROR_SAME_FILE,
+                   _ ("“%s” and “%s” are the same file; it cannot be copied onto itself"), src,
+                   dst);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+static gboolean
+check_writable (FerryPlan *plan, GError **error)
+{
+  if (faccessat (plan->dst_fd, ".", W_OK | X_OK, AT_EACCESS) == 0)
+    return TRUE;
+  if (errno == EROFS)
+    return ferry_set_error_from_errno (error, errno, _ ("Cannot write to “%s”"), plan->dst_path);
+  if (errno == EACCES || errno == EPERM)
+    {
+      g_autofree char *display = ferry_path_display (plan->dst_path);
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_PERMISSION_DENIED,
+                   _ ("You do not have permission to write to “%s”"), display);
+      return FALSE;
+    }
+  return ferry_set_error_from_errno (error, errno, _ ("Cannot write to “%s”"), plan->dst_path);
+}
+
+/**
+ * ferry_plan_resolve:
+ * Opens the sources and the destination folder and refuses, before any
+ * byte is written, what cannot work: a missing source, a folder into
+ * itself, a file onto itself, a destination that cannot be written.
+ */
+FerryPlan *
+ferry_plan_resolve (GPtrArray *sources, GFile *destination, GError **error)
+{
+  g_autoptr (FerryPlan) plan = g_new0 (FerryPlan, 1);
+  const char *dest;
+
+  plan->dst_fd = -1;
+  plan->roots = g_ptr_array_new_with_free_func ((GDestroyNotify) source_root_free);
+
+  if (sources->len == 0)
+    {
+      g_set_error (error, FERRY_ERROR, FERRY_ERROR_INVALID_ARGUMENT, _ ("Nothing to copy"));
+      return NULL;
+    }
+  if ((dest = local_path (destination, error)) == NULL)
+    return NULL;
+
+  for (guint i = 0; i < sources->len; i++)
+    {
+      const char *path = local_path (g_ptr_array_index (sources, i), error);
+      FerrySourceRoot *root;
+
+      if (path == NULL || (root = open_source_root (path, error)) == NULL)
+        return NULL;
+      g_ptr_array_add (plan->roots, root);
+    }
+
+  if (!resolve_destination (plan, dest, error))
+    return NULL;
+  for (guint i = 0; i < plan->roots->len; i++)
+    if (!check_not_onto_itself (plan, g_ptr_array_index (plan->roots, i), error))
+      return NULL;
+  if (!check_writable (plan, error))
+    return NULL;
+  return g_steal_pointer (&plan);
+}
+
+static guint64
+available_bytes (int fd)
+{
+  struct statvfs vfs;
+
+  if (fstatvfs (fd, &vfs) != 0)
+    return G_MAXUINT64;
+  return (guint64) (geteuid () == 0 ? vfs.f_bfree : vfs.f_bavail) * vfs.f_frsize;
+}
+
+/* When the destination has more room than all the source filesystems
+ * hold, the plan fits whatever it turns out to be, and the copy need not
+ * wait for the planner's totals. */
+gboolean
+ferry_plan_surely_fits (FerryPlan *plan)
+{
+  guint64 available = available_bytes (plan->dst_fd);
+  guint64 used = 0;
+
+  for (guint i = 0; i < plan->roots->len; i++)
+    {
+      FerrySourceRoot *root = g_ptr_array_index (plan->roots, i);
+      struct statvfs vfs;
+
+      if (root->st.st_dev == plan->dst_st.st_dev || fstatvfs (root->parent_fd, &vfs) != 0)
+        return FALSE;
+      used += (guint64) (vfs.f_blocks - vfs.f_bfree) * vfs.f_frsize;
+    }
+  /* Leave room for the copies' own metadata. */
+  return used + used / 8 < available;
+}
+
+static gboolean
+shares_extents (FerryPlan *plan)
+{
+  struct statfs fs;
+
+  for (guint i = 0; i < plan->roots->len; i++)
+    {
+      FerrySourceRoot *root = g_ptr_array_index (plan->roots, i);
+      if (root->st.st_dev != plan->dst_st.st_dev)
+        return FALSE;
+    }
+  return fstatfs (plan->dst_fd, &fs) == 0
+         && (fs.f_type == XFS_SUPER_MAGIC || fs.f_type == BTRFS_SUPER_MAGIC);
+}
+
+/**
+ * ferry_plan_check_space:
+ * Refuses a plan that cannot fit, saying how much is needed and how much
+ * there is. Within one filesystem that shares extents (XFS, btrfs) the
+ * copies take no room for their data.
+ */
+gboolean
+ferry_plan_check_space (FerryPlan *plan, const FerryTreeTotals *totals, GError **error)
+{
+  guint64 needed = totals->needed;
+  guint64 available = available_bytes (plan->dst_fd);
+  struct statvfs vfs;
+
+  if (shares_extents (plan))
+    needed = totals->files * 4096;
+
+  if (needed > available)
+    {
+      g_autofree char *display = ferry_path_display (plan->dst_path);
+      g_autofree char *needed_str = g_format_size (needed);
+      g_autofree char *available_str = g_format_size (available);
+      g_set_error (error, FERRY_ERROR, FERRY_ERROR_NOT_ENOUGH_SPACE,
+                   _ ("There is not enough space in “%s”: %s are needed, only %s are available"),
+                   display, needed_str, available_str);
+      return FALSE;
+    }
+
+  if (fstatvfs (plan->dst_fd, &vfs) == 0 && vfs.f_files > 0 && totals->files > vfs.f_favail)
+    {
+      g_autofree char *display = ferry_path_display (plan->dst_path);
+      g_set_error (error, FERRY_ERROR, FERRY_ERROR_NOT_ENOUGH_SPACE,
+                   _ ("There is no room for %" G_GUINT64_FORMAT
+                      " more files in “%s”: its filesystem can hold only %" G_GUINT64_FORMAT
+                      " more"),
+                   totals->files, display, (guint64) vfs.f_favail);
+      return FALSE;
+    }
+  return TRUE;
+}

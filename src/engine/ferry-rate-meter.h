@@ -1,0 +1,24 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#pragma once
+
+#include <glib.h>
+
+G_BEGIN_DECLS
+
+#define FERRY_RATE_METER_SAMPLES 32
+
+/* A transfer rate over the last few seconds, from samples of a growing
+ * byte count: steadier than an instant rate, quicker than an average. */
+typedef struct
+{
+  gint64 times[FERRY_RATE_METER_SAMPLES];
+  guint64 bytes[FERRY_RATE_METER_SAMPLES];
+  guint head;
+  guint count;
+} FerryRateMeter;
+
+void ferry_rate_meter_reset (FerryRateMeter *meter);
+void ferry_rate_meter_sample (FerryRateMeter *meter, gint64 now_usec, guint64 bytes);
+double ferry_rate_meter_get_rate (const FerryRateMeter *meter);
+
+G_END_DECLS

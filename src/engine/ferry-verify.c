@@ -1,0 +1,84 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <glib/gi18n-lib.h>
+#include <unistd.h>
+#include <xxhash.h>
+
+#include "ferry-copy-data.h"
+#include "ferry-error.h"
+#include "ferry-fs.h"
+#include "ferry-verify.h"
+
+#define VERIFY_BUFFER_SIZE (1024 * 1024)
+
+static gboolean
+hash_fd (FerryCopyContext *ctx,
+         FerryFileCopy *fc,
+         int fd,
+         gboolean is_copy,
+         XXH128_hash_t *out,
+         GError **error)
+{
+  g_autofree char *buf = g_malloc (VERIFY_BUFFER_SIZE);
+  XXH3_state_t *state = XXH3_createState ();
+  off_t off = 0;
+
+  XXH3_128bits_reset (state);
+  for (;;)
+    {
+      ssize_t n = pread (fd, buf, VERIFY_BUFFER_SIZE, off);
+
+      if (n < 0 && errno == EINTR)
+        continue;
+      if (n < 0)
+        {
+          XXH3_freeState (state);
+          return ferry_copy_fail_errno (fc, errno, is_copy, error);
+        }
+      if (n == 0)
+        break;
+      XXH3_128bits_update (state, buf, n);
+      off += n;
+      if (!ferry_copy_context_check (ctx, error))
+        {
+          XXH3_freeState (state);
+          return FALSE;
+        }
+    }
+  *out = XXH3_128bits_digest (state);
+  XXH3_freeState (state);
+  return TRUE;
+}
+
+/**
+ * ferry_verify_copy:
+ * Reads the copy back from the device, not from the page cache (its
+ * pages are written out and dropped first), and compares its hash with
+ * the source's. A copy that differs never gets its final name.
+ */
+gboolean
+ferry_verify_copy (FerryCopyContext *ctx, FerryFileCopy *fc, GError **error)
+{
+  XXH128_hash_t source_hash, copy_hash;
+
+  if (fdatasync (fc->tmp.fd) != 0)
+    return ferry_copy_fail_errno (fc, errno, TRUE, error);
+  posix_fadvise (fc->tmp.fd, 0, 0, POSIX_FADV_DONTNEED);
+
+  if (!hash_fd (ctx, fc, fc->src_fd, FALSE, &source_hash, error)
+      || !hash_fd (ctx, fc, fc->tmp.fd, TRUE, &copy_hash, error))
+    return FALSE;
+
+  if (!XXH128_isEqual (source_hash, copy_hash))
+    {
+      g_autofree char *path = ferry_dir_node_dst_path (fc->node, fc->dst_name);
+      g_autofree char *display = ferry_path_display (path);
+      g_set_error (error, FERRY_ERROR, FERRY_ERROR_VERIFY_FAILED,
+                   _ ("The copy of “%s” differs from the original (verification failed)"), display);
+      return FALSE;
+    }
+  return TRUE;
+}
