@@ -3,6 +3,7 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <gio/gio.h>
 #include <glib/gi18n-lib.h>
 #include <stdio.h>
@@ -202,4 +203,17 @@ ferry_proc_fd_path (int fd, const char *name)
   if (name == NULL)
     return g_strdup_printf ("/proc/self/fd/%d", fd);
   return g_strdup_printf ("/proc/self/fd/%d/%s", fd, name);
+}
+
+/* Opens something to read from a source. Reading must not change the
+ * source, not even its access time: O_NOATIME where the kernel allows it
+ * (the owner, or root), plain reading elsewhere. */
+int
+ferry_open_source_at (int dir_fd, const char *name, int flags)
+{
+  int fd = openat (dir_fd, name, flags | O_NOATIME);
+
+  if (fd < 0 && errno == EPERM)
+    fd = openat (dir_fd, name, flags);
+  return fd;
 }

@@ -48,5 +48,6 @@ gboolean ferry_is_dot_or_dotdot (const char *name);
 void ferry_raise_fd_limit (void);
 mode_t ferry_get_umask (void);
 char *ferry_proc_fd_path (int fd, const char *name);
+int ferry_open_source_at (int dir_fd, const char *name, int flags);
 
 G_END_DECLS

@@ -110,7 +110,7 @@ typedef struct
 static Level *
 level_open (int parent_fd, const char *name)
 {
-  int fd = openat (parent_fd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+  int fd = ferry_open_source_at (parent_fd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
   Level *level;
 
   if (fd < 0)

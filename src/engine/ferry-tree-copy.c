@@ -300,12 +300,8 @@ settle_late_conflict (FerryTreeCopy *self,
 static gboolean
 open_source (FerryTreeCopy *self, FerryFileCopy *fc, const struct stat *listed, GError **error)
 {
-  int flags = O_RDONLY | O_NOFOLLOW | O_NOCTTY | O_CLOEXEC;
-
-  /* Reading must not change the source, not even its access time. */
-  fc->src_fd = openat (fc->node->src_fd, fc->src_name, flags | O_NOATIME);
-  if (fc->src_fd < 0 && errno == EPERM)
-    fc->src_fd = openat (fc->node->src_fd, fc->src_name, flags);
+  fc->src_fd = ferry_open_source_at (fc->node->src_fd, fc->src_name,
+                                    O_RDONLY | O_NOFOLLOW | O_NOCTTY | O_CLOEXEC);
   if (fc->src_fd < 0)
     {
       if (errno == ENOENT)
@@ -767,7 +763,7 @@ open_dir_node (FerryTreeCopy *self, FerryDirNode *node, GError **error)
 {
   const int flags = O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC;
 
-  node->src_fd = openat (node->parent->src_fd, node->src_name, flags);
+  node->src_fd = ferry_open_source_at (node->parent->src_fd, node->src_name, flags);
   if (node->src_fd < 0)
     {
       if (errno == ENOENT)

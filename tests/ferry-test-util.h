@@ -1,0 +1,45 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#pragma once
+
+#include <gio/gio.h>
+#include <sys/stat.h>
+
+#include "ferry-engine.h"
+
+G_BEGIN_DECLS
+
+typedef enum
+{
+  FERRY_TEST_COMPARE_CONTENT = 1 << 0,
+  FERRY_TEST_COMPARE_MODE = 1 << 1,
+  FERRY_TEST_COMPARE_OWNER = 1 << 2,
+  FERRY_TEST_COMPARE_TIMES = 1 << 3,
+  FERRY_TEST_COMPARE_XATTRS = 1 << 4,
+  FERRY_TEST_COMPARE_LINKS = 1 << 5,  /* hard-link groups */
+  FERRY_TEST_COMPARE_SPARSE = 1 << 6, /* sparse sources stay sparse */
+  FERRY_TEST_COMPARE_ALL = 0x7f,
+} FerryTestCompare;
+
+gboolean ferry_test_is_root (void);
+char *ferry_test_scratch_new (const char *label);
+void ferry_test_remove_tree (const char *path);
+
+void ferry_test_write_random (const char *path, gsize size, guint32 seed);
+void ferry_test_write_text (const char *path, const char *text);
+void ferry_test_make_dirs (const char *path);
+void ferry_test_set_times (const char *path, gint64 sec, long nsec);
+void ferry_test_make_sparse (const char *path, goffset size, goffset data_at, gsize data_len);
+char *ferry_test_make_everything_tree (const char *parent);
+
+FerryJob *ferry_test_job_new (const char *const *sources, const char *destination);
+gboolean ferry_test_run_job (FerryJob *job, GError **error);
+void ferry_test_wait_for_bytes (FerryJob *job, guint64 at_least);
+
+void ferry_test_assert_trees_equal (const char *source, const char *copy, FerryTestCompare what);
+void ferry_test_assert_files_equal (const char *a, const char *b);
+guint ferry_test_count_temp_files (const char *dir);
+guint ferry_test_count_entries (const char *dir);
+char *ferry_test_describe_failures (FerryJob *job);
+void ferry_test_spin (guint ms);
+
+G_END_DECLS

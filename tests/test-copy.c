@@ -1,0 +1,433 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* What a copy must get right: every kind of entry, its metadata, any
+ * name, any depth, and the cp-like placement of sources. */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <sys/un.h>
+#include <sys/xattr.h>
+#include <unistd.h>
+
+#include "ferry-test-util.h"
+
+typedef struct
+{
+  char *scratch;
+  char *src;
+  char *dst;
+} Fixture;
+
+static void
+fixture_set_up (Fixture *f, gconstpointer data)
+{
+  f->scratch = ferry_test_scratch_new ("copy");
+  f->src = g_build_filename (f->scratch, "src", NULL);
+  f->dst = g_build_filename (f->scratch, "dst", NULL);
+  ferry_test_make_dirs (f->src);
+  ferry_test_make_dirs (f->dst);
+}
+
+static void
+fixture_tear_down (Fixture *f, gconstpointer data)
+{
+  ferry_test_remove_tree (f->scratch);
+  g_free (f->scratch);
+  g_free (f->src);
+  g_free (f->dst);
+}
+
+static void
+copy_ok (const char *const *sources, const char *dest, guint n_workers)
+{
+  g_autoptr (FerryJob) job = ferry_test_job_new (sources, dest);
+  g_autoptr (GError) error = NULL;
+  g_auto (FerryProgress) progress = { 0 };
+
+  ferry_job_set_n_workers (job, n_workers);
+  if (!ferry_test_run_job (job, &error))
+    {
+      g_autofree char *failures = ferry_test_describe_failures (job);
+      g_error ("copy failed: %s\n%s", error->message, failures);
+    }
+  ferry_job_get_progress (job, &progress);
+  g_assert_cmpint (progress.phase, ==, FERRY_PHASE_DONE);
+  g_assert_cmpuint (progress.files_done, ==, progress.files_total);
+  g_assert_cmpuint (progress.bytes_written, ==, progress.bytes_total);
+  g_assert_cmpuint (progress.bytes_durable, ==, progress.bytes_written);
+  g_assert_cmpuint (progress.files_failed, ==, 0);
+  g_assert_cmpuint (ferry_test_count_temp_files (dest), ==, 0);
+}
+
+static void
+test_everything (Fixture *f, gconstpointer data)
+{
+  guint n_workers = GPOINTER_TO_UINT (data);
+  g_autofree char *tree = ferry_test_make_everything_tree (f->src);
+  g_autofree char *copy = g_build_filename (f->dst, "everything", NULL);
+  const char *sources[] = { tree, NULL };
+
+  copy_ok (sources, f->dst, n_workers);
+  ferry_test_assert_trees_equal (tree, copy, FERRY_TEST_COMPARE_ALL);
+}
+
+static void
+test_sizes (Fixture *f, gconstpointer data)
+{
+  const gsize sizes[] = { 0, 1, 511, 4095, 4096, 4097, 65536, 1024 * 1024 - 1, 1024 * 1024 + 3,
+                          9 * 1024 * 1024 + 11 };
+  g_autofree char *copy = g_build_filename (f->dst, "src", NULL);
+  const char *sources[] = { f->src, NULL };
+
+  for (guint i = 0; i < G_N_ELEMENTS (sizes); i++)
+    {
+      g_autofree char *name = g_strdup_printf ("file-%" G_GSIZE_FORMAT, sizes[i]);
+      g_autofree char *path = g_build_filename (f->src, name, NULL);
+      ferry_test_write_random (path, sizes[i], 100 + i);
+    }
+  copy_ok (sources, f->dst, 2);
+  ferry_test_assert_trees_equal (f->src, copy, FERRY_TEST_COMPARE_ALL);
+}
+
+static void
+test_sparse (Fixture *f, gconstpointer data)
+{
+  g_autofree char *path = g_build_filename (f->src, "disk.img", NULL);
+  g_autofree char *copy = g_build_filename (f->dst, "disk.img", NULL);
+  const char *sources[] = { path, NULL };
+  struct stat a, b;
+
+  ferry_test_make_sparse (path, 512 * 1024 * 1024, 300 * 1024 * 1024, 64 * 1024);
+  copy_ok (sources, f->dst, 1);
+  g_assert_cmpint (stat (path, &a), ==, 0);
+  g_assert_cmpint (stat (copy, &b), ==, 0);
+  g_assert_cmpint (b.st_size, ==, a.st_size);
+  /* 64 KiB of data: the copy must not allocate the 512 MiB of holes. */
+  g_assert_cmpint (b.st_blocks * 512, <=, 1024 * 1024);
+  ferry_test_assert_files_equal (path, copy);
+}
+
+static void
+test_symlinks_not_followed (Fixture *f, gconstpointer data)
+{
+  g_autofree char *target = g_build_filename (f->scratch, "outside", NULL);
+  g_autofree char *link = g_build_filename (f->src, "to-outside", NULL);
+  g_autofree char *copy = g_build_filename (f->dst, "src", "to-outside", NULL);
+  const char *sources[] = { f->src, NULL };
+  struct stat st;
+  char buf[PATH_MAX];
+  ssize_t len;
+
+  ferry_test_make_dirs (target);
+  ferry_test_write_random (g_build_filename (target, "big", NULL), 1024, 5);
+  g_assert_cmpint (symlink (target, link), ==, 0);
+
+  copy_ok (sources, f->dst, 1);
+  g_assert_cmpint (lstat (copy, &st), ==, 0);
+  g_assert_true (S_ISLNK (st.st_mode));
+  len = readlink (copy, buf, sizeof buf);
+  g_assert_cmpmem (buf, len, target, strlen (target));
+}
+
+/* A file with several names inside the set is copied once; a name of the
+ * same file outside the set does not make the copy a link to it. */
+static void
+test_hard_links (Fixture *f, gconstpointer data)
+{
+  g_autofree char *first = g_build_filename (f->src, "one", "data", NULL);
+  g_autofree char *outside = g_build_filename (f->scratch, "outside-name", NULL);
+  g_autofree char *copy_first = g_build_filename (f->dst, "src", "one", "data", NULL);
+  g_autofree char *copy_second = g_build_filename (f->dst, "src", "two", "same", NULL);
+  g_autofree char *copy_third = g_build_filename (f->dst, "src", "three", NULL);
+  const char *sources[] = { f->src, NULL };
+  struct stat a, b, c;
+
+  ferry_test_make_dirs (g_build_filename (f->src, "one", NULL));
+  ferry_test_make_dirs (g_build_filename (f->src, "two", NULL));
+  ferry_test_write_random (first, 200000, 9);
+  g_assert_cmpint (link (first, g_build_filename (f->src, "two", "same", NULL)), ==, 0);
+  g_assert_cmpint (link (first, g_build_filename (f->src, "three", NULL)), ==, 0);
+  g_assert_cmpint (link (first, outside), ==, 0);
+
+  copy_ok (sources, f->dst, 2);
+  g_assert_cmpint (stat (copy_first, &a), ==, 0);
+  g_assert_cmpint (stat (copy_second, &b), ==, 0);
+  g_assert_cmpint (stat (copy_third, &c), ==, 0);
+  g_assert_cmpuint (a.st_ino, ==, b.st_ino);
+  g_assert_cmpuint (a.st_ino, ==, c.st_ino);
+  g_assert_cmpuint (a.st_nlink, ==, 3);
+  ferry_test_assert_trees_equal (f->src, g_build_filename (f->dst, "src", NULL), FERRY_TEST_COMPARE_ALL);
+}
+
+static void
+test_metadata (Fixture *f, gconstpointer data)
+{
+  g_autofree char *tool = g_build_filename (f->src, "tool", NULL);
+  g_autofree char *shared = g_build_filename (f->src, "shared", NULL);
+  g_autofree char *readonly = g_build_filename (f->src, "readonly", NULL);
+  g_autofree char *inner = g_build_filename (readonly, "inner.txt", NULL);
+  const char *sources[] = { f->src, NULL };
+
+  ferry_test_write_text (tool, "#!/bin/sh\n");
+  g_assert_cmpint (setxattr (tool, "user.ferry.note", "keep me", 7, 0), ==, 0);
+  ferry_test_make_dirs (shared);
+  ferry_test_make_dirs (readonly);
+  ferry_test_write_text (inner, "inside a read-only folder\n");
+  ferry_test_set_times (inner, 1500000000, 1);
+
+  if (ferry_test_is_root ())
+    {
+      /* The owner is set before the mode: changing the owner would clear
+       * setuid and setgid. */
+      g_assert_cmpint (chown (tool, 4321, 8765), ==, 0);
+      g_assert_cmpint (chown (shared, 1234, 5678), ==, 0);
+      g_assert_cmpint (setxattr (tool, "trusted.ferry", "root only", 9, 0), ==, 0);
+    }
+  g_assert_cmpint (chmod (tool, 06755), ==, 0);
+  g_assert_cmpint (chmod (shared, 03775), ==, 0);
+  ferry_test_set_times (tool, 946684800, 999999999);
+  ferry_test_set_times (shared, 1234567890, 123456789);
+  g_assert_cmpint (chmod (readonly, 0555), ==, 0);
+  ferry_test_set_times (readonly, 1111111111, 111111111);
+  ferry_test_set_times (f->src, 1600000000, 42);
+
+  copy_ok (sources, f->dst, 1);
+  ferry_test_assert_trees_equal (f->src, g_build_filename (f->dst, "src", NULL), FERRY_TEST_COMPARE_ALL);
+}
+
+static void
+test_no_preserve (Fixture *f, gconstpointer data)
+{
+  g_autofree char *file = g_build_filename (f->src, "file", NULL);
+  g_autofree char *copy = g_build_filename (f->dst, "file", NULL);
+  const char *sources[] = { file, NULL };
+  g_autoptr (FerryJob) job = ferry_test_job_new (sources, f->dst);
+  g_autoptr (GError) error = NULL;
+  struct stat st;
+  mode_t old_umask = umask (027);
+
+  ferry_test_write_text (file, "plain\n");
+  g_assert_cmpint (chmod (file, 04777), ==, 0);
+  g_assert_cmpint (setxattr (file, "user.ferry.note", "x", 1, 0), ==, 0);
+  ferry_test_set_times (file, 1000, 0);
+  ferry_job_set_preserve (job, FALSE);
+  g_assert_true (ferry_test_run_job (job, &error));
+  umask (old_umask);
+
+  g_assert_cmpint (stat (copy, &st), ==, 0);
+  g_assert_cmpint (st.st_mode & 07777, ==, 0750);
+  g_assert_cmpint (st.st_mtim.tv_sec, >, 1000);
+  g_assert_cmpint (getxattr (copy, "user.ferry.note", NULL, 0), <, 0);
+  ferry_test_assert_files_equal (file, copy);
+}
+
+static void
+test_odd_names (Fixture *f, gconstpointer data)
+{
+  const char *names[] = {
+    "caf\xc3\xa9",          /* UTF-8 */
+    "latin1-caf\xe9",       /* not UTF-8 */
+    "line\nbreak",
+    "-leading-dash",
+    "--also-an-option",
+    " spaces  ",
+    "tab\there",
+    "quote\"and\\backslash",
+    "\x01\x7f control",
+  };
+  g_autofree char *long_name = g_strnfill (NAME_MAX, 'n');
+  const char *sources[] = { f->src, NULL };
+
+  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+    {
+      g_autofree char *path = g_build_filename (f->src, names[i], NULL);
+      ferry_test_write_random (path, 1000 + i, i);
+    }
+  ferry_test_write_text (g_build_filename (f->src, long_name, NULL), "longest name\n");
+  ferry_test_make_dirs (g_build_filename (f->src, "dir\xff\nname", "inside\xfe", NULL));
+
+  copy_ok (sources, f->dst, 2);
+  ferry_test_assert_trees_equal (f->src, g_build_filename (f->dst, "src", NULL), FERRY_TEST_COMPARE_ALL);
+}
+
+/* Deeper than PATH_MAX: only directory descriptors can reach it. */
+static void
+test_deeper_than_path_max (Fixture *f, gconstpointer data)
+{
+  g_autofree char *segment = g_strnfill (200, 'd');
+  int fd = open (f->src, O_RDONLY | O_DIRECTORY);
+  const char *sources[] = { f->src, NULL };
+  guint levels = PATH_MAX / 200 + 10;
+
+  for (guint i = 0; i < levels; i++)
+    {
+      int next;
+      g_assert_cmpint (mkdirat (fd, segment, 0755), ==, 0);
+      next = openat (fd, segment, O_RDONLY | O_DIRECTORY);
+      g_assert_cmpint (next, >=, 0);
+      close (fd);
+      fd = next;
+    }
+  g_assert_cmpint (mkdirat (fd, "leaf", 0755), ==, 0);
+  {
+    int file = openat (fd, "leaf/bottom.txt", O_WRONLY | O_CREAT, 0600);
+    g_assert_cmpint (write (file, "bottom\n", 7), ==, 7);
+    close (file);
+  }
+  close (fd);
+
+  copy_ok (sources, f->dst, 2);
+  ferry_test_assert_trees_equal (f->src, g_build_filename (f->dst, "src", NULL), FERRY_TEST_COMPARE_ALL);
+}
+
+static void
+test_fifo_and_sockets (Fixture *f, gconstpointer data)
+{
+  g_autofree char *fifo = g_build_filename (f->src, "pipe", NULL);
+  g_autofree char *sock_path = g_build_filename (f->src, "socket", NULL);
+  struct sockaddr_un addr = { .sun_family = AF_UNIX };
+  int sock = socket (AF_UNIX, SOCK_STREAM, 0);
+  const char *sources[] = { f->src, NULL };
+
+  g_assert_cmpint (mkfifo (fifo, 0620), ==, 0);
+  if (strlen (sock_path) >= sizeof addr.sun_path)
+    {
+      g_test_skip ("scratch path too long for a socket");
+      return;
+    }
+  strcpy (addr.sun_path, sock_path);
+  g_assert_cmpint (bind (sock, (struct sockaddr *) &addr, sizeof addr), ==, 0);
+  close (sock);
+
+  copy_ok (sources, f->dst, 1);
+  ferry_test_assert_trees_equal (f->src, g_build_filename (f->dst, "src", NULL), FERRY_TEST_COMPARE_ALL);
+}
+
+static void
+test_device_nodes (Fixture *f, gconstpointer data)
+{
+  const char *sources[] = { f->src, NULL };
+
+  if (!ferry_test_is_root ())
+    {
+      g_test_skip ("creating device nodes needs root (CI runs this as root)");
+      return;
+    }
+  g_assert_cmpint (mknod (g_build_filename (f->src, "null-like", NULL), S_IFCHR | 0666, makedev (1, 3)), ==, 0);
+  g_assert_cmpint (mknod (g_build_filename (f->src, "loop-like", NULL), S_IFBLK | 0660, makedev (7, 200)), ==, 0);
+  copy_ok (sources, f->dst, 1);
+  ferry_test_assert_trees_equal (f->src, g_build_filename (f->dst, "src", NULL), FERRY_TEST_COMPARE_ALL);
+}
+
+/* Without root a device node cannot be made: it is skipped and reported,
+ * and everything else is still copied. */
+static void
+test_device_nodes_unprivileged (Fixture *f, gconstpointer data)
+{
+  if (!ferry_test_is_root ())
+    {
+      g_test_skip ("needs root to create the device node to copy");
+      return;
+    }
+  g_assert_cmpint (mknod (g_build_filename (f->src, "null-like", NULL), S_IFCHR | 0666, makedev (1, 3)), ==, 0);
+  ferry_test_write_text (g_build_filename (f->src, "plain", NULL), "plain\n");
+  g_assert_cmpint (chmod (f->scratch, 0777), ==, 0);
+  g_assert_cmpint (chmod (f->dst, 0777), ==, 0);
+
+  if (g_test_subprocess ())
+    {
+      g_autoptr (GError) error = NULL;
+      g_autoptr (FerryJob) job = NULL;
+      const char *sources[] = { f->src, NULL };
+      g_autofree char *failures = NULL;
+
+      g_assert_cmpint (setgid (65534), ==, 0);
+      g_assert_cmpint (setuid (65534), ==, 0);
+      job = ferry_test_job_new (sources, f->dst);
+      g_assert_false (ferry_test_run_job (job, &error));
+      g_assert_error (error, FERRY_ERROR, FERRY_ERROR_PARTIAL);
+      failures = ferry_test_describe_failures (job);
+      g_assert_nonnull (strstr (failures, "null-like"));
+      g_assert_nonnull (strstr (failures, "device node"));
+      ferry_test_assert_files_equal (g_build_filename (f->src, "plain", NULL),
+                                     g_build_filename (f->dst, "src", "plain", NULL));
+      g_assert_false (g_file_test (g_build_filename (f->dst, "src", "null-like", NULL), G_FILE_TEST_EXISTS));
+      return;
+    }
+  g_test_trap_subprocess (NULL, 0, G_TEST_SUBPROCESS_DEFAULT);
+  g_test_trap_assert_passed ();
+}
+
+/* cp's rules: into an existing folder under the source's name; as the
+ * new name when the destination does not exist. */
+static void
+test_placement (Fixture *f, gconstpointer data)
+{
+  g_autofree char *file = g_build_filename (f->src, "a.txt", NULL);
+  g_autofree char *other = g_build_filename (f->src, "b.txt", NULL);
+  g_autofree char *renamed = g_build_filename (f->dst, "renamed.txt", NULL);
+  g_autofree char *new_dir = g_build_filename (f->dst, "new-folder", NULL);
+  const char *one[] = { file, NULL };
+  const char *two[] = { file, other, NULL };
+  const char *tree[] = { f->src, NULL };
+
+  ferry_test_write_text (file, "A\n");
+  ferry_test_write_text (other, "B\n");
+
+  copy_ok (one, renamed, 1);
+  ferry_test_assert_files_equal (file, renamed);
+
+  copy_ok (two, f->dst, 1);
+  ferry_test_assert_files_equal (file, g_build_filename (f->dst, "a.txt", NULL));
+  ferry_test_assert_files_equal (other, g_build_filename (f->dst, "b.txt", NULL));
+
+  copy_ok (tree, new_dir, 1);
+  ferry_test_assert_trees_equal (f->src, new_dir, FERRY_TEST_COMPARE_ALL);
+}
+
+static void
+test_source_untouched (Fixture *f, gconstpointer data)
+{
+  g_autofree char *tree = ferry_test_make_everything_tree (f->src);
+  g_autofree char *snapshot = g_build_filename (f->scratch, "snapshot", NULL);
+  const char *sources[] = { tree, NULL };
+
+  /* A first copy is the reference; the source must match it afterwards,
+   * access times included. */
+  copy_ok (sources, snapshot, 1);
+  copy_ok (sources, f->dst, 2);
+  ferry_test_assert_trees_equal (snapshot, tree, FERRY_TEST_COMPARE_ALL & ~FERRY_TEST_COMPARE_LINKS);
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  ferry_engine_init ();
+
+#define ADD(path, func, data) \
+  g_test_add (path, Fixture, data, fixture_set_up, func, fixture_tear_down)
+  ADD ("/copy/everything/one-worker", test_everything, GUINT_TO_POINTER (1));
+  ADD ("/copy/everything/four-workers", test_everything, GUINT_TO_POINTER (4));
+  ADD ("/copy/sizes", test_sizes, NULL);
+  ADD ("/copy/sparse", test_sparse, NULL);
+  ADD ("/copy/symlinks-not-followed", test_symlinks_not_followed, NULL);
+  ADD ("/copy/hard-links", test_hard_links, NULL);
+  ADD ("/copy/metadata", test_metadata, NULL);
+  ADD ("/copy/no-preserve", test_no_preserve, NULL);
+  ADD ("/copy/odd-names", test_odd_names, NULL);
+  ADD ("/copy/deeper-than-path-max", test_deeper_than_path_max, NULL);
+  ADD ("/copy/fifo-and-sockets", test_fifo_and_sockets, NULL);
+  ADD ("/copy/device-nodes", test_device_nodes, NULL);
+  ADD ("/copy/device-nodes-unprivileged", test_device_nodes_unprivileged, NULL);
+  ADD ("/copy/placement", test_placement, NULL);
+  ADD ("/copy/source-untouched", test_source_untouched, NULL);
+#undef ADD
+
+  return g_test_run ();
+}
