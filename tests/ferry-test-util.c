@@ -242,6 +242,104 @@ ferry_test_wait_for_bytes (FerryJob *job, guint64 at_least)
 }
 
 /* ------------------------------------------------------------------ */
+/* Fixture and snapshots                                               */
+
+void
+ferry_test_fixture_set_up (FerryTestFixture *f, gconstpointer data)
+{
+  const char *program = g_get_prgname ();
+
+  f->scratch = ferry_test_scratch_new (program && g_str_has_prefix (program, "test-") ? program + 5
+                                                                                      : "test");
+  f->src = g_build_filename (f->scratch, "src", NULL);
+  f->dst = g_build_filename (f->scratch, "dst", NULL);
+  ferry_test_make_dirs (f->src);
+  ferry_test_make_dirs (f->dst);
+}
+
+void
+ferry_test_fixture_tear_down (FerryTestFixture *f, gconstpointer data)
+{
+  ferry_test_remove_tree (f->scratch);
+  g_free (f->scratch);
+  g_free (f->src);
+  g_free (f->dst);
+}
+
+static int
+compare_name_pointers (gconstpointer a, gconstpointer b)
+{
+  return strcmp (*(const char *const *) a, *(const char *const *) b);
+}
+
+/* Type, mode, inode, size, modification time, content hash and link
+ * target of everything at and below a path, one line each. */
+static void
+describe_into (GString *out, const char *path, const char *rel)
+{
+  struct stat st;
+
+  if (lstat (path, &st) != 0)
+    {
+      g_string_append_printf (out, "%s: missing\n", rel);
+      return;
+    }
+  g_string_append_printf (out,
+                          "%s: mode 0%o ino %" G_GUINT64_FORMAT " size %" G_GINT64_FORMAT
+                          " mtime %" G_GINT64_FORMAT ".%09ld",
+                          rel, (guint) st.st_mode, (guint64) st.st_ino, (gint64) st.st_size,
+                          (gint64) st.st_mtim.tv_sec, st.st_mtim.tv_nsec);
+  if (S_ISREG (st.st_mode))
+    {
+      g_autofree char *data = NULL;
+      g_autofree char *sum = NULL;
+      gsize len = 0;
+
+      g_assert_true (g_file_get_contents (path, &data, &len, NULL));
+      sum = g_compute_checksum_for_data (G_CHECKSUM_SHA256, (const guchar *) data, len);
+      g_string_append_printf (out, " sha256 %s", sum);
+    }
+  else if (S_ISLNK (st.st_mode))
+    {
+      g_autofree char *target = g_file_read_link (path, NULL);
+      g_string_append_printf (out, " -> %s", target);
+    }
+  g_string_append_c (out, '\n');
+
+  if (S_ISDIR (st.st_mode))
+    {
+      g_autoptr (GDir) dir = g_dir_open (path, 0, NULL);
+      g_autoptr (GPtrArray) names = g_ptr_array_new_with_free_func (g_free);
+      const char *name;
+
+      g_assert_nonnull (dir);
+      while ((name = g_dir_read_name (dir)) != NULL)
+        g_ptr_array_add (names, g_strdup (name));
+      g_ptr_array_sort (names, compare_name_pointers);
+      for (guint i = 0; i < names->len; i++)
+        {
+          g_autofree char *child = g_build_filename (path, names->pdata[i], NULL);
+          g_autofree char *child_rel = g_build_filename (rel, names->pdata[i], NULL);
+          describe_into (out, child, child_rel);
+        }
+    }
+}
+
+/**
+ * ferry_test_describe_tree:
+ * A snapshot of @path and everything below it: equal snapshots taken
+ * before and after a job mean the job left it untouched.
+ */
+char *
+ferry_test_describe_tree (const char *path)
+{
+  GString *out = g_string_new (NULL);
+
+  describe_into (out, path, ".");
+  return g_string_free (out, FALSE);
+}
+
+/* ------------------------------------------------------------------ */
 /* Comparing trees                                                     */
 
 typedef struct
@@ -273,7 +371,8 @@ static GHashTable *
 read_xattrs (int dir_fd, const char *name)
 {
   g_autofree char *path = g_strdup_printf ("/proc/self/fd/%d/%s", dir_fd, name);
-  GHashTable *attrs = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, (GDestroyNotify) g_bytes_unref);
+  GHashTable *attrs
+      = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, (GDestroyNotify) g_bytes_unref);
   char names[65536];
   ssize_t len = llistxattr (path, names, sizeof names);
 
@@ -283,7 +382,8 @@ read_xattrs (int dir_fd, const char *name)
       char value[65536];
       ssize_t size;
 
-      if (!g_str_has_prefix (attr, "user.") && !(ferry_test_is_root () && g_str_has_prefix (attr, "trusted.")))
+      if (!g_str_has_prefix (attr, "user.")
+          && !(ferry_test_is_root () && g_str_has_prefix (attr, "trusted.")))
         continue;
       size = lgetxattr (path, attr, value, sizeof value);
       g_assert_cmpint (size, >=, 0);
@@ -301,8 +401,8 @@ compare_xattrs (int src_dir, int dst_dir, const char *name, const char *where)
   gpointer key, value;
 
   if (g_hash_table_size (a) != g_hash_table_size (b))
-    g_error ("%s: %u extended attributes in the source, %u in the copy", where, g_hash_table_size (a),
-             g_hash_table_size (b));
+    g_error ("%s: %u extended attributes in the source, %u in the copy", where,
+             g_hash_table_size (a), g_hash_table_size (b));
   g_hash_table_iter_init (&iter, a);
   while (g_hash_table_iter_next (&iter, &key, &value))
     {
@@ -328,9 +428,10 @@ compare_link_group (Compare *c, const struct stat *a, const struct stat *b, cons
         g_error ("%s: hard link group broken: the source shares an inode the copy does not", where);
       return;
     }
-  if (g_hash_table_contains (c->seen, &(guint64) { b->st_ino }))
+  if (g_hash_table_contains (c->seen, &(guint64){ b->st_ino }))
     g_error ("%s: the copy is hard-linked to a file the source is not linked to", where);
-  g_hash_table_insert (c->links, g_memdup2 (&src_key, sizeof src_key), g_memdup2 (&b->st_ino, sizeof (guint64)));
+  g_hash_table_insert (c->links, g_memdup2 (&src_key, sizeof src_key),
+                       g_memdup2 (&b->st_ino, sizeof (guint64)));
   g_hash_table_add (c->seen, g_memdup2 (&b->st_ino, sizeof (guint64)));
 }
 
@@ -346,18 +447,19 @@ compare_entry (Compare *c, int src_dir, int dst_dir, const char *name, const cha
 
   if ((a.st_mode & S_IFMT) != (b.st_mode & S_IFMT))
     g_error ("%s: type differs (0%o vs 0%o)", where, a.st_mode & S_IFMT, b.st_mode & S_IFMT);
-  if ((c->what & FERRY_TEST_COMPARE_MODE) && !S_ISLNK (a.st_mode) && (a.st_mode & 07777) != (b.st_mode & 07777))
+  if ((c->what & FERRY_TEST_COMPARE_MODE) && !S_ISLNK (a.st_mode)
+      && (a.st_mode & 07777) != (b.st_mode & 07777))
     g_error ("%s: mode differs (0%o vs 0%o)", where, a.st_mode & 07777, b.st_mode & 07777);
   if ((c->what & FERRY_TEST_COMPARE_OWNER) && (a.st_uid != b.st_uid || a.st_gid != b.st_gid))
     g_error ("%s: owner differs (%u:%u vs %u:%u)", where, a.st_uid, a.st_gid, b.st_uid, b.st_gid);
-  if ((c->what & FERRY_TEST_COMPARE_TIMES) &&
-      (a.st_mtim.tv_sec != b.st_mtim.tv_sec || a.st_mtim.tv_nsec != b.st_mtim.tv_nsec))
-    g_error ("%s: mtime differs (%ld.%09ld vs %ld.%09ld)", where, (long) a.st_mtim.tv_sec, a.st_mtim.tv_nsec,
-             (long) b.st_mtim.tv_sec, b.st_mtim.tv_nsec);
-  if ((c->what & FERRY_TEST_COMPARE_TIMES) && !S_ISDIR (a.st_mode) && !S_ISLNK (a.st_mode) &&
-      (a.st_atim.tv_sec != b.st_atim.tv_sec || a.st_atim.tv_nsec != b.st_atim.tv_nsec))
-    g_error ("%s: atime differs (%ld.%09ld vs %ld.%09ld)", where, (long) a.st_atim.tv_sec, a.st_atim.tv_nsec,
-             (long) b.st_atim.tv_sec, b.st_atim.tv_nsec);
+  if ((c->what & FERRY_TEST_COMPARE_TIMES)
+      && (a.st_mtim.tv_sec != b.st_mtim.tv_sec || a.st_mtim.tv_nsec != b.st_mtim.tv_nsec))
+    g_error ("%s: mtime differs (%ld.%09ld vs %ld.%09ld)", where, (long) a.st_mtim.tv_sec,
+             a.st_mtim.tv_nsec, (long) b.st_mtim.tv_sec, b.st_mtim.tv_nsec);
+  if ((c->what & FERRY_TEST_COMPARE_TIMES) && !S_ISDIR (a.st_mode) && !S_ISLNK (a.st_mode)
+      && (a.st_atim.tv_sec != b.st_atim.tv_sec || a.st_atim.tv_nsec != b.st_atim.tv_nsec))
+    g_error ("%s: atime differs (%ld.%09ld vs %ld.%09ld)", where, (long) a.st_atim.tv_sec,
+             a.st_atim.tv_nsec, (long) b.st_atim.tv_sec, b.st_atim.tv_nsec);
   if (S_ISCHR (a.st_mode) || S_ISBLK (a.st_mode))
     g_assert_cmpuint (a.st_rdev, ==, b.st_rdev);
   if (c->what & FERRY_TEST_COMPARE_XATTRS && !S_ISLNK (a.st_mode))
@@ -379,10 +481,10 @@ compare_entry (Compare *c, int src_dir, int dst_dir, const char *name, const cha
 
       if (a.st_size != b.st_size)
         g_error ("%s: size differs (%ld vs %ld)", where, (long) a.st_size, (long) b.st_size);
-      if ((c->what & FERRY_TEST_COMPARE_SPARSE) && a.st_blocks * 512 < a.st_size / 2 &&
-          b.st_blocks > a.st_blocks * 2 + 128)
-        g_error ("%s: sparse file filled in: %ld blocks vs %ld in the source", where, (long) b.st_blocks,
-                 (long) a.st_blocks);
+      if ((c->what & FERRY_TEST_COMPARE_SPARSE) && a.st_blocks * 512 < a.st_size / 2
+          && b.st_blocks > a.st_blocks * 2 + 128)
+        g_error ("%s: sparse file filled in: %ld blocks vs %ld in the source", where,
+                 (long) b.st_blocks, (long) a.st_blocks);
       if (c->what & FERRY_TEST_COMPARE_CONTENT)
         {
           da = read_all_at (src_dir, name, &la);
@@ -419,20 +521,14 @@ list_names (int dir_fd)
   return names;
 }
 
-static int
-compare_names (gconstpointer a, gconstpointer b)
-{
-  return strcmp (*(const char *const *) a, *(const char *const *) b);
-}
-
 static void
 compare_dirs (Compare *c, int src_fd, int dst_fd, const char *where)
 {
   g_autoptr (GPtrArray) a = list_names (src_fd);
   g_autoptr (GPtrArray) b = list_names (dst_fd);
 
-  g_ptr_array_sort (a, compare_names);
-  g_ptr_array_sort (b, compare_names);
+  g_ptr_array_sort (a, compare_name_pointers);
+  g_ptr_array_sort (b, compare_name_pointers);
   if (a->len != b->len)
     g_error ("%s: %u entries in the source, %u in the copy", where, a->len, b->len);
   for (guint i = 0; i < a->len; i++)
@@ -440,7 +536,8 @@ compare_dirs (Compare *c, int src_fd, int dst_fd, const char *where)
       g_autofree char *child = NULL;
       if (strcmp (g_ptr_array_index (a, i), g_ptr_array_index (b, i)) != 0)
         g_error ("%s: names differ", where);
-      child = g_strconcat (strlen (where) > 200 ? "…" : where, "/", (char *) g_ptr_array_index (a, i), NULL);
+      child = g_strconcat (strlen (where) > 200 ? "…" : where, "/",
+                           (char *) g_ptr_array_index (a, i), NULL);
       compare_entry (c, src_fd, dst_fd, g_ptr_array_index (a, i), child);
     }
 }
@@ -524,11 +621,14 @@ count_at (int dir_fd, gboolean temp_only)
     {
       if (strcmp (entry->d_name, ".") == 0 || strcmp (entry->d_name, "..") == 0)
         continue;
-      if (!temp_only || (g_str_has_prefix (entry->d_name, ".ferry-") && g_str_has_suffix (entry->d_name, ".part")))
+      if (!temp_only
+          || (g_str_has_prefix (entry->d_name, ".ferry-")
+              && g_str_has_suffix (entry->d_name, ".part")))
         n++;
       if (entry->d_type == DT_DIR)
         {
-          int sub = openat (dirfd (dir), entry->d_name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+          int sub = openat (dirfd (dir), entry->d_name,
+                            O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
           if (sub >= 0)
             {
               n += count_at (sub, temp_only);

@@ -20,6 +20,17 @@ typedef enum
   FERRY_TEST_COMPARE_ALL = 0x7f,
 } FerryTestCompare;
 
+/* A scratch folder with empty src/ and dst/ folders in it. */
+typedef struct
+{
+  char *scratch;
+  char *src;
+  char *dst;
+} FerryTestFixture;
+
+void ferry_test_fixture_set_up (FerryTestFixture *f, gconstpointer data);
+void ferry_test_fixture_tear_down (FerryTestFixture *f, gconstpointer data);
+
 gboolean ferry_test_is_root (void);
 char *ferry_test_scratch_new (const char *label);
 void ferry_test_remove_tree (const char *path);
@@ -40,6 +51,7 @@ void ferry_test_assert_files_equal (const char *a, const char *b);
 guint ferry_test_count_temp_files (const char *dir);
 guint ferry_test_count_entries (const char *dir);
 char *ferry_test_describe_failures (FerryJob *job);
+char *ferry_test_describe_tree (const char *path);
 void ferry_test_spin (guint ms);
 
 G_END_DECLS

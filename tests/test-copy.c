@@ -16,31 +16,7 @@
 
 #include "ferry-test-util.h"
 
-typedef struct
-{
-  char *scratch;
-  char *src;
-  char *dst;
-} Fixture;
-
-static void
-fixture_set_up (Fixture *f, gconstpointer data)
-{
-  f->scratch = ferry_test_scratch_new ("copy");
-  f->src = g_build_filename (f->scratch, "src", NULL);
-  f->dst = g_build_filename (f->scratch, "dst", NULL);
-  ferry_test_make_dirs (f->src);
-  ferry_test_make_dirs (f->dst);
-}
-
-static void
-fixture_tear_down (Fixture *f, gconstpointer data)
-{
-  ferry_test_remove_tree (f->scratch);
-  g_free (f->scratch);
-  g_free (f->src);
-  g_free (f->dst);
-}
+typedef FerryTestFixture Fixture;
 
 static void
 copy_ok (const char *const *sources, const char *dest, guint n_workers)
@@ -79,8 +55,9 @@ test_everything (Fixture *f, gconstpointer data)
 static void
 test_sizes (Fixture *f, gconstpointer data)
 {
-  const gsize sizes[] = { 0, 1, 511, 4095, 4096, 4097, 65536, 1024 * 1024 - 1, 1024 * 1024 + 3,
-                          9 * 1024 * 1024 + 11 };
+  const gsize sizes[] = {
+    0, 1, 511, 4095, 4096, 4097, 65536, 1024 * 1024 - 1, 1024 * 1024 + 3, 9 * 1024 * 1024 + 11
+  };
   g_autofree char *copy = g_build_filename (f->dst, "src", NULL);
   const char *sources[] = { f->src, NULL };
 
@@ -161,7 +138,8 @@ test_hard_links (Fixture *f, gconstpointer data)
   g_assert_cmpuint (a.st_ino, ==, b.st_ino);
   g_assert_cmpuint (a.st_ino, ==, c.st_ino);
   g_assert_cmpuint (a.st_nlink, ==, 3);
-  ferry_test_assert_trees_equal (f->src, g_build_filename (f->dst, "src", NULL), FERRY_TEST_COMPARE_ALL);
+  ferry_test_assert_trees_equal (f->src, g_build_filename (f->dst, "src", NULL),
+                                 FERRY_TEST_COMPARE_ALL);
 }
 
 static void
@@ -197,7 +175,8 @@ test_metadata (Fixture *f, gconstpointer data)
   ferry_test_set_times (f->src, 1600000000, 42);
 
   copy_ok (sources, f->dst, 1);
-  ferry_test_assert_trees_equal (f->src, g_build_filename (f->dst, "src", NULL), FERRY_TEST_COMPARE_ALL);
+  ferry_test_assert_trees_equal (f->src, g_build_filename (f->dst, "src", NULL),
+                                 FERRY_TEST_COMPARE_ALL);
 }
 
 static void
@@ -230,15 +209,10 @@ static void
 test_odd_names (Fixture *f, gconstpointer data)
 {
   const char *names[] = {
-    "caf\xc3\xa9",          /* UTF-8 */
-    "latin1-caf\xe9",       /* not UTF-8 */
-    "line\nbreak",
-    "-leading-dash",
-    "--also-an-option",
-    " spaces  ",
-    "tab\there",
-    "quote\"and\\backslash",
-    "\x01\x7f control",
+    "caf\xc3\xa9",    /* UTF-8 */
+    "latin1-caf\xe9", /* not UTF-8 */
+    "line\nbreak",    "-leading-dash",         "--also-an-option", " spaces  ",
+    "tab\there",      "quote\"and\\backslash", "\x01\x7f control",
   };
   g_autofree char *long_name = g_strnfill (NAME_MAX, 'n');
   const char *sources[] = { f->src, NULL };
@@ -252,7 +226,8 @@ test_odd_names (Fixture *f, gconstpointer data)
   ferry_test_make_dirs (g_build_filename (f->src, "dir\xff\nname", "inside\xfe", NULL));
 
   copy_ok (sources, f->dst, 2);
-  ferry_test_assert_trees_equal (f->src, g_build_filename (f->dst, "src", NULL), FERRY_TEST_COMPARE_ALL);
+  ferry_test_assert_trees_equal (f->src, g_build_filename (f->dst, "src", NULL),
+                                 FERRY_TEST_COMPARE_ALL);
 }
 
 /* Deeper than PATH_MAX: only directory descriptors can reach it. */
@@ -282,7 +257,8 @@ test_deeper_than_path_max (Fixture *f, gconstpointer data)
   close (fd);
 
   copy_ok (sources, f->dst, 2);
-  ferry_test_assert_trees_equal (f->src, g_build_filename (f->dst, "src", NULL), FERRY_TEST_COMPARE_ALL);
+  ferry_test_assert_trees_equal (f->src, g_build_filename (f->dst, "src", NULL),
+                                 FERRY_TEST_COMPARE_ALL);
 }
 
 static void
@@ -305,7 +281,8 @@ test_fifo_and_sockets (Fixture *f, gconstpointer data)
   close (sock);
 
   copy_ok (sources, f->dst, 1);
-  ferry_test_assert_trees_equal (f->src, g_build_filename (f->dst, "src", NULL), FERRY_TEST_COMPARE_ALL);
+  ferry_test_assert_trees_equal (f->src, g_build_filename (f->dst, "src", NULL),
+                                 FERRY_TEST_COMPARE_ALL);
 }
 
 static void
@@ -318,48 +295,85 @@ test_device_nodes (Fixture *f, gconstpointer data)
       g_test_skip ("creating device nodes needs root (CI runs this as root)");
       return;
     }
-  g_assert_cmpint (mknod (g_build_filename (f->src, "null-like", NULL), S_IFCHR | 0666, makedev (1, 3)), ==, 0);
-  g_assert_cmpint (mknod (g_build_filename (f->src, "loop-like", NULL), S_IFBLK | 0660, makedev (7, 200)), ==, 0);
+  g_assert_cmpint (
+      mknod (g_build_filename (f->src, "null-like", NULL), S_IFCHR | 0666, makedev (1, 3)), ==, 0);
+  g_assert_cmpint (
+      mknod (g_build_filename (f->src, "loop-like", NULL), S_IFBLK | 0660, makedev (7, 200)), ==,
+      0);
   copy_ok (sources, f->dst, 1);
-  ferry_test_assert_trees_equal (f->src, g_build_filename (f->dst, "src", NULL), FERRY_TEST_COMPARE_ALL);
+  ferry_test_assert_trees_equal (f->src, g_build_filename (f->dst, "src", NULL),
+                                 FERRY_TEST_COMPARE_ALL);
+}
+
+/* A scratch folder the parent makes and its unprivileged child finds by
+ * the parent's pid: a fixture would run again in the child, as nobody,
+ * and could not remove what it made. */
+static char *
+shared_scratch_for (pid_t parent)
+{
+  const char *base = g_getenv ("FERRY_TEST_TMPDIR");
+  g_autofree char *name = g_strdup_printf ("ferry-unprivileged-%d", (int) parent);
+
+  return g_build_filename (base ? base : g_get_tmp_dir (), name, NULL);
+}
+
+static void
+copy_device_nodes_as_nobody (const char *scratch)
+{
+  g_autofree char *src = g_build_filename (scratch, "src", NULL);
+  g_autofree char *dst = g_build_filename (scratch, "dst", NULL);
+  const char *sources[] = { src, NULL };
+  g_autoptr (GError) error = NULL;
+  g_autoptr (FerryJob) job = NULL;
+  g_autofree char *failures = NULL;
+
+  g_assert_cmpint (setgid (65534), ==, 0);
+  g_assert_cmpint (setuid (65534), ==, 0);
+  job = ferry_test_job_new (sources, dst);
+  g_assert_false (ferry_test_run_job (job, &error));
+  g_assert_error (error, FERRY_ERROR, FERRY_ERROR_PARTIAL);
+  failures = ferry_test_describe_failures (job);
+  g_assert_nonnull (strstr (failures, "null-like"));
+  g_assert_nonnull (strstr (failures, "device node"));
+  ferry_test_assert_files_equal (g_build_filename (src, "plain", NULL),
+                                 g_build_filename (dst, "src", "plain", NULL));
+  g_assert_false (
+      g_file_test (g_build_filename (dst, "src", "null-like", NULL), G_FILE_TEST_EXISTS));
 }
 
 /* Without root a device node cannot be made: it is skipped and reported,
  * and everything else is still copied. */
 static void
-test_device_nodes_unprivileged (Fixture *f, gconstpointer data)
+test_device_nodes_unprivileged (void)
 {
+  g_autofree char *scratch = NULL;
+  g_autofree char *src = NULL;
+
   if (!ferry_test_is_root ())
     {
-      g_test_skip ("needs root to create the device node to copy");
+      g_test_skip ("needs root to create the device node to copy (CI runs as root)");
       return;
     }
-  g_assert_cmpint (mknod (g_build_filename (f->src, "null-like", NULL), S_IFCHR | 0666, makedev (1, 3)), ==, 0);
-  ferry_test_write_text (g_build_filename (f->src, "plain", NULL), "plain\n");
-  g_assert_cmpint (chmod (f->scratch, 0777), ==, 0);
-  g_assert_cmpint (chmod (f->dst, 0777), ==, 0);
-
   if (g_test_subprocess ())
     {
-      g_autoptr (GError) error = NULL;
-      g_autoptr (FerryJob) job = NULL;
-      const char *sources[] = { f->src, NULL };
-      g_autofree char *failures = NULL;
-
-      g_assert_cmpint (setgid (65534), ==, 0);
-      g_assert_cmpint (setuid (65534), ==, 0);
-      job = ferry_test_job_new (sources, f->dst);
-      g_assert_false (ferry_test_run_job (job, &error));
-      g_assert_error (error, FERRY_ERROR, FERRY_ERROR_PARTIAL);
-      failures = ferry_test_describe_failures (job);
-      g_assert_nonnull (strstr (failures, "null-like"));
-      g_assert_nonnull (strstr (failures, "device node"));
-      ferry_test_assert_files_equal (g_build_filename (f->src, "plain", NULL),
-                                     g_build_filename (f->dst, "src", "plain", NULL));
-      g_assert_false (g_file_test (g_build_filename (f->dst, "src", "null-like", NULL), G_FILE_TEST_EXISTS));
+      g_autofree char *shared = shared_scratch_for (getppid ());
+      copy_device_nodes_as_nobody (shared);
       return;
     }
+
+  scratch = shared_scratch_for (getpid ());
+  src = g_build_filename (scratch, "src", NULL);
+  ferry_test_remove_tree (scratch);
+  ferry_test_make_dirs (src);
+  ferry_test_make_dirs (g_build_filename (scratch, "dst", NULL));
+  g_assert_cmpint (
+      mknod (g_build_filename (src, "null-like", NULL), S_IFCHR | 0666, makedev (1, 3)), ==, 0);
+  ferry_test_write_text (g_build_filename (src, "plain", NULL), "plain\n");
+  g_assert_cmpint (chmod (scratch, 0777), ==, 0);
+  g_assert_cmpint (chmod (g_build_filename (scratch, "dst", NULL), 0777), ==, 0);
+
   g_test_trap_subprocess (NULL, 0, G_TEST_SUBPROCESS_DEFAULT);
+  ferry_test_remove_tree (scratch);
   g_test_trap_assert_passed ();
 }
 
@@ -401,7 +415,8 @@ test_source_untouched (Fixture *f, gconstpointer data)
    * access times included. */
   copy_ok (sources, snapshot, 1);
   copy_ok (sources, f->dst, 2);
-  ferry_test_assert_trees_equal (snapshot, tree, FERRY_TEST_COMPARE_ALL & ~FERRY_TEST_COMPARE_LINKS);
+  ferry_test_assert_trees_equal (snapshot, tree,
+                                 FERRY_TEST_COMPARE_ALL & ~FERRY_TEST_COMPARE_LINKS);
 }
 
 int
@@ -410,8 +425,8 @@ main (int argc, char **argv)
   g_test_init (&argc, &argv, NULL);
   ferry_engine_init ();
 
-#define ADD(path, func, data) \
-  g_test_add (path, Fixture, data, fixture_set_up, func, fixture_tear_down)
+#define ADD(path, func, data)                                                                      \
+  g_test_add (path, Fixture, data, ferry_test_fixture_set_up, func, ferry_test_fixture_tear_down)
   ADD ("/copy/everything/one-worker", test_everything, GUINT_TO_POINTER (1));
   ADD ("/copy/everything/four-workers", test_everything, GUINT_TO_POINTER (4));
   ADD ("/copy/sizes", test_sizes, NULL);
@@ -424,10 +439,10 @@ main (int argc, char **argv)
   ADD ("/copy/deeper-than-path-max", test_deeper_than_path_max, NULL);
   ADD ("/copy/fifo-and-sockets", test_fifo_and_sockets, NULL);
   ADD ("/copy/device-nodes", test_device_nodes, NULL);
-  ADD ("/copy/device-nodes-unprivileged", test_device_nodes_unprivileged, NULL);
   ADD ("/copy/placement", test_placement, NULL);
   ADD ("/copy/source-untouched", test_source_untouched, NULL);
 #undef ADD
+  g_test_add_func ("/copy/device-nodes-unprivileged", test_device_nodes_unprivileged);
 
   return g_test_run ();
 }

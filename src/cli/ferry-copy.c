@@ -34,6 +34,7 @@ typedef struct
   gboolean dry_run;
   gboolean bar_shown;
   gboolean interrupted;
+  char *last_failure;
   GError *error;
 } Cli;
 
@@ -126,6 +127,8 @@ on_file_failed (FerryJob *job, FerryFailure *failure, Cli *cli)
 {
   clear_bar (cli);
   fprintf (stderr, "ferry-copy: %s\n", failure->error->message);
+  g_free (cli->last_failure);
+  cli->last_failure = g_strdup (failure->error->message);
 }
 
 static gboolean
@@ -207,14 +210,17 @@ run_job (Cli *cli)
     show_progress (cli);
   clear_bar (cli);
 
+  /* The failure that stopped the job was listed when it happened. */
   if (cli->error == NULL)
     print_summary (cli);
-  else if (!g_error_matches (cli->error, FERRY_ERROR, FERRY_ERROR_PARTIAL)
-           || cli->style == PROGRESS_BAR)
+  else if (g_strcmp0 (cli->error->message, cli->last_failure) != 0
+           && (!g_error_matches (cli->error, FERRY_ERROR, FERRY_ERROR_PARTIAL)
+               || cli->style == PROGRESS_BAR))
     fprintf (stderr, "ferry-copy: %s\n", cli->error->message);
 
   g_clear_pointer (&cli->prompt, ferry_cli_prompt_free);
   g_clear_pointer (&cli->loop, g_main_loop_unref);
+  g_clear_pointer (&cli->last_failure, g_free);
   return exit_status (cli);
 }
 

@@ -184,15 +184,25 @@ char *
 ferry_conflict_free_name (int dir_fd, const char *name, gboolean is_dir)
 {
   const char *extension = is_dir ? name + strlen (name) : find_extension (name);
-  gsize stem_len = extension - name;
-  guint n = strip_counter (name, &stem_len) + 1;
+  gsize stem_len;
+  guint n;
+
+  /* An extension too long to keep whole after a number ("a.<254 bytes>")
+   * counts as part of the stem, which can be shortened; kept, it would
+   * make every candidate longer than NAME_MAX. */
+  if (strlen (extension) + strlen (" (4294967295)") > NAME_MAX)
+    extension = name + strlen (name);
+  stem_len = extension - name;
+  n = strip_counter (name, &stem_len) + 1;
 
   for (;; n++)
     {
       g_autofree char *candidate = numbered_name (name, stem_len, extension, n);
       struct stat st;
 
-      if (fstatat (dir_fd, candidate, &st, AT_SYMLINK_NOFOLLOW) != 0 && errno == ENOENT)
+      /* Only a name that exists is worth a next number; any other error
+       * would repeat for every number, so creating the name reports it. */
+      if (fstatat (dir_fd, candidate, &st, AT_SYMLINK_NOFOLLOW) != 0)
         return g_steal_pointer (&candidate);
     }
 }

@@ -49,7 +49,7 @@ gboolean
 ferry_copy_context_check (FerryCopyContext *ctx, GError **error)
 {
   _ferry_job_wait_while_paused (ctx->job, ctx->cancellable);
-  if (g_cancellable_is_cancelled (ctx->cancellable) || ferry_copy_context_is_stopping (ctx))
+  if (ferry_copy_context_is_ending (ctx))
     {
       g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_CANCELLED, _ ("The copy was stopped"));
       return FALSE;
@@ -57,10 +57,11 @@ ferry_copy_context_check (FerryCopyContext *ctx, GError **error)
   return TRUE;
 }
 
+/* Stopping or cancelled, without waiting out a pause. */
 gboolean
-ferry_copy_context_is_stopping (FerryCopyContext *ctx)
+ferry_copy_context_is_ending (FerryCopyContext *ctx)
 {
-  return atomic_load (&ctx->stopping);
+  return atomic_load (&ctx->stopping) || g_cancellable_is_cancelled (ctx->cancellable);
 }
 
 void
@@ -85,24 +86,39 @@ ferry_copy_context_dup_stop_error (FerryCopyContext *ctx)
   return error;
 }
 
+static void
+show_current (FerryCopyContext *ctx, FerryDirNode *node, const char *name)
+{
+  g_autofree char *path = ferry_dir_node_src_path (node, name);
+
+  _ferry_job_set_current (ctx->job, ferry_path_display (path));
+}
+
 void
 ferry_copy_context_set_current (FerryCopyContext *ctx, FerryDirNode *node, const char *name)
 {
   gint64 now = g_get_monotonic_time ();
   gint64 last = atomic_load_explicit (&ctx->current_updated_at, memory_order_relaxed);
-  g_autofree char *path = NULL;
 
   if (now - last < CURRENT_INTERVAL_USEC
       || !atomic_compare_exchange_strong (&ctx->current_updated_at, &last, now))
     return;
 
-  path = ferry_dir_node_src_path (node, name);
-  _ferry_job_set_current (ctx->job, ferry_path_display (path));
+  show_current (ctx, node, name);
 }
 
 void
 ferry_copy_context_add_written (FerryCopyContext *ctx, FerryFileCopy *fc, guint64 bytes)
 {
+  /* A file that takes more than one chunk is named at its first chunk,
+   * whatever the interval: a name skipped by the throttle above is never
+   * shown later, which left its folder, or the small file before it, on
+   * display for as long as the large file took. */
+  if (fc->written == 0 && bytes < (guint64) fc->st.st_size)
+    {
+      atomic_store (&ctx->current_updated_at, g_get_monotonic_time ());
+      show_current (ctx, fc->node, fc->src_name);
+    }
   fc->written += bytes;
   ferry_counters_add (&ctx->counters->bytes_written, bytes);
 }
@@ -126,8 +142,7 @@ ferry_copy_context_file_skipped (FerryCopyContext *ctx, guint64 files, guint64 b
 static GFile *
 file_for (FerryDirNode *node, const char *name, gboolean source)
 {
-  g_autofree char *path
-      = source ? ferry_dir_node_src_path (node, name) : ferry_dir_node_dst_path (node, name);
+  g_autofree char *path = ferry_dir_node_path (node, name, source);
   return g_file_new_for_path (path);
 }
 

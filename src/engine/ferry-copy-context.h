@@ -80,7 +80,7 @@ FerryCopyContext *ferry_copy_context_new (FerryJob *job,
 void ferry_copy_context_free (FerryCopyContext *ctx);
 
 gboolean ferry_copy_context_check (FerryCopyContext *ctx, GError **error);
-gboolean ferry_copy_context_is_stopping (FerryCopyContext *ctx);
+gboolean ferry_copy_context_is_ending (FerryCopyContext *ctx);
 void ferry_copy_context_stop (FerryCopyContext *ctx, const GError *error);
 GError *ferry_copy_context_dup_stop_error (FerryCopyContext *ctx);
 

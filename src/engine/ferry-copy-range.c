@@ -16,27 +16,6 @@
 #define RW_BUFFER_SIZE  (1024 * 1024)
 #define PREALLOCATE_MIN (1024 * 1024)
 
-/* Failures that mean the destination as a whole is gone or full, so
- * every later file would fail too. */
-static gboolean
-is_device_failure (int errsv)
-{
-  switch (errsv)
-    {
-      case ENOSPC:
-      case EDQUOT:
-      case EIO:
-      case EROFS:
-      case ENODEV:
-      case ENXIO:
-      case ESHUTDOWN:
-      case ENOTCONN:
-        return TRUE;
-      default:
-        return FALSE;
-    }
-}
-
 gboolean
 ferry_copy_fail_errno (FerryFileCopy *fc, int errsv, gboolean on_destination, GError **error)
 {
@@ -44,7 +23,7 @@ ferry_copy_fail_errno (FerryFileCopy *fc, int errsv, gboolean on_destination, GE
 
   if (on_destination)
     {
-      fc->destination_failed = is_device_failure (errsv);
+      fc->destination_failed = ferry_errno_is_device_failure (errsv);
       path = ferry_dir_node_dst_path (fc->node, fc->dst_name);
       if (errsv == EFBIG)
         {
@@ -65,11 +44,10 @@ static gboolean
 fail_changed (FerryFileCopy *fc, GError **error)
 {
   g_autofree char *path = ferry_dir_node_src_path (fc->node, fc->src_name);
-  g_autofree char *display = ferry_path_display (path);
 
-  g_set_error (error, FERRY_ERROR, FERRY_ERROR_CHANGED,
-               _ ("“%s” changed while it was being copied; the copy was discarded"), display);
-  return FALSE;
+  return ferry_set_ferry_error (
+      error, FERRY_ERROR_CHANGED,
+      _ ("“%s” changed while it was being copied; the copy was discarded"), path);
 }
 
 /* Copies [start, end) through a buffer: where copy_file_range cannot, and
@@ -222,6 +200,12 @@ ferry_copy_range (FerryCopyContext *ctx, FerryFileCopy *fc, GError **error)
   return preallocate (fc, error) && copy_span (ctx, fc, 0, fc->st.st_size, error);
 }
 
+static gboolean
+same_time (const struct timespec *a, const struct timespec *b)
+{
+  return a->tv_sec == b->tv_sec && a->tv_nsec == b->tv_nsec;
+}
+
 /* A file that changed size or content while it was read cannot be
  * trusted as a copy of either version; one that was deleted is gone. */
 gboolean
@@ -235,13 +219,13 @@ ferry_copy_check_source_unchanged (FerryFileCopy *fc, GError **error)
   if (now.st_nlink == 0)
     {
       g_autofree char *path = ferry_dir_node_src_path (fc->node, fc->src_name);
-      g_autofree char *display = ferry_path_display (path);
-      g_set_error (error, FERRY_ERROR, FERRY_ERROR_VANISHED,
-                   _ ("“%s” was deleted while it was being copied"), display);
-      return FALSE;
+      return ferry_set_ferry_error (error, FERRY_ERROR_VANISHED,
+                                    _ ("“%s” was deleted while it was being copied"), path);
     }
-  if (now.st_size != fc->st.st_size || now.st_mtim.tv_sec != fc->st.st_mtim.tv_sec
-      || now.st_mtim.tv_nsec != fc->st.st_mtim.tv_nsec)
+  /* The change time too: a program can rewrite a file and put its
+   * modification time back, but it cannot put the change time back. */
+  if (now.st_size != fc->st.st_size || !same_time (&now.st_mtim, &fc->st.st_mtim)
+      || !same_time (&now.st_ctim, &fc->st.st_ctim))
     return fail_changed (fc, error);
   return TRUE;
 }

@@ -107,6 +107,12 @@ ferry_dir_node_dst_path (const FerryDirNode *node, const char *name)
   return build_path (node, name, FALSE, TRUE);
 }
 
+char *
+ferry_dir_node_path (const FerryDirNode *node, const char *name, gboolean source)
+{
+  return build_path (node, name, source, TRUE);
+}
+
 /* The path of @name below the root's destination folder, as linkat()
  * needs it to make a second hard link to a file already copied. */
 char *

@@ -30,6 +30,7 @@ struct _FerryDirNode
   gboolean created; /* Ferry made the destination folder, so its metadata is Ferry's to set */
   gboolean fresh;   /* it was empty when made: nothing inside can conflict */
   gint pending;     /* its own listing plus unfinished child folders */
+  gboolean failed;  /* reported as failed, which counted it as handled */
 
   /* roots only */
   char *src_base;
@@ -50,5 +51,6 @@ FerryDirNode *ferry_dir_node_get_root (FerryDirNode *node);
 char *ferry_dir_node_src_path (const FerryDirNode *node, const char *name);
 char *ferry_dir_node_dst_path (const FerryDirNode *node, const char *name);
 char *ferry_dir_node_dst_relpath (const FerryDirNode *node, const char *name);
+char *ferry_dir_node_path (const FerryDirNode *node, const char *name, gboolean source);
 
 G_END_DECLS

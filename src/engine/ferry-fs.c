@@ -11,6 +11,7 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
+#include "ferry-error.h"
 #include "ferry-fs.h"
 
 void
@@ -149,21 +150,59 @@ ferry_set_error_from_errno (GError **error,
   return FALSE;
 }
 
+/* Sets one of Ferry's own errors, @format_with_path naming @path in its
+ * display form. Always returns FALSE. */
 gboolean
-ferry_set_error_at (GError **error,
-                    int errsv,
-                    const char *format_with_path,
-                    const char *dir,
-                    const char *name)
+ferry_set_ferry_error (GError **error, int code, const char *format_with_path, const char *path)
 {
-  g_autofree char *path = g_build_filename (dir, name, NULL);
-  return ferry_set_error_from_errno (error, errsv, format_with_path, path);
+  g_autofree char *display = ferry_path_display (path);
+
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wformat-nonliteral"
+  g_set_error (error, FERRY_ERROR, code, format_with_path, display);
+#pragma GCC diagnostic pop
+  return FALSE;
+}
+
+/* Failures that mean the destination as a whole is gone, full or
+ * failing, so every later file would fail too. */
+gboolean
+ferry_errno_is_device_failure (int errsv)
+{
+  switch (errsv)
+    {
+      case ENOSPC:
+      case EDQUOT:
+      case EIO:
+      case EROFS:
+      case ENODEV:
+      case ENXIO:
+      case ESHUTDOWN:
+      case ENOTCONN:
+        return TRUE;
+      default:
+        return FALSE;
+    }
 }
 
 gboolean
 ferry_stat_same_file (const struct stat *a, const struct stat *b)
 {
   return a->st_dev == b->st_dev && a->st_ino == b->st_ino;
+}
+
+guint
+ferry_inode_key_hash (gconstpointer data)
+{
+  const FerryInodeKey *key = data;
+  return (guint) (key->ino ^ (key->ino >> 32) ^ key->dev);
+}
+
+gboolean
+ferry_inode_key_equal (gconstpointer a, gconstpointer b)
+{
+  const FerryInodeKey *ka = a, *kb = b;
+  return ka->dev == kb->dev && ka->ino == kb->ino;
 }
 
 /* Deep trees keep a descriptor open per level while their children are

@@ -37,13 +37,23 @@ gboolean ferry_set_error_from_errno (GError **error,
                                      int errsv,
                                      const char *format_with_path,
                                      const char *path);
-gboolean ferry_set_error_at (GError **error,
-                             int errsv,
-                             const char *format_with_path,
-                             const char *dir,
-                             const char *name);
+gboolean ferry_set_ferry_error (GError **error,
+                                int code,
+                                const char *format_with_path,
+                                const char *path);
+gboolean ferry_errno_is_device_failure (int errsv);
 
 gboolean ferry_stat_same_file (const struct stat *a, const struct stat *b);
+
+/* A file's identity, as a hash table key. */
+typedef struct
+{
+  dev_t dev;
+  ino_t ino;
+} FerryInodeKey;
+
+guint ferry_inode_key_hash (gconstpointer key);
+gboolean ferry_inode_key_equal (gconstpointer a, gconstpointer b);
 gboolean ferry_is_dot_or_dotdot (const char *name);
 void ferry_raise_fd_limit (void);
 mode_t ferry_get_umask (void);

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #include "config.h"
 
+#include "ferry-fs.h"
 #include "ferry-hardlinks.h"
 
 /**
@@ -14,36 +15,16 @@ struct _FerryHardlinks
 {
   GMutex lock;
   GCond changed;
-  GHashTable *files; /* FileKey -> Entry */
+  GHashTable *files; /* FerryInodeKey -> Entry */
 };
 
 typedef struct
 {
-  dev_t dev;
-  ino_t ino;
-} FileKey;
-
-typedef struct
-{
-  FileKey key;
+  FerryInodeKey key;
   char *relpath; /* of the finished copy below the destination folder; NULL while copying */
   gboolean copying;
   nlink_t names_left;
 } Entry;
-
-static guint
-file_key_hash (gconstpointer data)
-{
-  const FileKey *key = data;
-  return (guint) (key->ino ^ (key->ino >> 32) ^ key->dev);
-}
-
-static gboolean
-file_key_equal (gconstpointer a, gconstpointer b)
-{
-  const FileKey *ka = a, *kb = b;
-  return ka->dev == kb->dev && ka->ino == kb->ino;
-}
 
 static void
 entry_free (gpointer data)
@@ -60,7 +41,8 @@ ferry_hardlinks_new (void)
 
   g_mutex_init (&self->lock);
   g_cond_init (&self->changed);
-  self->files = g_hash_table_new_full (file_key_hash, file_key_equal, NULL, entry_free);
+  self->files
+      = g_hash_table_new_full (ferry_inode_key_hash, ferry_inode_key_equal, NULL, entry_free);
   return self;
 }
 
@@ -92,7 +74,7 @@ forget_name (FerryHardlinks *self, Entry *entry)
 char *
 ferry_hardlinks_claim (FerryHardlinks *self, const struct stat *st)
 {
-  FileKey key = { st->st_dev, st->st_ino };
+  FerryInodeKey key = { st->st_dev, st->st_ino };
   char *relpath = NULL;
   Entry *entry;
 
@@ -119,10 +101,12 @@ ferry_hardlinks_claim (FerryHardlinks *self, const struct stat *st)
   return relpath;
 }
 
-void
-ferry_hardlinks_copied (FerryHardlinks *self, const struct stat *st, const char *relpath)
+/* Ends a claim: the copy is at @relpath, or (NULL) it failed or was
+ * skipped and the next name will copy the file. */
+static void
+end_claim (FerryHardlinks *self, const struct stat *st, const char *relpath)
 {
-  FileKey key = { st->st_dev, st->st_ino };
+  FerryInodeKey key = { st->st_dev, st->st_ino };
   Entry *entry;
 
   g_mutex_lock (&self->lock);
@@ -137,20 +121,14 @@ ferry_hardlinks_copied (FerryHardlinks *self, const struct stat *st, const char 
   g_mutex_unlock (&self->lock);
 }
 
-/* The claimed copy failed or was skipped: the next name copies it. */
+void
+ferry_hardlinks_copied (FerryHardlinks *self, const struct stat *st, const char *relpath)
+{
+  end_claim (self, st, relpath);
+}
+
 void
 ferry_hardlinks_release (FerryHardlinks *self, const struct stat *st)
 {
-  FileKey key = { st->st_dev, st->st_ino };
-  Entry *entry;
-
-  g_mutex_lock (&self->lock);
-  entry = g_hash_table_lookup (self->files, &key);
-  if (entry != NULL)
-    {
-      entry->copying = FALSE;
-      forget_name (self, entry);
-      g_cond_broadcast (&self->changed);
-    }
-  g_mutex_unlock (&self->lock);
+  end_claim (self, st, NULL);
 }

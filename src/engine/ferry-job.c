@@ -143,7 +143,10 @@ set_phase (FerryJob *self, FerryPhase phase)
   g_mutex_lock (&self->state_lock);
   self->phase = phase;
   if (phase >= FERRY_PHASE_DONE)
-    self->ended_at = g_get_monotonic_time ();
+    {
+      self->ended_at = g_get_monotonic_time ();
+      g_clear_pointer (&self->current, g_free);
+    }
   g_mutex_unlock (&self->state_lock);
   dispatch (self, emit_notify, properties[PROP_PHASE], NULL);
 }
@@ -349,6 +352,16 @@ ferry_job_run_async (FerryJob *self,
   g_task_run_in_thread (task, run_in_thread);
 }
 
+/**
+ * ferry_job_run_finish:
+ *
+ * Returns: TRUE when every file was copied and is durable. Otherwise the
+ *   error says why the job ended: a refusal before anything was written,
+ *   G_IO_ERROR_CANCELLED, the failure that stopped it (a failing
+ *   destination, or any failure under FERRY_ERROR_POLICY_STOP), or
+ *   FERRY_ERROR_PARTIAL when it went on past failures (each was reported
+ *   by FerryJob::file-failed and is in ferry_job_dup_failures()).
+ */
 gboolean
 ferry_job_run_finish (FerryJob *self, GAsyncResult *result, GError **error)
 {

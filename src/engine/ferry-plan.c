@@ -34,18 +34,6 @@ ferry_plan_free (FerryPlan *plan)
   g_free (plan);
 }
 
-static gboolean
-set_ferry_error (GError **error, FerryError code, const char *format, const char *path)
-{
-  g_autofree char *display = ferry_path_display (path);
-
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wformat-nonliteral"
-  g_set_error (error, FERRY_ERROR, code, format, display);
-#pragma GCC diagnostic pop
-  return FALSE;
-}
-
 static const char *
 local_path (GFile *file, GError **error)
 {
@@ -104,7 +92,7 @@ open_source_root (const char *given, GError **error)
       || fstatat (root->parent_fd, root->name, &root->st, AT_SYMLINK_NOFOLLOW) != 0)
     {
       if (errno == ENOENT || errno == ENOTDIR)
-        set_ferry_error (error, FERRY_ERROR_SOURCE_MISSING, _ ("“%s” does not exist"), given);
+        ferry_set_ferry_error (error, FERRY_ERROR_SOURCE_MISSING, _ ("“%s” does not exist"), given);
       else
         ferry_set_error_from_errno (error, errno, _ ("Could not read “%s”"), given);
       source_root_free (root);
@@ -131,13 +119,14 @@ resolve_destination (FerryPlan *plan, const char *dest, GError **error)
   if (exists && S_ISDIR (st.st_mode))
     dir = g_strdup (dest);
   else if (only == NULL)
-    return set_ferry_error (error, FERRY_ERROR_INVALID_ARGUMENT,
-                            _ ("“%s” is not a folder; to copy several items, the destination must "
-                               "be an existing folder"),
-                            dest);
+    return ferry_set_ferry_error (
+        error, FERRY_ERROR_INVALID_ARGUMENT,
+        _ ("“%s” is not a folder; to copy several items, the destination must "
+           "be an existing folder"),
+        dest);
   else if (exists && S_ISDIR (only->st.st_mode))
-    return set_ferry_error (error, FERRY_ERROR_EXISTS,
-                            _ ("“%s” is a file; a folder cannot be copied onto it"), dest);
+    return ferry_set_ferry_error (error, FERRY_ERROR_EXISTS,
+                                  _ ("“%s” is a file; a folder cannot be copied onto it"), dest);
   else
     {
       dir = g_path_get_dirname (dest);
@@ -149,8 +138,8 @@ resolve_destination (FerryPlan *plan, const char *dest, GError **error)
   if (plan->dst_fd < 0)
     {
       if (errno == ENOENT || errno == ENOTDIR)
-        return set_ferry_error (error, FERRY_ERROR_SOURCE_MISSING,
-                                _ ("The destination folder “%s” does not exist"), dir);
+        return ferry_set_ferry_error (error, FERRY_ERROR_SOURCE_MISSING,
+                                      _ ("The destination folder “%s” does not exist"), dir);
       return ferry_set_error_from_errno (error, errno,
                                          _ ("Could not open the destination folder “%s”"), dir);
     }
@@ -209,8 +198,10 @@ check_not_onto_itself (FerryPlan *plan, FerrySourceRoot *root, GError **error)
       g_autofree char *src = ferry_path_display (src_path);
       g_autofree char *dst = ferry_path_display_join (plan->dst_path, root->dst_name);
       g_set_error (error, FERRY_ERROR, FERRY_ERROR_SAME_FILE,
-                   _ ("“%s” and “%s” are the same file; it cannot be copied onto itself"), src,
-                   dst);
+                   S_ISDIR (root->st.st_mode)
+                       ? _ ("“%s” and “%s” are the same folder; it cannot be copied onto itself")
+                       : _ ("“%s” and “%s” are the same file; it cannot be copied onto itself"),
+                   src, dst);
       return FALSE;
     }
   return TRUE;
@@ -231,6 +222,28 @@ check_writable (FerryPlan *plan, GError **error)
       return FALSE;
     }
   return ferry_set_error_from_errno (error, errno, _ ("Cannot write to “%s”"), plan->dst_path);
+}
+
+/* Two sources with the same name would land on one destination, the
+ * second over the copy of the first. */
+static gboolean
+check_distinct_names (FerryPlan *plan, GError **error)
+{
+  g_autoptr (GHashTable) names = g_hash_table_new (g_str_hash, g_str_equal);
+
+  for (guint i = 0; i < plan->roots->len; i++)
+    {
+      FerrySourceRoot *root = g_ptr_array_index (plan->roots, i);
+
+      if (!g_hash_table_add (names, root->dst_name))
+        {
+          g_autofree char *path = g_build_filename (plan->dst_path, root->dst_name, NULL);
+          return ferry_set_ferry_error (
+              error, FERRY_ERROR_INVALID_ARGUMENT,
+              _ ("Two of the sources are named alike: both would be copied to “%s”"), path);
+        }
+    }
+  return TRUE;
 }
 
 /**
@@ -266,7 +279,7 @@ ferry_plan_resolve (GPtrArray *sources, GFile *destination, GError **error)
       g_ptr_array_add (plan->roots, root);
     }
 
-  if (!resolve_destination (plan, dest, error))
+  if (!resolve_destination (plan, dest, error) || !check_distinct_names (plan, error))
     return NULL;
   for (guint i = 0; i < plan->roots->len; i++)
     if (!check_not_onto_itself (plan, g_ptr_array_index (plan->roots, i), error))
@@ -294,6 +307,9 @@ ferry_plan_surely_fits (FerryPlan *plan)
 {
   guint64 available = available_bytes (plan->dst_fd);
   guint64 used = 0;
+  guint64 used_files = 0;
+  gboolean files_bounded = TRUE;
+  struct statvfs dst_vfs;
 
   for (guint i = 0; i < plan->roots->len; i++)
     {
@@ -303,7 +319,17 @@ ferry_plan_surely_fits (FerryPlan *plan)
       if (root->st.st_dev == plan->dst_st.st_dev || fstatvfs (root->parent_fd, &vfs) != 0)
         return FALSE;
       used += (guint64) (vfs.f_blocks - vfs.f_bfree) * vfs.f_frsize;
+      /* A filesystem that does not count inodes (btrfs) gives no bound
+       * on how many files a source holds. */
+      files_bounded = files_bounded && vfs.f_files > 0;
+      used_files += vfs.f_files - vfs.f_ffree;
     }
+  /* The number of files must surely fit too, or a destination with bytes
+   * to spare but few inodes left would be filled until ENOSPC instead of
+   * being refused by ferry_plan_check_space() before the copy. */
+  if (fstatvfs (plan->dst_fd, &dst_vfs) == 0 && dst_vfs.f_files > 0
+      && (!files_bounded || used_files >= dst_vfs.f_favail))
+    return FALSE;
   /* Leave room for the copies' own metadata. */
   return used + used / 8 < available;
 }

@@ -22,31 +22,11 @@ typedef struct
   guint since_flush;
 } Walk;
 
-typedef struct
-{
-  dev_t dev;
-  ino_t ino;
-} InodeKey;
-
-static guint
-inode_hash (gconstpointer data)
-{
-  const InodeKey *key = data;
-  return (guint) (key->ino ^ (key->ino >> 32) ^ key->dev);
-}
-
-static gboolean
-inode_equal (gconstpointer a, gconstpointer b)
-{
-  const InodeKey *ka = a, *kb = b;
-  return ka->dev == kb->dev && ka->ino == kb->ino;
-}
-
 static void
 walk_init (Walk *walk, FerryCounters *counters)
 {
   *walk = (Walk){ .counters = counters };
-  walk->linked = g_hash_table_new_full (inode_hash, inode_equal, g_free, NULL);
+  walk->linked = g_hash_table_new_full (ferry_inode_key_hash, ferry_inode_key_equal, g_free, NULL);
 }
 
 static void
@@ -72,7 +52,7 @@ walk_clear (Walk *walk)
 static gboolean
 first_name_of (Walk *walk, const struct stat *st)
 {
-  InodeKey key = { st->st_dev, st->st_ino };
+  FerryInodeKey key = { st->st_dev, st->st_ino };
 
   if (st->st_nlink < 2)
     return TRUE;

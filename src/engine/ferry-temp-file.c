@@ -44,15 +44,18 @@ open_unnamed (FerryTempFile *tmp, int dir_fd, atomic_bool *unsupported, int *err
   return FALSE;
 }
 
+/* Calls @make with fresh hidden names until one is not taken; @make
+ * returns 0 or -1 with errno, as the system calls it wraps do. */
 static gboolean
-open_named (FerryTempFile *tmp, int dir_fd, int *errsv)
+make_with_temp_name (int (*make) (FerryTempFile *tmp, const char *name),
+                     FerryTempFile *tmp,
+                     int *errsv)
 {
   for (guint attempt = 0; attempt < 100; attempt++)
     {
       g_autofree char *name = ferry_temp_name_new ();
 
-      tmp->fd = openat (dir_fd, name, O_CREAT | O_EXCL | O_RDWR | O_NOFOLLOW | O_CLOEXEC, 0600);
-      if (tmp->fd >= 0)
+      if (make (tmp, name) == 0)
         {
           tmp->name = g_steal_pointer (&name);
           return TRUE;
@@ -64,6 +67,22 @@ open_named (FerryTempFile *tmp, int dir_fd, int *errsv)
   return FALSE;
 }
 
+static int
+create_named (FerryTempFile *tmp, const char *name)
+{
+  tmp->fd = openat (tmp->dir_fd, name, O_CREAT | O_EXCL | O_RDWR | O_NOFOLLOW | O_CLOEXEC, 0600);
+  return tmp->fd >= 0 ? 0 : -1;
+}
+
+/* Gives an unnamed file a hidden name, for an atomic replace by rename. */
+static int
+link_unnamed (FerryTempFile *tmp, const char *name)
+{
+  g_autofree char *proc_path = ferry_proc_fd_path (tmp->fd, NULL);
+
+  return linkat (AT_FDCWD, proc_path, tmp->dir_fd, name, AT_SYMLINK_FOLLOW);
+}
+
 gboolean
 ferry_temp_file_open (FerryTempFile *tmp, int dir_fd, atomic_bool *unnamed_unsupported, int *errsv)
 {
@@ -73,7 +92,7 @@ ferry_temp_file_open (FerryTempFile *tmp, int dir_fd, atomic_bool *unnamed_unsup
     return TRUE;
   if (*errsv != 0)
     return FALSE;
-  return open_named (tmp, dir_fd, errsv);
+  return make_with_temp_name (create_named, tmp, errsv);
 }
 
 /* renameat2 (RENAME_NOREPLACE) where the filesystem has it; elsewhere a
@@ -113,28 +132,6 @@ ferry_rename_noreplace (int dir_fd, const char *from, const char *to, int *errsv
   return FALSE;
 }
 
-/* Gives an unnamed file a hidden name, for an atomic replace by rename. */
-static gboolean
-link_unnamed_as_temp (FerryTempFile *tmp, int *errsv)
-{
-  g_autofree char *proc_path = ferry_proc_fd_path (tmp->fd, NULL);
-
-  for (guint attempt = 0; attempt < 100; attempt++)
-    {
-      g_autofree char *name = ferry_temp_name_new ();
-
-      if (linkat (AT_FDCWD, proc_path, tmp->dir_fd, name, AT_SYMLINK_FOLLOW) == 0)
-        {
-          tmp->name = g_steal_pointer (&name);
-          return TRUE;
-        }
-      if (errno != EEXIST)
-        break;
-    }
-  *errsv = errno;
-  return FALSE;
-}
-
 /* Puts the finished file under @final_name. Without @replace an existing
  * @final_name is never touched: FALSE with *errsv == EEXIST, and the
  * temporary file stays for another try. */
@@ -152,7 +149,7 @@ ferry_temp_file_commit (FerryTempFile *tmp, const char *final_name, gboolean rep
       return FALSE;
     }
 
-  if (tmp->name == NULL && !link_unnamed_as_temp (tmp, errsv))
+  if (tmp->name == NULL && !make_with_temp_name (link_unnamed, tmp, errsv))
     return FALSE;
 
   if (replace)

@@ -87,9 +87,18 @@ ferry_tree_copy_free (FerryTreeCopy *self)
   g_free (self);
 }
 
+/* A folder to list, or (with @top_src_name) a root's one entry to copy. */
 static void
-push_task (FerryTreeCopy *self, Task *task)
+push_task (FerryTreeCopy *self,
+           FerryDirNode *node,
+           const char *top_src_name,
+           const char *top_dst_name)
 {
+  Task *task = g_new0 (Task, 1);
+
+  task->node = node;
+  task->top_src_name = g_strdup (top_src_name);
+  task->top_dst_name = g_strdup (top_dst_name);
   g_mutex_lock (&self->lock);
   g_ptr_array_add (self->tasks, task);
   g_cond_signal (&self->cond);
@@ -106,13 +115,10 @@ ferry_tree_copy_add_root (FerryTreeCopy *self,
                           const char *dst_dir_path,
                           const char *dst_name)
 {
-  Task *task = g_new0 (Task, 1);
-
-  task->node = ferry_dir_node_new_root (fcntl (src_parent_fd, F_DUPFD_CLOEXEC, 3), src_parent_path,
-                                        fcntl (dst_dir_fd, F_DUPFD_CLOEXEC, 3), dst_dir_path);
-  task->top_src_name = g_strdup (src_name);
-  task->top_dst_name = g_strdup (dst_name);
-  push_task (self, task);
+  FerryDirNode *root
+      = ferry_dir_node_new_root (fcntl (src_parent_fd, F_DUPFD_CLOEXEC, 3), src_parent_path,
+                                 fcntl (dst_dir_fd, F_DUPFD_CLOEXEC, 3), dst_dir_path);
+  push_task (self, root, src_name, dst_name);
 }
 
 /* ------------------------------------------------------------------ */
@@ -142,8 +148,7 @@ set_error_at_node (GError **error,
                    const char *name,
                    gboolean source)
 {
-  g_autofree char *path
-      = source ? ferry_dir_node_src_path (node, name) : ferry_dir_node_dst_path (node, name);
+  g_autofree char *path = ferry_dir_node_path (node, name, source);
   return ferry_set_error_from_errno (error, errsv, format, path);
 }
 
@@ -155,21 +160,8 @@ set_ferry_error_at_node (GError **error,
                          const char *name,
                          gboolean source)
 {
-  g_autofree char *path
-      = source ? ferry_dir_node_src_path (node, name) : ferry_dir_node_dst_path (node, name);
-  g_autofree char *display = ferry_path_display (path);
-
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wformat-nonliteral"
-  g_set_error (error, FERRY_ERROR, code, format, display);
-#pragma GCC diagnostic pop
-  return FALSE;
-}
-
-static gboolean
-is_device_failure (int errsv)
-{
-  return errsv == ENOSPC || errsv == EDQUOT || errsv == EIO || errsv == EROFS || errsv == ENODEV;
+  g_autofree char *path = ferry_dir_node_path (node, name, source);
+  return ferry_set_ferry_error (error, code, format, path);
 }
 
 /* A subtree that will not be copied still counted in the plan: take it
@@ -301,7 +293,7 @@ static gboolean
 open_source (FerryTreeCopy *self, FerryFileCopy *fc, const struct stat *listed, GError **error)
 {
   fc->src_fd = ferry_open_source_at (fc->node->src_fd, fc->src_name,
-                                    O_RDONLY | O_NOFOLLOW | O_NOCTTY | O_CLOEXEC);
+                                     O_RDONLY | O_NOFOLLOW | O_NOCTTY | O_CLOEXEC);
   if (fc->src_fd < 0)
     {
       if (errno == ENOENT)
@@ -380,10 +372,13 @@ copy_regular (FerryTreeCopy *self,
   };
   gboolean ok;
 
+  /* Verification reads the copy back, which moves its access time: it
+   * comes before the metadata, so the times set are the ones kept. */
   ok = open_source (self, &fc, listed, error) && open_temp (self, &fc, error)
        && ctx->strategy->copy_data (ctx, &fc, error)
-       && ferry_copy_check_source_unchanged (&fc, error) && apply_file_metadata (self, &fc, error)
+       && ferry_copy_check_source_unchanged (&fc, error)
        && (!ctx->verify || ferry_verify_copy (ctx, &fc, error))
+       && apply_file_metadata (self, &fc, error)
        && (ctx->strategy->commit_file == NULL || ctx->strategy->commit_file (ctx, &fc, error))
        && commit_file (self, &fc, place, error);
 
@@ -494,7 +489,7 @@ copy_special (FerryTreeCopy *self,
       g_clear_pointer (&temp_name, g_free);
       if (errsv != EEXIST || attempt >= 8)
         {
-          *fatal = is_device_failure (errsv);
+          *fatal = ferry_errno_is_device_failure (errsv);
           return set_error_at_node (error, errsv, _ ("Could not create “%s”"), node, place->name,
                                     FALSE);
         }
@@ -511,7 +506,7 @@ copy_special (FerryTreeCopy *self,
           && (errsv = errno)))
     {
       unlinkat (node->dst_fd, name, 0);
-      *fatal = is_device_failure (errsv);
+      *fatal = ferry_errno_is_device_failure (errsv);
       return set_error_at_node (error, errsv, _ ("Could not create “%s”"), node, place->name,
                                 FALSE);
     }
@@ -649,7 +644,7 @@ make_dir (FerryTreeCopy *self,
         }
       if (errno != EEXIST)
         {
-          *fatal = is_device_failure (errno);
+          *fatal = ferry_errno_is_device_failure (errno);
           set_error_at_node (error, errno, _ ("Could not create the folder “%s”"), node, place.name,
                              FALSE);
           goto out;
@@ -699,7 +694,6 @@ copy_dir_entry (FerryTreeCopy *self, FerryDirNode *node, const char *src_name, c
   g_autoptr (GError) error = NULL;
   gboolean fatal = FALSE;
   FerryDirNode *child = make_dir (self, node, src_name, dst_name, &fatal, &error);
-  Task *task;
 
   if (child == NULL)
     {
@@ -712,9 +706,7 @@ copy_dir_entry (FerryTreeCopy *self, FerryDirNode *node, const char *src_name, c
     }
 
   g_atomic_int_inc (&node->pending);
-  task = g_new0 (Task, 1);
-  task->node = child;
-  push_task (self, task);
+  push_task (self, child, NULL, NULL);
 }
 
 static void
@@ -801,14 +793,14 @@ list_dir (FerryTreeCopy *self, FerryDirNode *node)
       if (node->created)
         unlinkat (node->parent->dst_fd, node->dst_name, AT_REMOVEDIR);
       node->created = FALSE;
+      node->failed = TRUE;
       return;
     }
 
   ferry_dir_reader_init (&reader, node->src_fd, LISTING_BUFFER_SIZE);
   while (ferry_dir_reader_next (&reader, &name, &d_type, &errsv))
     {
-      if (ferry_copy_context_is_stopping (self->ctx)
-          || g_cancellable_is_cancelled (self->ctx->cancellable))
+      if (ferry_copy_context_is_ending (self->ctx))
         break;
       copy_entry (self, node, name, name, d_type);
     }
@@ -819,6 +811,7 @@ list_dir (FerryTreeCopy *self, FerryDirNode *node)
       set_error_at_node (&error, errsv, _ ("Could not list the folder “%s”"), node->parent,
                          node->src_name, TRUE);
       fail_entry (self, node->parent, node->src_name, node->dst_name, 0, error, FALSE);
+      node->failed = TRUE;
     }
 }
 
@@ -832,20 +825,23 @@ finish_dir (FerryTreeCopy *self, FerryDirNode *node)
   g_autoptr (GError) error = NULL;
   int errsv;
 
-  if (!node->created || node->src_fd < 0 || node->dst_fd < 0)
+  /* A stopped job leaves no empty folder it made without filling it. */
+  if (node->created && node->parent->dst_fd >= 0 && ferry_copy_context_is_ending (self->ctx)
+      && unlinkat (node->parent->dst_fd, node->dst_name, AT_REMOVEDIR) == 0)
+    return;
+
+  /* A folder reported as failed was counted as handled then. */
+  if (!node->created || node->src_fd < 0 || node->dst_fd < 0
+      || ferry_metadata_apply (self->ctx, src, dst, &node->src_st, &errsv))
     {
-      ferry_copy_context_file_done (self->ctx);
-      return;
-    }
-  if (ferry_metadata_apply (self->ctx, src, dst, &node->src_st, &errsv))
-    {
-      ferry_copy_context_file_done (self->ctx);
+      if (!node->failed)
+        ferry_copy_context_file_done (self->ctx);
       return;
     }
   set_error_at_node (&error, errsv, _ ("Could not set the attributes of “%s”"), node->parent,
                      node->dst_name, FALSE);
   fail_entry (self, node->parent, node->src_name, node->dst_name, 0, error,
-              is_device_failure (errsv));
+              ferry_errno_is_device_failure (errsv));
 }
 
 static void

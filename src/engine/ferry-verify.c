@@ -75,10 +75,9 @@ ferry_verify_copy (FerryCopyContext *ctx, FerryFileCopy *fc, GError **error)
   if (!XXH128_isEqual (source_hash, copy_hash))
     {
       g_autofree char *path = ferry_dir_node_dst_path (fc->node, fc->dst_name);
-      g_autofree char *display = ferry_path_display (path);
-      g_set_error (error, FERRY_ERROR, FERRY_ERROR_VERIFY_FAILED,
-                   _ ("The copy of “%s” differs from the original (verification failed)"), display);
-      return FALSE;
+      return ferry_set_ferry_error (
+          error, FERRY_ERROR_VERIFY_FAILED,
+          _ ("The copy of “%s” differs from the original (verification failed)"), path);
     }
   return TRUE;
 }

@@ -1,0 +1,116 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""The benchmark trees of Ferry's BENCHMARKS.md, made with a fixed seed so
+every run copies the same bytes. A tree is made once and reused while its
+marker says it is complete and of the same recipe."""
+
+import os
+import random
+import sys
+
+RECIPE_VERSION = "1"
+
+
+def write_random(path, size, rnd):
+    with open(path, "wb") as f:
+        remaining = size
+        while remaining > 0:
+            n = min(remaining, 1 << 20)
+            f.write(rnd.randbytes(n))
+            remaining -= n
+
+
+def branching(root, rnd, files, subdirs, size, depth):
+    """broad and fat: every folder holds `files` files; folders above the
+    last level also hold `subdirs` folders."""
+    os.makedirs(root, exist_ok=True)
+    for i in range(files):
+        write_random(os.path.join(root, f"file-{i:02d}.bin"), size, rnd)
+    if depth > 0:
+        for d in range(subdirs):
+            branching(os.path.join(root, f"dir-{d:02d}"), rnd, files, subdirs, size, depth - 1)
+
+
+def make_broad(root, rnd):
+    branching(root, rnd, 7, 15, 300_000, 2)
+
+
+def make_fat(root, rnd):
+    branching(root, rnd, 3, 35, 200_000, 2)
+
+
+def make_deep(root, rnd):
+    path = root
+    for level in range(7):
+        os.makedirs(path, exist_ok=True)
+        write_random(os.path.join(path, f"level-{level}.bin"), 20_000_000, rnd)
+        path = os.path.join(path, "deeper")
+
+
+def make_src(root, rnd):
+    """60,000 files, 20 a folder, three levels of folders, sizes spread
+    log-uniformly from 64 B to 64 KiB, like a source tree."""
+    n = 0
+    for a in range(15):
+        for b in range(20):
+            folder = os.path.join(root, f"module-{a:02d}", f"part-{b:02d}")
+            for c in range(10):
+                leaf = os.path.join(folder, f"unit-{c}")
+                os.makedirs(leaf, exist_ok=True)
+                for i in range(20):
+                    size = int(2 ** rnd.uniform(6, 16))
+                    write_random(os.path.join(leaf, f"source-{i:02d}.c"), size, rnd)
+                    n += 1
+    assert n == 60_000
+
+
+def make_flat(root, rnd):
+    os.makedirs(root, exist_ok=True)
+    for i in range(10_000):
+        write_random(os.path.join(root, f"IMG_{i:05d}.JPG"), 4096, rnd)
+
+
+def make_big(root, rnd):
+    os.makedirs(root, exist_ok=True)
+    for i in range(2):
+        write_random(os.path.join(root, f"disk-{i}.img"), 1 << 30, rnd)
+
+
+def make_million(root, rnd):
+    for d in range(1000):
+        folder = os.path.join(root, f"d{d:03d}")
+        os.makedirs(folder, exist_ok=True)
+        for f in range(1000):
+            open(os.path.join(folder, f"e{f:03d}"), "w").close()
+
+
+TREES = {
+    "broad": make_broad,
+    "fat": make_fat,
+    "deep": make_deep,
+    "src": make_src,
+    "flat": make_flat,
+    "big": make_big,
+    "million": make_million,
+}
+
+
+def ensure_tree(base, name):
+    """Returns the path of tree `name` under `base`, making it if needed."""
+    root = os.path.join(base, name)
+    marker = os.path.join(base, f".{name}.done")
+    if os.path.exists(marker) and open(marker).read() == RECIPE_VERSION:
+        return root
+    if os.path.exists(root):
+        os.system(f"rm -rf '{root}'")
+    print(f"making the {name} tree in {root}", file=sys.stderr, flush=True)
+    TREES[name](root, random.Random(f"ferry-{name}"))
+    with open(marker, "w") as f:
+        f.write(RECIPE_VERSION)
+    return root
+
+
+if __name__ == "__main__":
+    base = sys.argv[1]
+    for tree in sys.argv[2:]:
+        print(ensure_tree(base, tree))

@@ -1,0 +1,868 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include "ferry-test-stick.h"
+
+#include "ferry-stick-sys.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <gio/gio.h>
+#include <glib-unix.h>
+#include <glib/gstdio.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#ifndef FERRY_SLOW_DISK_PATH
+#error "FERRY_SLOW_DISK_PATH must name the ferry-slow-disk binary"
+#endif
+
+/* Overrides FERRY_SLOW_DISK_PATH, for running the tests from elsewhere. */
+#define SLOW_DISK_ENV "FERRY_SLOW_DISK"
+
+#define BACKING_NAME               "ferry-stick.img"
+#define FUSE_DIR_NAME              "ferry-stick-fuse"
+#define MOUNT_DIR_NAME             "ferry-stick-mnt"
+#define PID_FILE_NAME              "ferry-slow-disk.pid"
+#define LOG_FILE_NAME              "ferry-slow-disk.log"
+#define DISK_NAME                  "disk"
+#define CONTROL_NAME               "control"
+#define SECTOR_SIZE                512
+#define STAT_FIELD_SECTORS_WRITTEN 6 /* 0-based */
+
+#define DAEMON_READY_TIMEOUT_MS 10000
+#define DAEMON_EXIT_TIMEOUT_US  (20 * G_USEC_PER_SEC)
+#define DAEMON_KILL_TIMEOUT_US  (5 * G_USEC_PER_SEC)
+/* A previous run's daemon may still be tearing its stick down. */
+#define STALE_DAEMON_TIMEOUT_US (15 * G_USEC_PER_SEC)
+#define POLL_INTERVAL_US        (20 * 1000)
+#define BUSY_RETRIES            50
+/* Stacked mounts on one path: unmounting stops after this many. */
+#define MAX_STACKED_MOUNTS 8
+
+struct _FerryTestStick
+{
+  char *workdir;
+  char *backing_file;
+  char *fuse_mountpoint;
+  char *disk_path;
+  char *control_path;
+  char *pid_file;
+  char *log_file;
+  char *mountpoint;
+  char *label;
+  gboolean created_mountpoint;
+  char *loop_device;
+  char *block_name;
+  gboolean ext4_mounted;
+  GPid daemon_pid; /* 0 once it is gone */
+  gboolean daemon_ready;
+  int guard_fd; /* write end of the daemon's guard pipe, or -1 */
+};
+
+/* External tools ------------------------------------------------------------ */
+
+/* Root's tools live in sbin, which a test runner's PATH may lack. */
+static char *
+find_tool (const char *name)
+{
+  static const char *const fallback_dirs[] = { "/usr/sbin", "/sbin", "/usr/bin", "/bin" };
+  char *path = g_find_program_in_path (name);
+
+  for (guint i = 0; path == NULL && i < G_N_ELEMENTS (fallback_dirs); i++)
+    {
+      g_autofree char *candidate = g_build_filename (fallback_dirs[i], name, NULL);
+
+      if (g_file_test (candidate, G_FILE_TEST_IS_EXECUTABLE))
+        path = g_steal_pointer (&candidate);
+    }
+
+  return path;
+}
+
+static gboolean
+run_toolv (const char *const *args, char **stdout_out, GError **error)
+{
+  g_autofree char *tool_path = find_tool (args[0]);
+  g_autofree char *command = g_strjoinv (" ", (char **) args);
+  g_autoptr (GPtrArray) argv = g_ptr_array_new ();
+  g_autoptr (GError) local_error = NULL;
+  g_autofree char *out = NULL;
+  g_autofree char *err = NULL;
+  int wait_status;
+
+  if (tool_path == NULL)
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND, "Cannot run “%s”: %s not found",
+                   command, args[0]);
+      return FALSE;
+    }
+
+  g_ptr_array_add (argv, tool_path);
+  for (guint i = 1; args[i] != NULL; i++)
+    g_ptr_array_add (argv, (gpointer) args[i]);
+  g_ptr_array_add (argv, NULL);
+
+  if (!g_spawn_sync (NULL, (char **) argv->pdata, NULL, G_SPAWN_STDIN_FROM_DEV_NULL, NULL, NULL,
+                     &out, &err, &wait_status, &local_error))
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED, "Cannot run “%s”: %s", command,
+                   local_error->message);
+      return FALSE;
+    }
+
+  if (!g_spawn_check_wait_status (wait_status, &local_error))
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED, "“%s” failed (%s): %s", command,
+                   local_error->message, g_strstrip (err));
+      return FALSE;
+    }
+
+  if (stdout_out != NULL)
+    *stdout_out = g_steal_pointer (&out);
+  return TRUE;
+}
+
+static gboolean run_tool (char **stdout_out, GError **error, const char *tool, ...)
+    G_GNUC_NULL_TERMINATED;
+
+static gboolean
+run_tool (char **stdout_out, GError **error, const char *tool, ...)
+{
+  g_autoptr (GPtrArray) args = g_ptr_array_new ();
+  const char *arg;
+  va_list ap;
+
+  g_ptr_array_add (args, (gpointer) tool);
+  va_start (ap, tool);
+  while ((arg = va_arg (ap, const char *)) != NULL)
+    g_ptr_array_add (args, (gpointer) arg);
+  va_end (ap);
+  g_ptr_array_add (args, NULL);
+
+  return run_toolv ((const char *const *) args->pdata, stdout_out, error);
+}
+
+/* Mount helpers ------------------------------------------------------------- */
+
+/* Unmounts everything stacked on @path. A mount still busy (a process has
+ * a file open there) is detached lazily so the stack below can go. */
+static gboolean
+unmount_all_at (const char *path, GError **error)
+{
+  for (int i = 0; i < MAX_STACKED_MOUNTS && ferry_stick_sys_is_mounted (path); i++)
+    {
+      g_autoptr (GError) local_error = NULL;
+
+      if (!run_tool (NULL, &local_error, "umount", path, NULL)
+          && !run_tool (NULL, NULL, "umount", "--lazy", path, NULL))
+        {
+          g_propagate_error (error, g_steal_pointer (&local_error));
+          return FALSE;
+        }
+    }
+  return TRUE;
+}
+
+static gboolean
+detach_loop (const char *block_name, GError **error)
+{
+  g_autofree char *device = g_build_filename ("/dev", block_name, NULL);
+  g_autofree char *maj_min = ferry_stick_sys_read_block_attribute (block_name, "dev");
+  g_autoptr (GPtrArray) mount_points = NULL;
+
+  if (maj_min != NULL)
+    {
+      mount_points = ferry_stick_sys_list_mounts_of_device (maj_min);
+      for (guint i = 0; i < mount_points->len; i++)
+        if (!unmount_all_at (g_ptr_array_index (mount_points, i), error))
+          return FALSE;
+    }
+
+  if (!run_tool (NULL, error, "losetup", "--detach", device, NULL))
+    return FALSE;
+
+  /* The kernel finishes detaching when the last opener closes the device,
+   * which may be just after losetup returns. */
+  for (int i = 0; i < BUSY_RETRIES && ferry_stick_sys_loop_is_attached (block_name); i++)
+    g_usleep (POLL_INTERVAL_US);
+  return TRUE;
+}
+
+/* A FUSE mount stays busy while a loop device still holds its file, which
+ * is released a moment after the detach. */
+static gboolean
+unmount_fuse (const char *path, GError **error)
+{
+  g_autoptr (GError) local_error = NULL;
+
+  for (int i = 0; i < BUSY_RETRIES && ferry_stick_sys_is_mounted (path); i++)
+    {
+      g_clear_error (&local_error);
+      if (run_tool (NULL, &local_error, "fusermount3", "-u", path, NULL))
+        return TRUE;
+      g_usleep (POLL_INTERVAL_US);
+    }
+
+  if (!ferry_stick_sys_is_mounted (path))
+    return TRUE;
+  if (run_tool (NULL, NULL, "fusermount3", "-u", "-z", path, NULL))
+    return TRUE;
+
+  g_propagate_error (error, g_steal_pointer (&local_error));
+  return FALSE;
+}
+
+/* Processes ----------------------------------------------------------------- */
+
+/* True for a process that is gone or a zombie: it holds no mounts. */
+static gboolean
+process_is_gone (pid_t pid)
+{
+  g_autofree char *stat_path = g_strdup_printf ("/proc/%d/stat", (int) pid);
+  g_autofree char *contents = NULL;
+  const char *after_name;
+
+  if (!g_file_get_contents (stat_path, &contents, NULL, NULL))
+    return TRUE;
+
+  /* "pid (comm) S ...": comm may hold anything, so look after its last ')'. */
+  after_name = strrchr (contents, ')');
+  return after_name == NULL || after_name[1] == '\0' || after_name[2] == 'Z';
+}
+
+static gboolean
+process_has_argument (pid_t pid, const char *argument)
+{
+  g_autofree char *cmdline_path = g_strdup_printf ("/proc/%d/cmdline", (int) pid);
+  g_autofree char *contents = NULL;
+  gsize length;
+
+  if (!g_file_get_contents (cmdline_path, &contents, &length, NULL))
+    return FALSE;
+
+  for (gsize offset = 0; offset < length; offset += strlen (contents + offset) + 1)
+    if (g_str_equal (contents + offset, argument))
+      return TRUE;
+  return FALSE;
+}
+
+static gboolean
+wait_for_process_end (pid_t pid, gboolean is_child, gint64 timeout_us)
+{
+  gint64 deadline = g_get_monotonic_time () + timeout_us;
+
+  for (;;)
+    {
+      if (is_child)
+        {
+          int status;
+          pid_t result = waitpid (pid, &status, WNOHANG);
+
+          if (result == pid)
+            return TRUE;
+          /* Someone else reaps children (SIGCHLD ignored): fall back. */
+          if (result < 0 && errno == ECHILD)
+            is_child = FALSE;
+        }
+      if (!is_child && process_is_gone (pid))
+        return TRUE;
+      if (g_get_monotonic_time () >= deadline)
+        return FALSE;
+      g_usleep (POLL_INTERVAL_US);
+    }
+}
+
+/* SIGTERM asks a guarded daemon to tear its stick down; SIGKILL is for one
+ * that is stuck. */
+static void
+end_process (pid_t pid, gboolean is_child, gint64 timeout_us)
+{
+  if (wait_for_process_end (pid, is_child, timeout_us))
+    return;
+
+  g_message ("ferry-slow-disk (pid %d) did not exit, terminating it", (int) pid);
+  kill (pid, SIGTERM);
+  if (wait_for_process_end (pid, is_child, DAEMON_KILL_TIMEOUT_US))
+    return;
+
+  kill (pid, SIGKILL);
+  wait_for_process_end (pid, is_child, DAEMON_KILL_TIMEOUT_US);
+}
+
+/* Leftovers of a crashed run ------------------------------------------------ */
+
+/* The daemon of a run whose test died is tearing that stick down on its
+ * own; racing it would leave half of each teardown undone. */
+static void
+end_stale_daemon (FerryTestStick *self)
+{
+  g_autofree char *contents = NULL;
+  guint64 pid;
+
+  if (!g_file_get_contents (self->pid_file, &contents, NULL, NULL))
+    return;
+  if (!g_ascii_string_to_unsigned (g_strstrip (contents), 10, 1, G_MAXINT, &pid, NULL))
+    return;
+  /* The pid may have been reused by an unrelated process since. */
+  if (process_is_gone (pid) || !process_has_argument (pid, self->fuse_mountpoint))
+    return;
+
+  end_process (pid, FALSE, STALE_DAEMON_TIMEOUT_US);
+}
+
+static void
+detach_stale_loops_of (const char *backing_path)
+{
+  g_autoptr (GPtrArray) loops = ferry_stick_sys_list_loops_backed_by (backing_path);
+
+  for (guint i = 0; i < loops->len; i++)
+    {
+      g_autoptr (GError) error = NULL;
+
+      if (!detach_loop (g_ptr_array_index (loops, i), &error))
+        g_message ("Cannot detach a stale loop device: %s", error->message);
+    }
+}
+
+static void
+clean_leftovers (FerryTestStick *self)
+{
+  g_autoptr (GError) error = NULL;
+
+  end_stale_daemon (self);
+
+  if (!unmount_all_at (self->mountpoint, &error))
+    g_message ("Cannot unmount a stale stick: %s", error->message);
+  g_clear_error (&error);
+
+  detach_stale_loops_of (self->disk_path);
+  detach_stale_loops_of (self->backing_file);
+
+  if (!unmount_fuse (self->fuse_mountpoint, &error))
+    g_message ("Cannot unmount a stale slow disk: %s", error->message);
+
+  g_unlink (self->backing_file);
+  g_unlink (self->pid_file);
+}
+
+/* Setup --------------------------------------------------------------------- */
+
+static const char *
+slow_disk_program (void)
+{
+  const char *path = g_getenv (SLOW_DISK_ENV);
+
+  return path != NULL && *path != '\0' ? path : FERRY_SLOW_DISK_PATH;
+}
+
+static gboolean
+set_error_from_errno (GError **error, const char *what, const char *path)
+{
+  int saved_errno = errno;
+
+  g_set_error (error, G_IO_ERROR, g_io_error_from_errno (saved_errno), "%s %s: %s", what, path,
+               g_strerror (saved_errno));
+  return FALSE;
+}
+
+static char *
+make_canonical_dir (const char *path, gboolean *created, GError **error)
+{
+  char *canonical;
+
+  if (created != NULL)
+    *created = !g_file_test (path, G_FILE_TEST_EXISTS);
+
+  if (g_mkdir_with_parents (path, 0755) < 0)
+    {
+      set_error_from_errno (error, "Cannot create directory", path);
+      return NULL;
+    }
+
+  canonical = realpath (path, NULL);
+  if (canonical == NULL)
+    {
+      set_error_from_errno (error, "Cannot resolve", path);
+      return NULL;
+    }
+
+  return canonical;
+}
+
+static gboolean
+set_paths (FerryTestStick *self, const char *workdir, const char *mountpoint, GError **error)
+{
+  g_autofree char *real_workdir = make_canonical_dir (workdir, NULL, error);
+  g_autofree char *default_mountpoint = NULL;
+
+  if (real_workdir == NULL)
+    return FALSE;
+
+  self->workdir = g_strdup (real_workdir);
+  self->backing_file = g_build_filename (self->workdir, BACKING_NAME, NULL);
+  self->fuse_mountpoint = g_build_filename (self->workdir, FUSE_DIR_NAME, NULL);
+  self->disk_path = g_build_filename (self->fuse_mountpoint, DISK_NAME, NULL);
+  self->control_path = g_build_filename (self->fuse_mountpoint, CONTROL_NAME, NULL);
+  self->pid_file = g_build_filename (self->workdir, PID_FILE_NAME, NULL);
+  self->log_file = g_build_filename (self->workdir, LOG_FILE_NAME, NULL);
+
+  if (mountpoint == NULL)
+    mountpoint = default_mountpoint = g_build_filename (self->workdir, MOUNT_DIR_NAME, NULL);
+  self->mountpoint = make_canonical_dir (mountpoint, &self->created_mountpoint, error);
+  /* The default one is ours even when a crashed run created it. */
+  if (default_mountpoint != NULL)
+    self->created_mountpoint = TRUE;
+  return self->mountpoint != NULL;
+}
+
+static gboolean
+create_backing_file (FerryTestStick *self, guint64 size, GError **error)
+{
+  int fd = open (self->backing_file, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+
+  if (fd < 0)
+    return set_error_from_errno (error, "Cannot create", self->backing_file);
+
+  /* Sparse: only what the filesystem writes takes host disk space. */
+  if (ftruncate (fd, size) < 0)
+    {
+      set_error_from_errno (error, "Cannot size", self->backing_file);
+      close (fd);
+      return FALSE;
+    }
+
+  close (fd);
+  return TRUE;
+}
+
+/* Formatting the plain file, before any FUSE or loop device exists, is the
+ * fastest it gets. Inode tables and journal are written now, so no lazy
+ * init thread competes for the throttled bandwidth during a test. */
+static gboolean
+format_backing_file (FerryTestStick *self, GError **error)
+{
+  return run_tool (NULL, error, "mkfs.ext4", "-q", "-F", "-m", "0", "-L", self->label, "-E",
+                   "lazy_itable_init=0,lazy_journal_init=0,nodiscard", self->backing_file, NULL);
+}
+
+static char *
+read_file_or_empty (const char *path)
+{
+  char *contents = NULL;
+
+  if (!g_file_get_contents (path, &contents, NULL, NULL))
+    return g_strdup ("");
+  return g_strstrip (contents);
+}
+
+/* Its log holds the reason, as the daemon reports to stderr. */
+static void
+set_daemon_start_error (FerryTestStick *self, gboolean timed_out, GError **error)
+{
+  g_autofree char *log = read_file_or_empty (self->log_file);
+
+  g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED, "%s %s %s: %s", slow_disk_program (),
+               timed_out ? "did not mount in time" : "exited without mounting",
+               self->fuse_mountpoint, *log != '\0' ? log : "(no message)");
+}
+
+/* The daemon prints "ready" once its mount is up, or exits. */
+static gboolean
+wait_for_daemon_ready (FerryTestStick *self, int stdout_fd, GError **error)
+{
+  struct pollfd pfd = { .fd = stdout_fd, .events = POLLIN };
+  char line[16] = { 0 };
+  ssize_t n = 0;
+  int ready;
+
+  do
+    ready = poll (&pfd, 1, DAEMON_READY_TIMEOUT_MS);
+  while (ready < 0 && errno == EINTR);
+
+  if (ready > 0)
+    {
+      do
+        n = read (stdout_fd, line, sizeof line - 1);
+      while (n < 0 && errno == EINTR);
+    }
+
+  if (n > 0 && g_str_has_prefix (line, "ready"))
+    return TRUE;
+
+  set_daemon_start_error (self, ready == 0, error);
+  return FALSE;
+}
+
+/* The guard pipe becomes the daemon's stdin, which needs no fd juggling. */
+static gboolean
+spawn_daemon (FerryTestStick *self, int guard_read_fd, int *stdout_fd, GError **error)
+{
+  const char *argv[] = {
+    slow_disk_program (),  "--rate=0", "--guard-fd=0", self->backing_file,
+    self->fuse_mountpoint, NULL,
+  };
+  int log_fd = open (self->log_file, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  gboolean spawned;
+
+  if (log_fd < 0)
+    return set_error_from_errno (error, "Cannot create", self->log_file);
+
+  /* Its stderr goes to a file, not to ours: a test harness waits for the
+   * end of the test's output, and the daemon may outlive the test. */
+  spawned = g_spawn_async_with_pipes_and_fds (NULL, argv, NULL, G_SPAWN_DO_NOT_REAP_CHILD, NULL,
+                                              NULL, guard_read_fd, -1, log_fd, NULL, NULL, 0,
+                                              &self->daemon_pid, NULL, stdout_fd, NULL, error);
+  close (log_fd);
+  return spawned;
+}
+
+/* The daemon gets the read end of a pipe whose write end only this
+ * process holds (close-on-exec, so no tool spawned here inherits it).
+ * However this process ends, the kernel closes it, and the daemon tears
+ * the stick down. */
+static gboolean
+start_daemon (FerryTestStick *self, GError **error)
+{
+  g_autofree char *pid_text = NULL;
+  int guard[2];
+  int stdout_fd = -1;
+
+  if (g_mkdir_with_parents (self->fuse_mountpoint, 0755) < 0)
+    return set_error_from_errno (error, "Cannot create directory", self->fuse_mountpoint);
+  if (!g_unix_open_pipe (guard, FD_CLOEXEC, error))
+    return FALSE;
+
+  if (!spawn_daemon (self, guard[0], &stdout_fd, error))
+    {
+      close (guard[0]);
+      close (guard[1]);
+      return FALSE;
+    }
+  close (guard[0]);
+  self->guard_fd = guard[1];
+
+  pid_text = g_strdup_printf ("%d\n", (int) self->daemon_pid);
+  g_file_set_contents (self->pid_file, pid_text, -1, NULL);
+
+  self->daemon_ready = wait_for_daemon_ready (self, stdout_fd, error);
+  close (stdout_fd);
+  return self->daemon_ready;
+}
+
+static gboolean
+attach_loop (FerryTestStick *self, GError **error)
+{
+  g_autofree char *out = NULL;
+
+  /* Direct I/O: the loop device then keeps a queue of asynchronous
+   * requests on the FUSE file (about 13 were waiting in the daemon), so
+   * the throttle is never idle. Buffered, it sends one synchronous write
+   * at a time, the gaps between them are lost bandwidth, and a 40 MB/s
+   * stick measured 35.9-39.5 MB/s instead of 39.2-39.6. Either way the
+   * FUSE file's direct_io keeps the loop's writes out of any cache. */
+  if (!run_tool (&out, error, "losetup", "--find", "--show", "--direct-io=on", self->disk_path,
+                 NULL))
+    return FALSE;
+
+  self->loop_device = g_strdup (g_strstrip (out));
+  self->block_name = g_path_get_basename (self->loop_device);
+  return TRUE;
+}
+
+static gboolean
+mount_ext4 (FerryTestStick *self, GError **error)
+{
+  if (!run_tool (NULL, error, "mount", "-t", "ext4", self->loop_device, self->mountpoint, NULL))
+    return FALSE;
+  self->ext4_mounted = TRUE;
+  return TRUE;
+}
+
+static gboolean
+send_command (FerryTestStick *self, const char *command, GError **error)
+{
+  size_t length = strlen (command);
+  int fd = open (self->control_path, O_WRONLY | O_CLOEXEC);
+  ssize_t written;
+
+  if (fd < 0)
+    return set_error_from_errno (error, "Cannot open", self->control_path);
+
+  do
+    written = write (fd, command, length);
+  while (written < 0 && errno == EINTR);
+
+  if (written < 0 || (size_t) written != length)
+    {
+      g_autofree char *what = g_strdup_printf ("Cannot send “%.*s” to", (int) length - 1, command);
+
+      if (written >= 0)
+        errno = EIO;
+      set_error_from_errno (error, what, self->control_path);
+      close (fd);
+      return FALSE;
+    }
+
+  close (fd);
+  return TRUE;
+}
+
+FerryTestStick *
+ferry_test_stick_new (const char *workdir,
+                      const char *mountpoint,
+                      const char *label,
+                      guint64 size_bytes,
+                      guint64 rate_bytes_per_sec,
+                      GError **error)
+{
+  g_autoptr (FerryTestStick) self = g_new0 (FerryTestStick, 1);
+
+  g_return_val_if_fail (workdir != NULL, NULL);
+  g_return_val_if_fail (label != NULL, NULL);
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+
+  self->guard_fd = -1;
+  self->label = g_strdup (label);
+
+  if (!set_paths (self, workdir, mountpoint, error))
+    return NULL;
+
+  clean_leftovers (self);
+
+  if (!create_backing_file (self, size_bytes, error) || !format_backing_file (self, error)
+      || !start_daemon (self, error) || !attach_loop (self, error) || !mount_ext4 (self, error)
+      || !ferry_test_stick_set_rate (self, rate_bytes_per_sec, error))
+    return NULL;
+
+  return g_steal_pointer (&self);
+}
+
+/* Accessors and controls ---------------------------------------------------- */
+
+const char *
+ferry_test_stick_get_mountpoint (FerryTestStick *self)
+{
+  return self->mountpoint;
+}
+
+const char *
+ferry_test_stick_get_loop_device (FerryTestStick *self)
+{
+  return self->loop_device;
+}
+
+const char *
+ferry_test_stick_get_block_name (FerryTestStick *self)
+{
+  return self->block_name;
+}
+
+const char *
+ferry_test_stick_get_fuse_mountpoint (FerryTestStick *self)
+{
+  return self->fuse_mountpoint;
+}
+
+const char *
+ferry_test_stick_get_backing_file (FerryTestStick *self)
+{
+  return self->backing_file;
+}
+
+guint64
+ferry_test_stick_get_sectors_written (FerryTestStick *self)
+{
+  g_autofree char *stat = ferry_stick_sys_read_block_attribute (self->block_name, "stat");
+  g_auto (GStrv) fields = NULL;
+  guint64 sectors = 0;
+  guint n_fields = 0;
+
+  if (stat == NULL)
+    return 0;
+
+  /* Fields are padded with a varying number of blanks. */
+  fields = g_strsplit_set (g_strstrip (stat), " \t", 0);
+  for (guint i = 0; fields[i] != NULL; i++)
+    {
+      if (*fields[i] == '\0')
+        continue;
+      if (n_fields++ == STAT_FIELD_SECTORS_WRITTEN)
+        {
+          g_ascii_string_to_unsigned (fields[i], 10, 0, G_MAXUINT64, &sectors, NULL);
+          break;
+        }
+    }
+
+  return sectors;
+}
+
+gboolean
+ferry_test_stick_set_rate (FerryTestStick *self, guint64 rate_bytes_per_sec, GError **error)
+{
+  g_autofree char *command = g_strdup_printf ("rate %" G_GUINT64_FORMAT "\n", rate_bytes_per_sec);
+
+  return send_command (self, command, error);
+}
+
+gboolean
+ferry_test_stick_set_fail_writes (FerryTestStick *self, gboolean fail, GError **error)
+{
+  return send_command (self, fail ? "fail-writes on\n" : "fail-writes off\n", error);
+}
+
+gboolean
+ferry_test_stick_set_fail_reads (FerryTestStick *self, gboolean fail, GError **error)
+{
+  return send_command (self, fail ? "fail-reads on\n" : "fail-reads off\n", error);
+}
+
+gboolean
+ferry_test_stick_remount (FerryTestStick *self, GError **error)
+{
+  if (!run_tool (NULL, error, "umount", self->mountpoint, NULL))
+    return FALSE;
+  self->ext4_mounted = FALSE;
+  return mount_ext4 (self, error);
+}
+
+/* Teardown ------------------------------------------------------------------ */
+
+static void
+report_teardown_problem (GError *error)
+{
+  if (error != NULL)
+    g_message ("Tearing down a test stick: %s", error->message);
+}
+
+/* Whatever a test left dirty or switched on must not slow down or break
+ * the unmount. */
+static void
+lift_limits (FerryTestStick *self)
+{
+  g_autoptr (GError) error = NULL;
+
+  if (!ferry_test_stick_set_fail_writes (self, FALSE, &error)
+      || !ferry_test_stick_set_fail_reads (self, FALSE, &error)
+      || !ferry_test_stick_set_rate (self, 0, &error))
+    report_teardown_problem (error);
+}
+
+static void
+close_guard (FerryTestStick *self)
+{
+  if (self->guard_fd >= 0)
+    close (self->guard_fd);
+  self->guard_fd = -1;
+}
+
+static void
+stop_daemon (FerryTestStick *self)
+{
+  g_autoptr (GError) error = NULL;
+
+  if (!unmount_fuse (self->fuse_mountpoint, &error))
+    report_teardown_problem (error);
+
+  /* Only now: closing the guard earlier would start the daemon's own
+   * teardown in parallel with this one. */
+  close_guard (self);
+  end_process (self->daemon_pid, TRUE, DAEMON_EXIT_TIMEOUT_US);
+  self->daemon_pid = 0;
+}
+
+static void
+remove_files (FerryTestStick *self)
+{
+  g_unlink (self->backing_file);
+  g_unlink (self->pid_file);
+  g_unlink (self->log_file);
+  g_rmdir (self->fuse_mountpoint);
+  if (self->created_mountpoint && self->mountpoint != NULL)
+    g_rmdir (self->mountpoint);
+}
+
+void
+ferry_test_stick_free (FerryTestStick *self)
+{
+  g_autoptr (GError) error = NULL;
+
+  if (self == NULL)
+    return;
+
+  if (self->daemon_ready)
+    lift_limits (self);
+  if (self->ext4_mounted && !unmount_all_at (self->mountpoint, &error))
+    report_teardown_problem (error);
+  g_clear_error (&error);
+  if (self->block_name != NULL && !detach_loop (self->block_name, &error))
+    report_teardown_problem (error);
+  if (self->daemon_pid != 0)
+    stop_daemon (self);
+  close_guard (self);
+
+  if (self->backing_file != NULL)
+    remove_files (self);
+
+  g_free (self->workdir);
+  g_free (self->backing_file);
+  g_free (self->fuse_mountpoint);
+  g_free (self->disk_path);
+  g_free (self->control_path);
+  g_free (self->pid_file);
+  g_free (self->log_file);
+  g_free (self->mountpoint);
+  g_free (self->label);
+  g_free (self->loop_device);
+  g_free (self->block_name);
+  g_free (self);
+}
+
+/* Support ------------------------------------------------------------------- */
+
+static void
+check_device (GPtrArray *missing, const char *path)
+{
+  int fd = open (path, O_RDWR | O_CLOEXEC);
+
+  if (fd < 0)
+    g_ptr_array_add (missing, g_strdup_printf ("cannot open %s: %s", path, g_strerror (errno)));
+  else
+    close (fd);
+}
+
+gboolean
+ferry_test_stick_is_supported (char **reason)
+{
+  static const char *const tools[] = { "mkfs.ext4", "losetup", "mount", "umount", "fusermount3" };
+  g_autoptr (GPtrArray) missing = g_ptr_array_new_with_free_func (g_free);
+
+  if (geteuid () != 0)
+    g_ptr_array_add (missing, g_strdup ("not running as root"));
+  check_device (missing, "/dev/fuse");
+  check_device (missing, "/dev/loop-control");
+
+  for (guint i = 0; i < G_N_ELEMENTS (tools); i++)
+    {
+      g_autofree char *path = find_tool (tools[i]);
+
+      if (path == NULL)
+        g_ptr_array_add (missing, g_strdup_printf ("%s not found", tools[i]));
+    }
+
+  if (!g_file_test (slow_disk_program (), G_FILE_TEST_IS_EXECUTABLE))
+    g_ptr_array_add (missing, g_strdup_printf ("%s not built", slow_disk_program ()));
+
+  if (missing->len == 0)
+    return TRUE;
+
+  if (reason != NULL)
+    {
+      g_ptr_array_add (missing, NULL);
+      *reason = g_strjoinv ("; ", (char **) missing->pdata);
+    }
+  return FALSE;
+}

@@ -1,0 +1,1116 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* ferry-copy as people and scripts meet it: exit statuses, messages, the
+ * JSON progress stream, conflicts on a terminal, interruptions, and
+ * memory. Every test runs the built binary (FERRY_COPY) in a child
+ * process and looks only at what a user could see: the exit status,
+ * standard output and error, and the files. */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <grp.h>
+#include <json-glib/json-glib.h>
+#include <poll.h>
+#include <pty.h>
+#include <signal.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "ferry-test-util.h"
+
+#define EXIT_FAILED      1
+#define EXIT_USAGE       2
+#define EXIT_INTERRUPTED 130
+#define NOBODY           65534
+#define BIG_FILE_SIZE    (512 * 1024 * 1024)
+#define MAX_RSS_KIB      (64 * 1024)
+
+/* A NULL-terminated argument list, for the arguments after "ferry-copy". */
+#define ARGS(...) ((const char *const[]){ __VA_ARGS__, NULL })
+
+typedef FerryTestFixture Fixture;
+
+/* ------------------------------------------------------------------ */
+/* Running ferry-copy                                                  */
+
+typedef struct
+{
+  const char *cwd;    /* NULL: the test's own */
+  gboolean as_nobody; /* drop root before exec, so permissions apply */
+  int umask;          /* -1: inherit the test's */
+} SpawnOptions;
+
+typedef struct
+{
+  int status; /* exit status, or -1 when ended by a signal */
+  char *out;
+  char *err;
+} CopyResult;
+
+static void
+copy_result_clear (CopyResult *r)
+{
+  g_clear_pointer (&r->out, g_free);
+  g_clear_pointer (&r->err, g_free);
+}
+
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (CopyResult, copy_result_clear)
+
+static const char *
+ferry_copy_path (void)
+{
+  const char *path = g_getenv ("FERRY_COPY");
+
+  g_assert_nonnull (path);
+  return path;
+}
+
+/* Runs in the child between fork and exec: only async-signal-safe calls. */
+static void
+child_setup (gpointer data)
+{
+  const SpawnOptions *options = data;
+
+  if (options->umask >= 0)
+    umask ((mode_t) options->umask);
+  if (options->as_nobody
+      && (setgroups (0, NULL) != 0 || setgid (NOBODY) != 0 || setuid (NOBODY) != 0))
+    _exit (127);
+}
+
+static GPtrArray *
+build_argv (const char *const *args)
+{
+  GPtrArray *argv = g_ptr_array_new ();
+
+  g_ptr_array_add (argv, (char *) ferry_copy_path ());
+  for (guint i = 0; args[i] != NULL; i++)
+    g_ptr_array_add (argv, (char *) args[i]);
+  g_ptr_array_add (argv, NULL);
+  return argv;
+}
+
+static GSubprocess *
+spawn_copy_with (GSubprocessLauncher *launcher,
+                 const SpawnOptions *options,
+                 const char *const *args)
+{
+  g_autoptr (GPtrArray) argv = build_argv (args);
+  g_autoptr (GError) error = NULL;
+  GSubprocess *process;
+
+  if (options != NULL)
+    {
+      if (options->cwd != NULL)
+        g_subprocess_launcher_set_cwd (launcher, options->cwd);
+      g_subprocess_launcher_set_child_setup (launcher, child_setup, (gpointer) options, NULL);
+    }
+  process = g_subprocess_launcher_spawnv (launcher, (const char *const *) argv->pdata, &error);
+  g_assert_no_error (error);
+  return process;
+}
+
+/* Standard input is a pipe (so never a terminal), output is captured. */
+static GSubprocess *
+spawn_copy (const SpawnOptions *options, const char *const *args)
+{
+  g_autoptr (GSubprocessLauncher) launcher
+      = g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_STDIN_PIPE | G_SUBPROCESS_FLAGS_STDOUT_PIPE
+                                   | G_SUBPROCESS_FLAGS_STDERR_PIPE);
+
+  return spawn_copy_with (launcher, options, args);
+}
+
+static int
+exit_status_of (GSubprocess *process)
+{
+  return g_subprocess_get_if_exited (process) ? g_subprocess_get_exit_status (process) : -1;
+}
+
+static char *
+bytes_to_string (GBytes *bytes)
+{
+  gsize len;
+  const char *data = g_bytes_get_data (bytes, &len);
+
+  return g_strndup (data != NULL ? data : "", len);
+}
+
+static void
+run_copy_full (CopyResult *r, const SpawnOptions *options, const char *const *args)
+{
+  g_autoptr (GSubprocess) process = spawn_copy (options, args);
+  g_autoptr (GBytes) out = NULL;
+  g_autoptr (GBytes) err = NULL;
+  g_autoptr (GBytes) no_input = g_bytes_new (NULL, 0);
+  g_autoptr (GError) error = NULL;
+
+  /* No input: standard input is closed at once, as under a script. */
+  g_subprocess_communicate (process, no_input, NULL, &out, &err, &error);
+  g_assert_no_error (error);
+  r->status = exit_status_of (process);
+  r->out = bytes_to_string (out);
+  r->err = bytes_to_string (err);
+}
+
+static void
+run_copy (CopyResult *r, const char *const *args)
+{
+  run_copy_full (r, NULL, args);
+}
+
+static void
+assert_status (const CopyResult *r, int expected)
+{
+  if (r->status != expected)
+    g_error ("ferry-copy exited with %d, expected %d\nstdout:\n%s\nstderr:\n%s", r->status,
+             expected, r->out, r->err);
+}
+
+/* The line of @text that mentions @needle, or NULL. */
+static char *
+find_line (const char *text, const char *needle)
+{
+  g_auto (GStrv) lines = g_strsplit (text, "\n", -1);
+
+  for (guint i = 0; lines[i] != NULL; i++)
+    if (strstr (lines[i], needle) != NULL)
+      return g_strdup (lines[i]);
+  return NULL;
+}
+
+static guint
+count_occurrences (const char *text, const char *needle)
+{
+  guint n = 0;
+
+  for (const char *p = strstr (text, needle); p != NULL; p = strstr (p + 1, needle))
+    n++;
+  return n;
+}
+
+/* ------------------------------------------------------------------ */
+/* Files                                                               */
+
+static char *
+read_text (const char *path)
+{
+  g_autofree char *text = NULL;
+  g_autoptr (GError) error = NULL;
+
+  g_file_get_contents (path, &text, NULL, &error);
+  g_assert_no_error (error);
+  return g_steal_pointer (&text);
+}
+
+static void
+assert_text (const char *path, const char *expected)
+{
+  g_autofree char *text = read_text (path);
+
+  g_assert_cmpstr (text, ==, expected);
+}
+
+static void
+write_text_at_time (const char *path, const char *text, gint64 mtime)
+{
+  ferry_test_write_text (path, text);
+  ferry_test_set_times (path, mtime, 0);
+}
+
+/* Compares two files a chunk at a time: the big ones are 512 MiB. */
+static gboolean
+same_content (const char *a, const char *b)
+{
+  const gsize chunk = 1024 * 1024;
+  g_autofree char *buf_a = g_malloc (chunk);
+  g_autofree char *buf_b = g_malloc (chunk);
+  int fd_a = open (a, O_RDONLY | O_CLOEXEC);
+  int fd_b = open (b, O_RDONLY | O_CLOEXEC);
+  gboolean same = TRUE;
+
+  g_assert_cmpint (fd_a, >=, 0);
+  g_assert_cmpint (fd_b, >=, 0);
+  for (;;)
+    {
+      gssize na = read (fd_a, buf_a, chunk);
+      gssize nb = 0;
+
+      g_assert_cmpint (na, >=, 0);
+      /* Regular files give full reads until the end; keep b in step. */
+      while (nb < na)
+        {
+          gssize n = read (fd_b, buf_b + nb, na - nb);
+          g_assert_cmpint (n, >=, 0);
+          if (n == 0)
+            break;
+          nb += n;
+        }
+      if (na != nb || memcmp (buf_a, buf_b, na) != 0)
+        {
+          same = FALSE;
+          break;
+        }
+      if (na == 0)
+        break;
+    }
+  if (same)
+    same = read (fd_b, buf_b, 1) == 0;
+  close (fd_a);
+  close (fd_b);
+  return same;
+}
+
+/* Every regular file below @copy_dir must be whole: same size and bytes
+ * as its counterpart below @source_dir. A missing @copy_dir is fine (the
+ * copy was stopped before it was made). */
+static void
+assert_copies_complete (const char *source_dir, const char *copy_dir)
+{
+  g_autoptr (GDir) dir = g_dir_open (copy_dir, 0, NULL);
+  const char *name;
+
+  if (dir == NULL)
+    return;
+  while ((name = g_dir_read_name (dir)) != NULL)
+    {
+      g_autofree char *src = g_build_filename (source_dir, name, NULL);
+      g_autofree char *copy = g_build_filename (copy_dir, name, NULL);
+      struct stat st;
+
+      g_assert_cmpint (lstat (copy, &st), ==, 0);
+      if (S_ISDIR (st.st_mode))
+        assert_copies_complete (src, copy);
+      else if (S_ISREG (st.st_mode))
+        {
+          if (!g_file_test (src, G_FILE_TEST_EXISTS))
+            g_error ("“%s” is in the copy but not in the source", copy);
+          if (!same_content (src, copy))
+            g_error ("“%s” is under its final name but incomplete or wrong", copy);
+        }
+    }
+}
+
+/* 1 KiB files in folders of 500 below @dir, numbered from @first. */
+static void
+add_small_files (const char *dir, guint first, guint count)
+{
+  for (guint i = first; i < first + count; i++)
+    {
+      g_autofree char *folder = g_strdup_printf ("%s/d%03u", dir, i / 500);
+      g_autofree char *path = g_strdup_printf ("%s/f%05u", folder, i);
+
+      if (i == first || i % 500 == 0)
+        ferry_test_make_dirs (folder);
+      ferry_test_write_random (path, 1024, i);
+    }
+}
+
+/* ------------------------------------------------------------------ */
+/* The JSON progress stream                                            */
+
+typedef struct
+{
+  double time;
+  char *phase;
+  gint64 files_total;
+  gint64 files_done;
+  gint64 bytes_total;
+  gint64 bytes_written;
+  gint64 bytes_durable;
+  char *current; /* NULL when null */
+} ProgressLine;
+
+static void
+progress_line_clear (ProgressLine *p)
+{
+  g_clear_pointer (&p->phase, g_free);
+  g_clear_pointer (&p->current, g_free);
+}
+
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (ProgressLine, progress_line_clear)
+
+static JsonNode *
+member_value (JsonObject *object, const char *name, const char *line)
+{
+  JsonNode *node = json_object_get_member (object, name);
+
+  if (node == NULL)
+    g_error ("no “%s” in %s", name, line);
+  return node;
+}
+
+static gint64
+get_count (JsonObject *object, const char *name, const char *line)
+{
+  JsonNode *node = member_value (object, name, line);
+
+  if (!JSON_NODE_HOLDS_VALUE (node) || json_node_get_value_type (node) != G_TYPE_INT64)
+    g_error ("“%s” is not a whole number in %s", name, line);
+  if (json_node_get_int (node) < 0)
+    g_error ("“%s” is negative in %s", name, line);
+  return json_node_get_int (node);
+}
+
+static double
+get_seconds (JsonObject *object, const char *name, const char *line)
+{
+  JsonNode *node = member_value (object, name, line);
+
+  if (JSON_NODE_HOLDS_VALUE (node) && json_node_get_value_type (node) == G_TYPE_DOUBLE)
+    return json_node_get_double (node);
+  if (JSON_NODE_HOLDS_VALUE (node) && json_node_get_value_type (node) == G_TYPE_INT64)
+    return (double) json_node_get_int (node);
+  g_error ("“%s” is not a number in %s", name, line);
+}
+
+static char *
+get_string_or_null (JsonObject *object, const char *name, gboolean nullable, const char *line)
+{
+  JsonNode *node = member_value (object, name, line);
+
+  if (nullable && JSON_NODE_HOLDS_NULL (node))
+    return NULL;
+  if (!JSON_NODE_HOLDS_VALUE (node) || json_node_get_value_type (node) != G_TYPE_STRING)
+    g_error ("“%s” is not a string%s in %s", name, nullable ? " or null" : "", line);
+  return g_strdup (json_node_get_string (node));
+}
+
+/* One stdout line must be one JSON object with the promised fields. */
+static void
+progress_line_parse (ProgressLine *p, const char *line)
+{
+  g_autoptr (GError) error = NULL;
+  g_autoptr (JsonNode) root = NULL;
+  JsonObject *object;
+
+  if (!g_utf8_validate (line, -1, NULL))
+    g_error ("progress line is not UTF-8: %s", line);
+  root = json_from_string (line, &error);
+  if (root == NULL)
+    g_error ("progress line is not JSON (%s): %s", error ? error->message : "empty", line);
+  if (!JSON_NODE_HOLDS_OBJECT (root))
+    g_error ("progress line is not an object: %s", line);
+  object = json_node_get_object (root);
+
+  p->time = get_seconds (object, "time", line);
+  p->phase = get_string_or_null (object, "phase", FALSE, line);
+  p->files_total = get_count (object, "files_total", line);
+  p->files_done = get_count (object, "files_done", line);
+  p->bytes_total = get_count (object, "bytes_total", line);
+  p->bytes_written = get_count (object, "bytes_written", line);
+  p->bytes_durable = get_count (object, "bytes_durable", line);
+  p->current = get_string_or_null (object, "current", TRUE, line);
+}
+
+static GArray *
+parse_progress_output (const char *out)
+{
+  GArray *lines = g_array_new (FALSE, TRUE, sizeof (ProgressLine));
+  g_auto (GStrv) texts = g_strsplit (out, "\n", -1);
+  guint n = g_strv_length (texts);
+
+  g_array_set_clear_func (lines, (GDestroyNotify) progress_line_clear);
+  /* Every line ends with a newline, so the last piece is empty. */
+  g_assert_cmpuint (n, >=, 2);
+  g_assert_cmpstr (texts[n - 1], ==, "");
+  for (guint i = 0; i + 1 < n; i++)
+    {
+      ProgressLine p = { 0 };
+      progress_line_parse (&p, texts[i]);
+      g_array_append_val (lines, p);
+    }
+  return lines;
+}
+
+/* What a consumer may rely on for a copy that succeeds. */
+static void
+assert_progress_stream_sane (GArray *lines)
+{
+  ProgressLine *last = &g_array_index (lines, ProgressLine, lines->len - 1);
+
+  for (guint i = 0; i < lines->len; i++)
+    {
+      ProgressLine *p = &g_array_index (lines, ProgressLine, i);
+
+      g_assert_cmpint (p->bytes_durable, <=, p->bytes_written);
+      if (i == 0)
+        continue;
+      g_assert_cmpfloat (p->time, >=, p[-1].time);
+      g_assert_cmpint (p->bytes_written, >=, p[-1].bytes_written);
+    }
+  g_assert_cmpstr (last->phase, ==, "done");
+  g_assert_cmpint (last->bytes_durable, ==, last->bytes_total);
+  g_assert_cmpint (last->files_done, ==, last->files_total);
+  /* Ten lines a second at most, plus the final one (and one for the
+   * rounding of the final time). */
+  g_assert_cmpfloat (lines->len, <=, 10 * last->time + 2);
+}
+
+/* Reads JSON lines as they come until one shows data moving, so the
+ * copy is caught in the middle. */
+static void
+wait_for_bytes_written (GDataInputStream *stream)
+{
+  for (;;)
+    {
+      g_auto (ProgressLine) p = { 0 };
+      g_autoptr (GError) error = NULL;
+      g_autofree char *line = g_data_input_stream_read_line_utf8 (stream, NULL, NULL, &error);
+
+      g_assert_no_error (error);
+      if (line == NULL)
+        g_error ("ferry-copy ended before any progress line showed bytes written");
+      progress_line_parse (&p, line);
+      if (g_strcmp0 (p.phase, "done") == 0)
+        g_error ("the copy finished before it could be interrupted");
+      if (p.bytes_written > 0)
+        return;
+    }
+}
+
+static char *
+read_rest (GInputStream *stream)
+{
+  g_autoptr (GOutputStream) out = g_memory_output_stream_new_resizable ();
+  g_autoptr (GError) error = NULL;
+
+  g_output_stream_splice (out, stream, G_OUTPUT_STREAM_SPLICE_CLOSE_TARGET, NULL, &error);
+  g_assert_no_error (error);
+  return g_strndup (g_memory_output_stream_get_data (G_MEMORY_OUTPUT_STREAM (out)),
+                    g_memory_output_stream_get_data_size (G_MEMORY_OUTPUT_STREAM (out)));
+}
+
+/* ------------------------------------------------------------------ */
+/* Usage                                                               */
+
+static void
+test_usage (Fixture *f, gconstpointer data)
+{
+  g_autofree char *file = g_build_filename (f->src, "file", NULL);
+  g_autofree char *other = g_build_filename (f->src, "other", NULL);
+  g_autofree char *missing = g_build_filename (f->dst, "missing", NULL);
+  struct
+  {
+    const char *const *args;
+    const char *says; /* the message must name what was wrong */
+  } cases[] = {
+    { (const char *const[]){ NULL }, "missing" },
+    { ARGS (file), "missing" },
+    { ARGS ("--bogus", file, f->dst), "--bogus" },
+    { ARGS ("--conflict=bogus", file, f->dst), "--conflict" },
+    { ARGS ("--progress=bogus", file, f->dst), "--progress" },
+    /* Several sources need an existing folder, as with cp. */
+    { ARGS ("--progress=none", file, other, missing), "folder" },
+  };
+
+  ferry_test_write_text (file, "file\n");
+  ferry_test_write_text (other, "other\n");
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_auto (CopyResult) r = { 0 };
+
+      run_copy (&r, cases[i].args);
+      assert_status (&r, EXIT_USAGE);
+      g_assert_cmpstr (r.out, ==, "");
+      g_assert_true (g_str_has_prefix (r.err, "ferry-copy: "));
+      g_assert_nonnull (strstr (r.err, cases[i].says));
+    }
+  g_assert_cmpuint (ferry_test_count_entries (f->dst), ==, 0);
+}
+
+/* ------------------------------------------------------------------ */
+/* Copies that succeed                                                 */
+
+static void
+test_plain_copy (Fixture *f, gconstpointer data)
+{
+  g_autofree char *tree = ferry_test_make_everything_tree (f->src);
+  g_autofree char *copy = g_build_filename (f->dst, "everything", NULL);
+  g_auto (CopyResult) r = { 0 };
+
+  run_copy (&r, ARGS ("--progress=none", tree, f->dst));
+  assert_status (&r, EXIT_SUCCESS);
+  g_assert_cmpstr (r.out, ==, "");
+  g_assert_cmpstr (r.err, ==, "");
+  g_assert_cmpuint (ferry_test_count_temp_files (f->dst), ==, 0);
+  ferry_test_assert_trees_equal (tree, copy, FERRY_TEST_COMPARE_ALL);
+}
+
+static void
+test_verify (Fixture *f, gconstpointer data)
+{
+  g_autofree char *tree = ferry_test_make_everything_tree (f->src);
+  g_autofree char *copy = g_build_filename (f->dst, "everything", NULL);
+  g_auto (CopyResult) r = { 0 };
+
+  run_copy (&r, ARGS ("--verify", "--progress=none", "-j", "2", tree, f->dst));
+  assert_status (&r, EXIT_SUCCESS);
+  g_assert_cmpuint (ferry_test_count_temp_files (f->dst), ==, 0);
+  ferry_test_assert_trees_equal (tree, copy, FERRY_TEST_COMPARE_ALL);
+}
+
+static void
+test_no_preserve (Fixture *f, gconstpointer data)
+{
+  g_autofree char *file = g_build_filename (f->src, "tool", NULL);
+  g_autofree char *copy = g_build_filename (f->dst, "tool", NULL);
+  SpawnOptions options = { .umask = 027 };
+  g_auto (CopyResult) r = { 0 };
+  gint64 before = g_get_real_time () / G_USEC_PER_SEC;
+  struct stat st;
+
+  ferry_test_write_text (file, "#!/bin/sh\n");
+  if (ferry_test_is_root ())
+    g_assert_cmpint (chown (file, 4321, 8765), ==, 0);
+  g_assert_cmpint (chmod (file, 04777), ==, 0);
+  ferry_test_set_times (file, 1000, 0);
+
+  run_copy_full (&r, &options, ARGS ("--no-preserve", "--progress=none", file, f->dst));
+  assert_status (&r, EXIT_SUCCESS);
+  g_assert_cmpint (stat (copy, &st), ==, 0);
+  /* 0777 through the umask 027, and no setuid bit on a fresh file. */
+  g_assert_cmpint (st.st_mode & 07777, ==, 0750);
+  g_assert_cmpint (st.st_mtim.tv_sec, >=, before - 1);
+  g_assert_cmpuint (st.st_uid, ==, getuid ());
+  ferry_test_assert_files_equal (file, copy);
+}
+
+/* After "--", names that look like options are names. */
+static void
+test_leading_dash (Fixture *f, gconstpointer data)
+{
+  const char *names[] = { "-n", "--conflict=skip", "-j" };
+  g_autofree char *out = g_build_filename (f->src, "-out", NULL);
+  SpawnOptions options = { .cwd = f->src, .umask = -1 };
+  g_auto (CopyResult) r = { 0 };
+
+  ferry_test_make_dirs (out);
+  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+    {
+      g_autofree char *path = g_build_filename (f->src, names[i], NULL);
+      ferry_test_write_text (path, names[i]);
+    }
+
+  run_copy_full (&r, &options,
+                 ARGS ("--progress=none", "--", names[0], names[1], names[2], "-out"));
+  assert_status (&r, EXIT_SUCCESS);
+  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+    {
+      g_autofree char *copy = g_build_filename (out, names[i], NULL);
+      assert_text (copy, names[i]);
+    }
+  g_assert_cmpuint (ferry_test_count_entries (out), ==, G_N_ELEMENTS (names));
+}
+
+static void
+test_dry_run (Fixture *f, gconstpointer data)
+{
+  g_autofree char *tree = g_build_filename (f->src, "tree", NULL);
+  g_autofree char *sub = g_build_filename (tree, "sub", NULL);
+  g_autofree char *file_a = g_build_filename (tree, "a", NULL);
+  g_autofree char *file_b = g_build_filename (sub, "b", NULL);
+  g_autofree char *new_dst = g_build_filename (f->dst, "new", NULL);
+  g_autofree char *size = g_format_size (3000);
+  g_autofree char *expected = NULL;
+  g_auto (CopyResult) into = { 0 };
+  g_auto (CopyResult) as_new = { 0 };
+
+  /* Two folders and two files: four items, 3000 bytes. */
+  ferry_test_make_dirs (sub);
+  ferry_test_write_random (file_a, 1000, 1);
+  ferry_test_write_random (file_b, 2000, 2);
+  expected = g_strdup_printf ("4 items (%s)", size);
+
+  run_copy (&into, ARGS ("--dry-run", tree, f->dst));
+  assert_status (&into, EXIT_SUCCESS);
+  g_assert_nonnull (strstr (into.out, expected));
+  g_assert_cmpuint (ferry_test_count_entries (f->dst), ==, 0);
+
+  run_copy (&as_new, ARGS ("--dry-run", "--progress=none", tree, new_dst));
+  assert_status (&as_new, EXIT_SUCCESS);
+  g_assert_nonnull (strstr (as_new.out, expected));
+  g_assert_false (g_file_test (new_dst, G_FILE_TEST_EXISTS));
+}
+
+/* ------------------------------------------------------------------ */
+/* --progress=json                                                     */
+
+/* Copies a few thousand small files with --verify, growing the set until
+ * one copy lasts over a second, so the rate limit is really exercised.
+ * They sit below a folder whose name is not UTF-8 and has a newline. */
+static void
+test_json_progress (Fixture *f, gconstpointer data)
+{
+  g_autofree char *odd = g_build_filename (f->src, "odd\xff\nname", NULL);
+  double longest = 0;
+  guint n_files = 0;
+  gboolean odd_name_seen = FALSE;
+
+  for (guint attempt = 0; attempt < 3 && longest <= 1.0; attempt++)
+    {
+      g_autofree char *label = g_strdup_printf ("attempt-%u", attempt);
+      g_autofree char *dest = g_build_filename (f->dst, label, NULL);
+      g_autofree char *copy = g_build_filename (dest, "odd\xff\nname", NULL);
+      g_autoptr (GArray) lines = NULL;
+      g_auto (CopyResult) r = { 0 };
+      guint more = attempt == 0 ? 6000 : n_files;
+      ProgressLine *last;
+
+      add_small_files (odd, n_files, more);
+      n_files += more;
+      ferry_test_make_dirs (dest);
+
+      run_copy (&r, ARGS ("--progress=json", "--verify", odd, dest));
+      assert_status (&r, EXIT_SUCCESS);
+      lines = parse_progress_output (r.out);
+      assert_progress_stream_sane (lines);
+      last = &g_array_index (lines, ProgressLine, lines->len - 1);
+      g_assert_cmpint (last->files_total, ==, n_files + n_files / 500 + (n_files % 500 != 0) + 1);
+      g_assert_cmpint (last->bytes_total, ==, (gint64) n_files * 1024);
+      longest = MAX (longest, last->time);
+      g_test_message ("%u files: %u lines in %.3f s", n_files, lines->len, last->time);
+
+      for (guint i = 0; i < lines->len; i++)
+        {
+          const char *current = g_array_index (lines, ProgressLine, i).current;
+          if (current != NULL && strstr (current, "odd") != NULL
+              && strstr (current, "name") != NULL)
+            odd_name_seen = TRUE;
+        }
+      ferry_test_assert_trees_equal (odd, copy, FERRY_TEST_COMPARE_ALL);
+      ferry_test_remove_tree (dest);
+    }
+  g_assert_cmpfloat (longest, >, 1.0);
+  /* The odd name did reach the stream, and the lines still parsed. */
+  g_assert_true (odd_name_seen);
+}
+
+/* ------------------------------------------------------------------ */
+/* Failures                                                            */
+
+/* Files only root could read: each one is named with its reason, the
+ * rest is copied. */
+static void
+test_unreadable_files (Fixture *f, gconstpointer data)
+{
+  const char *locked[] = { "locked-one", "locked-two" };
+  const char *readable[] = { "readable-one", "readable-two" };
+  SpawnOptions options = { .as_nobody = TRUE, .umask = -1 };
+  g_auto (CopyResult) r = { 0 };
+
+  if (!ferry_test_is_root ())
+    {
+      g_test_skip ("running ferry-copy as another user needs root (CI runs as root)");
+      return;
+    }
+  for (guint i = 0; i < G_N_ELEMENTS (locked); i++)
+    {
+      g_autofree char *path = g_build_filename (f->src, locked[i], NULL);
+      ferry_test_write_text (path, "secret\n");
+      g_assert_cmpint (chmod (path, 0000), ==, 0);
+    }
+  for (guint i = 0; i < G_N_ELEMENTS (readable); i++)
+    {
+      g_autofree char *path = g_build_filename (f->src, readable[i], NULL);
+      ferry_test_write_text (path, readable[i]);
+    }
+  g_assert_cmpint (chmod (f->dst, 0777), ==, 0);
+
+  run_copy_full (&r, &options, ARGS ("--progress=none", f->src, f->dst));
+  assert_status (&r, EXIT_FAILED);
+  for (guint i = 0; i < G_N_ELEMENTS (locked); i++)
+    {
+      g_autofree char *line = find_line (r.err, locked[i]);
+      g_autofree char *copy = g_build_filename (f->dst, "src", locked[i], NULL);
+
+      if (line == NULL)
+        g_error ("stderr does not name %s:\n%s", locked[i], r.err);
+      g_assert_nonnull (strstr (line, g_strerror (EACCES)));
+      g_assert_false (g_file_test (copy, G_FILE_TEST_EXISTS));
+    }
+  for (guint i = 0; i < G_N_ELEMENTS (readable); i++)
+    {
+      g_autofree char *copy = g_build_filename (f->dst, "src", readable[i], NULL);
+      g_assert_null (strstr (r.err, readable[i]));
+      assert_text (copy, readable[i]);
+    }
+  g_assert_cmpuint (ferry_test_count_temp_files (f->dst), ==, 0);
+}
+
+/* Without a terminal nobody can be asked: the first conflict fails the
+ * copy, named on stderr, and the existing file stays as it was. */
+static void
+test_conflict_without_terminal (Fixture *f, gconstpointer data)
+{
+  g_autofree char *file = g_build_filename (f->src, "taken.txt", NULL);
+  g_autofree char *existing = g_build_filename (f->dst, "taken.txt", NULL);
+  g_autofree char *line = NULL;
+  g_auto (CopyResult) r = { 0 };
+
+  ferry_test_write_text (file, "incoming\n");
+  ferry_test_write_text (existing, "existing\n");
+
+  run_copy (&r, ARGS (file, f->dst));
+  assert_status (&r, EXIT_FAILED);
+  line = find_line (r.err, existing);
+  if (line == NULL)
+    g_error ("stderr does not name %s:\n%s", existing, r.err);
+  g_assert_nonnull (strstr (line, "exists"));
+  assert_text (existing, "existing\n");
+  g_assert_cmpuint (ferry_test_count_entries (f->dst), ==, 1);
+}
+
+/* ------------------------------------------------------------------ */
+/* Conflict policies                                                   */
+
+/* a.txt: the source is newer; b.txt: the source is older; c.txt: new.
+ * Returns the three sources. */
+static GStrv
+make_conflicts (Fixture *f)
+{
+  const char *names[] = { "a.txt", "b.txt", "c.txt" };
+  const gint64 t = 1000000000;
+  GStrv sources = g_new0 (char *, G_N_ELEMENTS (names) + 1);
+  g_autofree char *existing_a = g_build_filename (f->dst, "a.txt", NULL);
+  g_autofree char *existing_b = g_build_filename (f->dst, "b.txt", NULL);
+
+  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+    sources[i] = g_build_filename (f->src, names[i], NULL);
+  write_text_at_time (sources[0], "incoming a\n", t + 1000);
+  write_text_at_time (sources[1], "incoming b\n", t);
+  write_text_at_time (sources[2], "incoming c\n", t);
+  write_text_at_time (existing_a, "existing a\n", t);
+  write_text_at_time (existing_b, "existing b\n", t + 1000);
+  return sources;
+}
+
+static void
+assert_dst_file (Fixture *f, const char *name, const char *expected)
+{
+  g_autofree char *path = g_build_filename (f->dst, name, NULL);
+
+  assert_text (path, expected);
+}
+
+static void
+assert_kept_both (Fixture *f)
+{
+  assert_dst_file (f, "a.txt", "existing a\n");
+  assert_dst_file (f, "a (2).txt", "incoming a\n");
+  assert_dst_file (f, "b.txt", "existing b\n");
+  assert_dst_file (f, "b (2).txt", "incoming b\n");
+  assert_dst_file (f, "c.txt", "incoming c\n");
+  g_assert_cmpuint (ferry_test_count_entries (f->dst), ==, 5);
+}
+
+static void
+test_conflict_policy (Fixture *f, gconstpointer data)
+{
+  const char *policy = data;
+  g_auto (GStrv) sources = make_conflicts (f);
+  g_autofree char *option = g_strdup_printf ("--conflict=%s", policy);
+  g_auto (CopyResult) r = { 0 };
+
+  run_copy (&r, ARGS (option, "--progress=none", sources[0], sources[1], sources[2], f->dst));
+  assert_status (&r, EXIT_SUCCESS);
+  g_assert_cmpuint (ferry_test_count_temp_files (f->dst), ==, 0);
+  assert_dst_file (f, "c.txt", "incoming c\n");
+
+  if (g_str_equal (policy, "keep-both"))
+    {
+      assert_kept_both (f);
+      return;
+    }
+  g_assert_cmpuint (ferry_test_count_entries (f->dst), ==, 3);
+  if (g_str_equal (policy, "skip"))
+    {
+      assert_dst_file (f, "a.txt", "existing a\n");
+      assert_dst_file (f, "b.txt", "existing b\n");
+    }
+  else if (g_str_equal (policy, "overwrite"))
+    {
+      assert_dst_file (f, "a.txt", "incoming a\n");
+      assert_dst_file (f, "b.txt", "incoming b\n");
+    }
+  else if (g_str_equal (policy, "newer"))
+    {
+      assert_dst_file (f, "a.txt", "incoming a\n");
+      assert_dst_file (f, "b.txt", "existing b\n");
+    }
+  else
+    g_assert_not_reached ();
+}
+
+/* Runs ferry-copy with a pseudo-terminal as its standard input, output
+ * and error, answers @answer to the first question, and returns all it
+ * wrote there. */
+static char *
+run_copy_on_terminal (const char *const *args, const char *answer, int *status)
+{
+  g_autoptr (GSubprocessLauncher) launcher = g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_NONE);
+  g_autoptr (GSubprocess) process = NULL;
+  g_autoptr (GError) error = NULL;
+  GString *screen = g_string_new (NULL);
+  gint64 deadline = g_get_monotonic_time () + 60 * G_USEC_PER_SEC;
+  gboolean answered = FALSE;
+  int master, slave;
+
+  g_assert_cmpint (openpty (&master, &slave, NULL, NULL, NULL), ==, 0);
+  g_subprocess_launcher_take_stdin_fd (launcher, dup (slave));
+  g_subprocess_launcher_take_stdout_fd (launcher, dup (slave));
+  g_subprocess_launcher_take_stderr_fd (launcher, slave);
+  process = spawn_copy_with (launcher, NULL, args);
+  /* Only the child may hold the terminal now, so reading it ends (EIO)
+   * when the child exits. */
+  g_clear_object (&launcher);
+
+  for (;;)
+    {
+      struct pollfd pfd = { .fd = master, .events = POLLIN };
+      char buf[4096];
+      gssize n;
+
+      if (g_get_monotonic_time () > deadline)
+        {
+          g_subprocess_force_exit (process);
+          g_error ("ferry-copy did not finish on the terminal; it showed:\n%s", screen->str);
+        }
+      if (poll (&pfd, 1, 100) <= 0)
+        continue;
+      n = read (master, buf, sizeof buf);
+      if (n <= 0)
+        break;
+      g_string_append_len (screen, buf, n);
+      if (!answered && strstr (screen->str, "apply to all") != NULL)
+        {
+          g_assert_cmpint (write (master, answer, strlen (answer)), ==, (gssize) strlen (answer));
+          answered = TRUE;
+        }
+    }
+  close (master);
+  g_subprocess_wait (process, NULL, &error);
+  g_assert_no_error (error);
+  *status = exit_status_of (process);
+  return g_string_free (screen, FALSE);
+}
+
+/* "k!" keeps both for this conflict and every later one: one question. */
+static void
+test_conflict_ask (Fixture *f, gconstpointer data)
+{
+  gboolean explicit = GPOINTER_TO_INT (data);
+  g_auto (GStrv) sources = make_conflicts (f);
+  g_autofree char *screen = NULL;
+  int status;
+
+  if (explicit)
+    screen = run_copy_on_terminal (
+        ARGS ("--conflict=ask", "--progress=none", sources[0], sources[1], sources[2], f->dst),
+        "k!\n", &status);
+  else
+    /* On a terminal asking is the default, with the progress bar. */
+    screen
+        = run_copy_on_terminal (ARGS (sources[0], sources[1], sources[2], f->dst), "k!\n", &status);
+  if (status != EXIT_SUCCESS)
+    g_error ("ferry-copy exited with %d; the terminal showed:\n%s", status, screen);
+  g_assert_cmpuint (count_occurrences (screen, "apply to all"), ==, 1);
+  assert_kept_both (f);
+}
+
+/* ------------------------------------------------------------------ */
+/* Interruptions                                                       */
+
+static GSubprocess *
+start_json_copy (const char *const *args, GDataInputStream **stream)
+{
+  GSubprocess *process = spawn_copy (NULL, args);
+
+  *stream = g_data_input_stream_new (g_subprocess_get_stdout_pipe (process));
+  wait_for_bytes_written (*stream);
+  return process;
+}
+
+/* Ctrl+C: exit 130, no temporary file left, and the file is either
+ * absent or whole under its final name. */
+static void
+test_sigint (Fixture *f, gconstpointer data)
+{
+  g_autofree char *big = g_build_filename (f->src, "big.bin", NULL);
+  g_autoptr (GDataInputStream) stream = NULL;
+  g_autoptr (GSubprocess) process = NULL;
+  g_autoptr (GError) error = NULL;
+  g_autofree char *rest = NULL;
+  g_autofree char *err = NULL;
+  g_auto (GStrv) lines = NULL;
+  g_auto (ProgressLine) last = { 0 };
+  guint n;
+
+  ferry_test_write_random (big, BIG_FILE_SIZE, 7);
+  /* Verifying reads the whole copy back after syncing it, which keeps
+   * the file in flight long after its data was handed to the kernel: the
+   * signal lands mid-file however fast the disk is. */
+  process = start_json_copy (ARGS ("--progress=json", "--verify", big, f->dst), &stream);
+  g_subprocess_send_signal (process, SIGINT);
+  rest = read_rest (G_INPUT_STREAM (stream));
+  err = read_rest (g_subprocess_get_stderr_pipe (process));
+  g_subprocess_wait (process, NULL, &error);
+  g_assert_no_error (error);
+
+  if (exit_status_of (process) != EXIT_INTERRUPTED)
+    g_error ("ferry-copy exited with %d after SIGINT, expected 130\n%s", exit_status_of (process),
+             err);
+  /* The stream still ends with a valid final line, and not "done". */
+  lines = g_strsplit (rest, "\n", -1);
+  n = g_strv_length (lines);
+  g_assert_cmpuint (n, >=, 2);
+  progress_line_parse (&last, lines[n - 2]);
+  g_assert_cmpstr (last.phase, !=, "done");
+
+  g_assert_cmpuint (ferry_test_count_temp_files (f->dst), ==, 0);
+  assert_copies_complete (f->src, f->dst);
+}
+
+/* kill -9 gives no chance to clean up: still, every file under a final
+ * name is whole, and no temporary file is left behind. */
+static void
+test_sigkill (Fixture *f, gconstpointer data)
+{
+  g_autofree char *big = g_build_filename (f->src, "big.bin", NULL);
+  g_autofree char *copy = g_build_filename (f->dst, "src", NULL);
+  g_autoptr (GDataInputStream) stream = NULL;
+  g_autoptr (GSubprocess) process = NULL;
+  g_autoptr (GError) error = NULL;
+
+  ferry_test_write_random (big, BIG_FILE_SIZE, 8);
+  for (guint i = 0; i < 5; i++)
+    {
+      g_autofree char *name = g_strdup_printf ("small-%u", i);
+      g_autofree char *path = g_build_filename (f->src, name, NULL);
+      ferry_test_write_random (path, 10000 + i, i);
+    }
+
+  process
+      = start_json_copy (ARGS ("--progress=json", "--verify", "-j", "2", f->src, f->dst), &stream);
+  g_subprocess_force_exit (process);
+  g_subprocess_wait (process, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_true (g_subprocess_get_if_signaled (process));
+  g_assert_cmpint (g_subprocess_get_term_sig (process), ==, SIGKILL);
+
+  g_assert_cmpuint (ferry_test_count_temp_files (f->dst), ==, 0);
+  assert_copies_complete (f->src, copy);
+  g_test_message ("killed with %u entries under their final names",
+                  ferry_test_count_entries (f->dst));
+}
+
+/* ------------------------------------------------------------------ */
+/* Memory                                                              */
+
+static void
+make_empty_files (const char *root, guint n_folders, guint per_folder)
+{
+  for (guint d = 0; d < n_folders; d++)
+    {
+      g_autofree char *folder = g_strdup_printf ("%s/folder-%03u", root, d);
+      int dir_fd;
+
+      ferry_test_make_dirs (folder);
+      dir_fd = open (folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+      g_assert_cmpint (dir_fd, >=, 0);
+      for (guint i = 0; i < per_folder; i++)
+        {
+          char name[32];
+          int fd;
+
+          g_snprintf (name, sizeof name, "empty-%05u", i);
+          fd = openat (dir_fd, name, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+          g_assert_cmpint (fd, >=, 0);
+          close (fd);
+        }
+      close (dir_fd);
+    }
+}
+
+/* Runs ferry-copy without letting GLib reap it, so wait4() can report
+ * its peak resident size. Returns the exit status; *maxrss_kib is set. */
+static int
+run_copy_measured (const char *const *args, glong *maxrss_kib, char **err)
+{
+  g_autoptr (GPtrArray) argv = build_argv (args);
+  g_autoptr (GError) error = NULL;
+  GString *text = g_string_new (NULL);
+  struct rusage usage = { 0 };
+  int err_fd, wstatus;
+  GPid pid;
+  char buf[4096];
+  gssize n;
+
+  g_spawn_async_with_pipes (NULL, (char **) argv->pdata, NULL,
+                            G_SPAWN_DO_NOT_REAP_CHILD | G_SPAWN_STDOUT_TO_DEV_NULL, NULL, NULL,
+                            &pid, NULL, NULL, &err_fd, &error);
+  g_assert_no_error (error);
+  while ((n = read (err_fd, buf, sizeof buf)) > 0 || (n < 0 && errno == EINTR))
+    if (n > 0)
+      g_string_append_len (text, buf, n);
+  close (err_fd);
+  g_assert_cmpint (wait4 (pid, &wstatus, 0, &usage), ==, pid);
+  g_spawn_close_pid (pid);
+
+  *maxrss_kib = usage.ru_maxrss;
+  *err = g_string_free (text, FALSE);
+  return WIFEXITED (wstatus) ? WEXITSTATUS (wstatus) : -1;
+}
+
+/* 100,000 files must not cost memory per file: the peak stays small. */
+static void
+test_memory (Fixture *f, gconstpointer data)
+{
+  g_autofree char *many = g_build_filename (f->src, "many", NULL);
+  g_autofree char *copy = g_build_filename (f->dst, "many", NULL);
+  g_autofree char *err = NULL;
+  glong maxrss_kib;
+  int status;
+
+  make_empty_files (many, 100, 1000);
+  status = run_copy_measured (ARGS ("--progress=none", many, f->dst), &maxrss_kib, &err);
+  if (status != EXIT_SUCCESS)
+    g_error ("ferry-copy exited with %d\n%s", status, err);
+  g_assert_cmpuint (ferry_test_count_entries (copy), ==, 100 * 1000 + 100);
+  g_assert_cmpuint (ferry_test_count_temp_files (f->dst), ==, 0);
+  g_test_message ("ferry-copy peak RSS for 100,000 files: %ld KiB", maxrss_kib);
+  g_assert_cmpint (maxrss_kib, <, MAX_RSS_KIB);
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+
+#define ADD(path, func, data)                                                                      \
+  g_test_add (path, Fixture, data, ferry_test_fixture_set_up, func, ferry_test_fixture_tear_down)
+  ADD ("/cli/usage", test_usage, NULL);
+  ADD ("/cli/plain-copy", test_plain_copy, NULL);
+  ADD ("/cli/verify", test_verify, NULL);
+  ADD ("/cli/no-preserve", test_no_preserve, NULL);
+  ADD ("/cli/leading-dash", test_leading_dash, NULL);
+  ADD ("/cli/dry-run", test_dry_run, NULL);
+  ADD ("/cli/json-progress", test_json_progress, NULL);
+  ADD ("/cli/failures/unreadable", test_unreadable_files, NULL);
+  ADD ("/cli/failures/conflict-without-terminal", test_conflict_without_terminal, NULL);
+  ADD ("/cli/conflict/skip", test_conflict_policy, "skip");
+  ADD ("/cli/conflict/overwrite", test_conflict_policy, "overwrite");
+  ADD ("/cli/conflict/newer", test_conflict_policy, "newer");
+  ADD ("/cli/conflict/keep-both", test_conflict_policy, "keep-both");
+  ADD ("/cli/conflict/ask", test_conflict_ask, GINT_TO_POINTER (TRUE));
+  ADD ("/cli/conflict/ask-by-default-on-terminal", test_conflict_ask, GINT_TO_POINTER (FALSE));
+  ADD ("/cli/interrupt/sigint", test_sigint, NULL);
+  ADD ("/cli/interrupt/sigkill", test_sigkill, NULL);
+  ADD ("/cli/memory", test_memory, NULL);
+#undef ADD
+
+  return g_test_run ();
+}
