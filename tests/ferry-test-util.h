@@ -33,6 +33,7 @@ void ferry_test_fixture_tear_down (FerryTestFixture *f, gconstpointer data);
 
 gboolean ferry_test_is_root (void);
 char *ferry_test_scratch_new (const char *label);
+const char *ferry_test_path (const char *first_element, ...) G_GNUC_NULL_TERMINATED;
 void ferry_test_remove_tree (const char *path);
 
 void ferry_test_write_random (const char *path, gsize size, guint32 seed);

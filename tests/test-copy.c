@@ -101,7 +101,9 @@ test_symlinks_not_followed (Fixture *f, gconstpointer data)
   ssize_t len;
 
   ferry_test_make_dirs (target);
-  ferry_test_write_random (g_build_filename (target, "big", NULL), 1024, 5);
+  g_autofree char *inside = g_build_filename (target, "big", NULL);
+
+  ferry_test_write_random (inside, 1024, 5);
   g_assert_cmpint (symlink (target, link), ==, 0);
 
   copy_ok (sources, f->dst, 1);
@@ -124,11 +126,14 @@ test_hard_links (Fixture *f, gconstpointer data)
   const char *sources[] = { f->src, NULL };
   struct stat a, b, c;
 
-  ferry_test_make_dirs (g_build_filename (f->src, "one", NULL));
-  ferry_test_make_dirs (g_build_filename (f->src, "two", NULL));
+  g_autofree char *one = g_build_filename (f->src, "one", NULL);
+  g_autofree char *two = g_build_filename (f->src, "two", NULL);
+
+  ferry_test_make_dirs (one);
+  ferry_test_make_dirs (two);
   ferry_test_write_random (first, 200000, 9);
-  g_assert_cmpint (link (first, g_build_filename (f->src, "two", "same", NULL)), ==, 0);
-  g_assert_cmpint (link (first, g_build_filename (f->src, "three", NULL)), ==, 0);
+  g_assert_cmpint (link (first, ferry_test_path (f->src, "two", "same", NULL)), ==, 0);
+  g_assert_cmpint (link (first, ferry_test_path (f->src, "three", NULL)), ==, 0);
   g_assert_cmpint (link (first, outside), ==, 0);
 
   copy_ok (sources, f->dst, 2);
@@ -138,7 +143,7 @@ test_hard_links (Fixture *f, gconstpointer data)
   g_assert_cmpuint (a.st_ino, ==, b.st_ino);
   g_assert_cmpuint (a.st_ino, ==, c.st_ino);
   g_assert_cmpuint (a.st_nlink, ==, 3);
-  ferry_test_assert_trees_equal (f->src, g_build_filename (f->dst, "src", NULL),
+  ferry_test_assert_trees_equal (f->src, ferry_test_path (f->dst, "src", NULL),
                                  FERRY_TEST_COMPARE_ALL);
 }
 
@@ -175,7 +180,7 @@ test_metadata (Fixture *f, gconstpointer data)
   ferry_test_set_times (f->src, 1600000000, 42);
 
   copy_ok (sources, f->dst, 1);
-  ferry_test_assert_trees_equal (f->src, g_build_filename (f->dst, "src", NULL),
+  ferry_test_assert_trees_equal (f->src, ferry_test_path (f->dst, "src", NULL),
                                  FERRY_TEST_COMPARE_ALL);
 }
 
@@ -222,11 +227,14 @@ test_odd_names (Fixture *f, gconstpointer data)
       g_autofree char *path = g_build_filename (f->src, names[i], NULL);
       ferry_test_write_random (path, 1000 + i, i);
     }
-  ferry_test_write_text (g_build_filename (f->src, long_name, NULL), "longest name\n");
-  ferry_test_make_dirs (g_build_filename (f->src, "dir\xff\nname", "inside\xfe", NULL));
+  g_autofree char *longest = g_build_filename (f->src, long_name, NULL);
+  g_autofree char *odd_dir = g_build_filename (f->src, "dir\xff\nname", "inside\xfe", NULL);
+
+  ferry_test_write_text (longest, "longest name\n");
+  ferry_test_make_dirs (odd_dir);
 
   copy_ok (sources, f->dst, 2);
-  ferry_test_assert_trees_equal (f->src, g_build_filename (f->dst, "src", NULL),
+  ferry_test_assert_trees_equal (f->src, ferry_test_path (f->dst, "src", NULL),
                                  FERRY_TEST_COMPARE_ALL);
 }
 
@@ -257,7 +265,7 @@ test_deeper_than_path_max (Fixture *f, gconstpointer data)
   close (fd);
 
   copy_ok (sources, f->dst, 2);
-  ferry_test_assert_trees_equal (f->src, g_build_filename (f->dst, "src", NULL),
+  ferry_test_assert_trees_equal (f->src, ferry_test_path (f->dst, "src", NULL),
                                  FERRY_TEST_COMPARE_ALL);
 }
 
@@ -281,7 +289,7 @@ test_fifo_and_sockets (Fixture *f, gconstpointer data)
   close (sock);
 
   copy_ok (sources, f->dst, 1);
-  ferry_test_assert_trees_equal (f->src, g_build_filename (f->dst, "src", NULL),
+  ferry_test_assert_trees_equal (f->src, ferry_test_path (f->dst, "src", NULL),
                                  FERRY_TEST_COMPARE_ALL);
 }
 
@@ -296,12 +304,11 @@ test_device_nodes (Fixture *f, gconstpointer data)
       return;
     }
   g_assert_cmpint (
-      mknod (g_build_filename (f->src, "null-like", NULL), S_IFCHR | 0666, makedev (1, 3)), ==, 0);
+      mknod (ferry_test_path (f->src, "null-like", NULL), S_IFCHR | 0666, makedev (1, 3)), ==, 0);
   g_assert_cmpint (
-      mknod (g_build_filename (f->src, "loop-like", NULL), S_IFBLK | 0660, makedev (7, 200)), ==,
-      0);
+      mknod (ferry_test_path (f->src, "loop-like", NULL), S_IFBLK | 0660, makedev (7, 200)), ==, 0);
   copy_ok (sources, f->dst, 1);
-  ferry_test_assert_trees_equal (f->src, g_build_filename (f->dst, "src", NULL),
+  ferry_test_assert_trees_equal (f->src, ferry_test_path (f->dst, "src", NULL),
                                  FERRY_TEST_COMPARE_ALL);
 }
 
@@ -335,10 +342,10 @@ copy_device_nodes_as_nobody (const char *scratch)
   failures = ferry_test_describe_failures (job);
   g_assert_nonnull (strstr (failures, "null-like"));
   g_assert_nonnull (strstr (failures, "device node"));
-  ferry_test_assert_files_equal (g_build_filename (src, "plain", NULL),
-                                 g_build_filename (dst, "src", "plain", NULL));
+  ferry_test_assert_files_equal (ferry_test_path (src, "plain", NULL),
+                                 ferry_test_path (dst, "src", "plain", NULL));
   g_assert_false (
-      g_file_test (g_build_filename (dst, "src", "null-like", NULL), G_FILE_TEST_EXISTS));
+      g_file_test (ferry_test_path (dst, "src", "null-like", NULL), G_FILE_TEST_EXISTS));
 }
 
 /* Without root a device node cannot be made: it is skipped and reported,
@@ -365,12 +372,12 @@ test_device_nodes_unprivileged (void)
   src = g_build_filename (scratch, "src", NULL);
   ferry_test_remove_tree (scratch);
   ferry_test_make_dirs (src);
-  ferry_test_make_dirs (g_build_filename (scratch, "dst", NULL));
-  g_assert_cmpint (
-      mknod (g_build_filename (src, "null-like", NULL), S_IFCHR | 0666, makedev (1, 3)), ==, 0);
-  ferry_test_write_text (g_build_filename (src, "plain", NULL), "plain\n");
+  ferry_test_make_dirs (ferry_test_path (scratch, "dst", NULL));
+  g_assert_cmpint (mknod (ferry_test_path (src, "null-like", NULL), S_IFCHR | 0666, makedev (1, 3)),
+                   ==, 0);
+  ferry_test_write_text (ferry_test_path (src, "plain", NULL), "plain\n");
   g_assert_cmpint (chmod (scratch, 0777), ==, 0);
-  g_assert_cmpint (chmod (g_build_filename (scratch, "dst", NULL), 0777), ==, 0);
+  g_assert_cmpint (chmod (ferry_test_path (scratch, "dst", NULL), 0777), ==, 0);
 
   g_test_trap_subprocess (NULL, 0, G_TEST_SUBPROCESS_DEFAULT);
   ferry_test_remove_tree (scratch);
@@ -397,8 +404,8 @@ test_placement (Fixture *f, gconstpointer data)
   ferry_test_assert_files_equal (file, renamed);
 
   copy_ok (two, f->dst, 1);
-  ferry_test_assert_files_equal (file, g_build_filename (f->dst, "a.txt", NULL));
-  ferry_test_assert_files_equal (other, g_build_filename (f->dst, "b.txt", NULL));
+  ferry_test_assert_files_equal (file, ferry_test_path (f->dst, "a.txt", NULL));
+  ferry_test_assert_files_equal (other, ferry_test_path (f->dst, "b.txt", NULL));
 
   copy_ok (tree, new_dir, 1);
   ferry_test_assert_trees_equal (f->src, new_dir, FERRY_TEST_COMPARE_ALL);
