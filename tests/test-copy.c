@@ -384,6 +384,31 @@ test_device_nodes_unprivileged (void)
   g_test_trap_assert_passed ();
 }
 
+/* A setgid destination folder gives new files its group; the copies
+ * still keep the group of their sources. */
+static void
+test_into_setgid_folder (Fixture *f, gconstpointer data)
+{
+  g_autofree char *file = g_build_filename (f->src, "mine", NULL);
+  g_autofree char *copy = g_build_filename (f->dst, "mine", NULL);
+  const char *sources[] = { file, NULL };
+  struct stat a, b;
+
+  if (!ferry_test_is_root ())
+    {
+      g_test_skip ("giving the folder another group needs root (CI runs as root)");
+      return;
+    }
+  ferry_test_write_text (file, "group\n");
+  g_assert_cmpint (chown (f->dst, 0, 4242), ==, 0);
+  g_assert_cmpint (chmod (f->dst, 02775), ==, 0);
+  copy_ok (sources, f->dst, 1);
+  g_assert_cmpint (stat (file, &a), ==, 0);
+  g_assert_cmpint (stat (copy, &b), ==, 0);
+  g_assert_cmpuint (b.st_gid, ==, a.st_gid);
+  g_assert_cmpuint (b.st_uid, ==, a.st_uid);
+}
+
 /* cp's rules: into an existing folder under the source's name; as the
  * new name when the destination does not exist. */
 static void
@@ -447,6 +472,7 @@ main (int argc, char **argv)
   ADD ("/copy/fifo-and-sockets", test_fifo_and_sockets, NULL);
   ADD ("/copy/device-nodes", test_device_nodes, NULL);
   ADD ("/copy/placement", test_placement, NULL);
+  ADD ("/copy/into-setgid-folder", test_into_setgid_folder, NULL);
   ADD ("/copy/source-untouched", test_source_untouched, NULL);
 #undef ADD
   g_test_add_func ("/copy/device-nodes-unprivileged", test_device_nodes_unprivileged);

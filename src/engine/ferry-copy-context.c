@@ -21,7 +21,9 @@ ferry_copy_context_new (FerryJob *job, FerryCounters *counters, GCancellable *ca
   ctx->job = job;
   ctx->counters = counters;
   ctx->cancellable = g_object_ref (cancellable);
-  ctx->is_root = geteuid () == 0;
+  ctx->euid = geteuid ();
+  ctx->egid = getegid ();
+  ctx->is_root = ctx->euid == 0;
   ctx->umask = ferry_get_umask ();
   ctx->dst_dir_fd = -1;
   ctx->hardlinks = ferry_hardlinks_new ();

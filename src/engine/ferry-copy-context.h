@@ -55,6 +55,8 @@ struct _FerryCopyContext
   gboolean preserve;
   gboolean verify;
   gboolean is_root;
+  uid_t euid;
+  gid_t egid;
   mode_t umask;
 
   const FerryStrategy *strategy;

@@ -31,6 +31,7 @@ struct _FerryDirNode
   gboolean fresh;   /* it was empty when made: nothing inside can conflict */
   gint pending;     /* its own listing plus unfinished child folders */
   gboolean failed;  /* reported as failed, which counted it as handled */
+  gboolean dst_gives_group; /* setgid: what is made inside takes its group */
 
   /* roots only */
   char *src_base;

@@ -136,14 +136,17 @@ change_owner (FerryMetaTarget dst, uid_t uid, gid_t gid)
 static gboolean
 copy_owner (FerryCopyContext *ctx, FerryMetaTarget dst, const struct stat *st, int *errsv)
 {
+  gboolean group_right = dst.owned_by_us && st->st_gid == ctx->egid;
   int ret;
 
+  /* A file Ferry just made is ours already; only a different owner
+   * costs a call. */
+  if (group_right && (!ctx->is_root || st->st_uid == ctx->euid))
+    return TRUE;
   if (ctx->is_root)
     ret = change_owner (dst, st->st_uid, st->st_gid);
-  else if (st->st_gid != getegid ())
-    ret = change_owner (dst, (uid_t) -1, st->st_gid);
   else
-    return TRUE;
+    ret = change_owner (dst, (uid_t) -1, st->st_gid);
 
   if (ret != 0 && !is_unsupported (errno))
     {

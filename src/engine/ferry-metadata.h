@@ -16,6 +16,7 @@ typedef struct
   int fd;     /* an open file, or -1 */
   int dir_fd; /* with @name when fd is -1 */
   const char *name;
+  gboolean owned_by_us; /* made by this process where it got our uid and gid */
 } FerryMetaTarget;
 
 gboolean ferry_metadata_apply (FerryCopyContext *ctx,
