@@ -71,6 +71,20 @@ test_sizes (Fixture *f, gconstpointer data)
   ferry_test_assert_trees_equal (f->src, copy, FERRY_TEST_COMPARE_ALL);
 }
 
+/* A very large file is copied by several threads, a range each; the
+ * ranges must meet exactly, whatever the size. */
+static void
+test_large_file_in_pieces (Fixture *f, gconstpointer data)
+{
+  g_autofree char *path = g_build_filename (f->src, "large.bin", NULL);
+  g_autofree char *copy = g_build_filename (f->dst, "large.bin", NULL);
+  const char *sources[] = { path, NULL };
+
+  ferry_test_write_random (path, 300 * 1024 * 1024 + 12345, 77);
+  copy_ok (sources, f->dst, 3);
+  ferry_test_assert_trees_equal (path, copy, FERRY_TEST_COMPARE_ALL);
+}
+
 static void
 test_sparse (Fixture *f, gconstpointer data)
 {
@@ -463,6 +477,7 @@ main (int argc, char **argv)
   ADD ("/copy/everything/four-workers", test_everything, GUINT_TO_POINTER (4));
   ADD ("/copy/sizes", test_sizes, NULL);
   ADD ("/copy/sparse", test_sparse, NULL);
+  ADD ("/copy/large-file-in-pieces", test_large_file_in_pieces, NULL);
   ADD ("/copy/symlinks-not-followed", test_symlinks_not_followed, NULL);
   ADD ("/copy/hard-links", test_hard_links, NULL);
   ADD ("/copy/metadata", test_metadata, NULL);

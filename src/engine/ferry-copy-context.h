@@ -59,6 +59,7 @@ struct _FerryCopyContext
   gid_t egid;
   mode_t umask;
 
+  guint n_pieces; /* threads for one very large file */
   const FerryStrategy *strategy;
   int dst_dir_fd; /* the destination folder: not owned */
   dev_t dst_dev;

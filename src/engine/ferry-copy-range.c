@@ -11,10 +11,14 @@
 #include "ferry-fs.h"
 
 /* Large enough that the kernel copies efficiently, small enough that
- * pause, cancel and progress answer within a few milliseconds. */
-#define CHUNK_SIZE      (8 * 1024 * 1024)
+ * pause, cancel and progress answer at once. Measured on the big tree
+ * (2 x 1 GiB, two threads a file): 1 MiB chunks were as fast as the
+ * fastest peer; 8 and 32 MiB chunks were up to 40 % slower in some runs. */
+#define CHUNK_SIZE      (1024 * 1024)
 #define RW_BUFFER_SIZE  (1024 * 1024)
 #define PREALLOCATE_MIN (1024 * 1024)
+#define SPLIT_MIN       (256 * 1024 * 1024)
+#define MAX_PIECES      4
 
 gboolean
 ferry_copy_fail_errno (FerryFileCopy *fc, int errsv, gboolean on_destination, GError **error)
@@ -167,6 +171,65 @@ copy_sparse (FerryCopyContext *ctx, FerryFileCopy *fc, GError **error)
   return TRUE;
 }
 
+/* One part of a large file, copied on its own thread. */
+typedef struct
+{
+  FerryCopyContext *ctx;
+  FerryFileCopy fc; /* a copy of the file's, counting its own bytes */
+  off_t start;
+  off_t end;
+  GError *error;
+  gboolean ok;
+} Piece;
+
+static gpointer
+copy_piece (gpointer data)
+{
+  Piece *piece = data;
+
+  piece->ok = copy_span (piece->ctx, &piece->fc, piece->start, piece->end, &piece->error);
+  return NULL;
+}
+
+/* A very large file is copied by several threads at once, each a range
+ * of its own (seed 001): one copy_file_range stream keeps one core busy
+ * and leaves the device's queue shallow. */
+static gboolean
+copy_in_pieces (FerryCopyContext *ctx, FerryFileCopy *fc, guint n, GError **error)
+{
+  g_autofree Piece *pieces = g_new0 (Piece, n);
+  g_autofree GThread **threads = g_new0 (GThread *, n);
+  off_t share = ((fc->st.st_size / n) + CHUNK_SIZE - 1) / CHUNK_SIZE * CHUNK_SIZE;
+  gboolean ok = TRUE;
+
+  for (guint i = 0; i < n; i++)
+    {
+      pieces[i].ctx = ctx;
+      pieces[i].fc = *fc;
+      pieces[i].fc.written = 0;
+      pieces[i].start = MIN ((off_t) i * share, fc->st.st_size);
+      pieces[i].end = MIN ((off_t) (i + 1) * share, fc->st.st_size);
+      if (i > 0)
+        threads[i] = g_thread_new ("ferry-piece", copy_piece, &pieces[i]);
+    }
+  copy_piece (&pieces[0]);
+
+  for (guint i = 0; i < n; i++)
+    {
+      if (threads[i] != NULL)
+        g_thread_join (threads[i]);
+      fc->written += pieces[i].fc.written;
+      fc->destination_failed |= pieces[i].fc.destination_failed;
+      if (!pieces[i].ok && ok)
+        {
+          ok = FALSE;
+          g_propagate_error (error, g_steal_pointer (&pieces[i].error));
+        }
+      g_clear_error (&pieces[i].error);
+    }
+  return ok;
+}
+
 /* Reserving the whole size up front finds a full disk before any data
  * moves and lets the filesystem lay the file out in one piece. Small
  * files gain nothing from the extra call. */
@@ -197,7 +260,11 @@ ferry_copy_range (FerryCopyContext *ctx, FerryFileCopy *fc, GError **error)
     posix_fadvise (fc->src_fd, 0, 0, POSIX_FADV_SEQUENTIAL);
   if (is_sparse (&fc->st))
     return copy_sparse (ctx, fc, error);
-  return preallocate (fc, error) && copy_span (ctx, fc, 0, fc->st.st_size, error);
+  if (!preallocate (fc, error))
+    return FALSE;
+  if (fc->st.st_size >= SPLIT_MIN && ctx->n_pieces > 1)
+    return copy_in_pieces (ctx, fc, MIN (ctx->n_pieces, MAX_PIECES), error);
+  return copy_span (ctx, fc, 0, fc->st.st_size, error);
 }
 
 static gboolean

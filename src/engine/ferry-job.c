@@ -197,6 +197,7 @@ configure_context (FerryJob *self, FerryCopyContext *ctx, FerryPlan *plan)
   ctx->error_policy = self->error_policy;
   ctx->preserve = self->preserve;
   ctx->verify = self->verify;
+  ctx->n_pieces = self->n_workers;
   ctx->strategy = &ferry_strategy_fast;
   ctx->dst_dir_fd = plan->dst_fd;
   ctx->dst_dev = plan->dst_st.st_dev;
