@@ -74,12 +74,24 @@ create_named (FerryTempFile *tmp, const char *name)
   return tmp->fd >= 0 ? 0 : -1;
 }
 
-/* Gives an unnamed file a hidden name, for an atomic replace by rename. */
+/* Gives an unnamed file a name. Linking the descriptor itself
+ * (AT_EMPTY_PATH) saves a path walk through /proc per file; kernels
+ * before 6.10 allow it to root only, so the /proc path remains. */
 static int
 link_unnamed (FerryTempFile *tmp, const char *name)
 {
-  g_autofree char *proc_path = ferry_proc_fd_path (tmp->fd, NULL);
+  static atomic_bool empty_path_refused;
+  g_autofree char *proc_path = NULL;
 
+  if (!atomic_load (&empty_path_refused))
+    {
+      if (linkat (tmp->fd, "", tmp->dir_fd, name, AT_EMPTY_PATH) == 0)
+        return 0;
+      if (errno != EPERM && errno != ENOENT && errno != EINVAL)
+        return -1;
+      atomic_store (&empty_path_refused, TRUE);
+    }
+  proc_path = ferry_proc_fd_path (tmp->fd, NULL);
   return linkat (AT_FDCWD, proc_path, tmp->dir_fd, name, AT_SYMLINK_FOLLOW);
 }
 
@@ -141,9 +153,7 @@ ferry_temp_file_commit (FerryTempFile *tmp, const char *final_name, gboolean rep
   *errsv = 0;
   if (tmp->name == NULL && !replace)
     {
-      g_autofree char *proc_path = ferry_proc_fd_path (tmp->fd, NULL);
-
-      if (linkat (AT_FDCWD, proc_path, tmp->dir_fd, final_name, AT_SYMLINK_FOLLOW) == 0)
+      if (link_unnamed (tmp, final_name) == 0)
         goto committed;
       *errsv = errno;
       return FALSE;
