@@ -398,29 +398,60 @@ test_device_nodes_unprivileged (void)
   g_test_trap_assert_passed ();
 }
 
-/* A setgid destination folder gives new files its group; the copies
- * still keep the group of their sources. */
+/* A setgid destination folder gives new files its group, and passes the
+ * setgid bit to the folders made in it; the copies still keep the groups
+ * of their sources, at every depth. */
 static void
 test_into_setgid_folder (Fixture *f, gconstpointer data)
 {
-  g_autofree char *file = g_build_filename (f->src, "mine", NULL);
-  g_autofree char *copy = g_build_filename (f->dst, "mine", NULL);
-  const char *sources[] = { file, NULL };
-  struct stat a, b;
+  g_autofree char *inner = g_build_filename (f->src, "inner", NULL);
+  g_autofree char *file = g_build_filename (inner, "mine", NULL);
+  const char *sources[] = { f->src, NULL };
 
   if (!ferry_test_is_root ())
     {
       g_test_skip ("giving the folder another group needs root (CI runs as root)");
       return;
     }
+  ferry_test_make_dirs (inner);
   ferry_test_write_text (file, "group\n");
+  ferry_test_write_text (ferry_test_path (f->src, "top", NULL), "top\n");
   g_assert_cmpint (chown (f->dst, 0, 4242), ==, 0);
   g_assert_cmpint (chmod (f->dst, 02775), ==, 0);
   copy_ok (sources, f->dst, 1);
-  g_assert_cmpint (stat (file, &a), ==, 0);
-  g_assert_cmpint (stat (copy, &b), ==, 0);
-  g_assert_cmpuint (b.st_gid, ==, a.st_gid);
-  g_assert_cmpuint (b.st_uid, ==, a.st_uid);
+  ferry_test_assert_trees_equal (f->src, ferry_test_path (f->dst, "src", NULL),
+                                 FERRY_TEST_COMPARE_ALL);
+}
+
+/* A default ACL replaces the umask for what is made in the folder: the
+ * copies still get exactly their sources' modes. */
+static void
+test_into_folder_with_default_acl (Fixture *f, gconstpointer data)
+{
+  g_autofree char *argv0 = g_find_program_in_path ("setfacl");
+  g_autofree char *err = NULL;
+  const char *sources[] = { f->src, NULL };
+  int status = -1;
+
+  if (argv0 == NULL)
+    {
+      g_test_skip ("setfacl is not installed (package acl)");
+      return;
+    }
+  ferry_test_make_dirs (ferry_test_path (f->src, "inner", NULL));
+  ferry_test_write_text (ferry_test_path (f->src, "inner", "shared", NULL), "acl\n");
+  ferry_test_write_text (ferry_test_path (f->src, "private", NULL), "acl\n");
+  g_assert_cmpint (chmod (ferry_test_path (f->src, "private", NULL), 0600), ==, 0);
+  g_assert_cmpint (chmod (ferry_test_path (f->src, "inner", "shared", NULL), 0664), ==, 0);
+  {
+    const char *argv[] = { argv0, "-d", "-m", "u::rwx,g::rwx,o::rwx", f->dst, NULL };
+    g_assert_true (g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_STDOUT_TO_DEV_NULL, NULL, NULL,
+                                 NULL, &err, &status, NULL));
+    g_assert_cmpint (status, ==, 0);
+  }
+  copy_ok (sources, f->dst, 1);
+  ferry_test_assert_trees_equal (f->src, ferry_test_path (f->dst, "src", NULL),
+                                 FERRY_TEST_COMPARE_ALL & ~FERRY_TEST_COMPARE_XATTRS);
 }
 
 /* cp's rules: into an existing folder under the source's name; as the
@@ -488,6 +519,7 @@ main (int argc, char **argv)
   ADD ("/copy/device-nodes", test_device_nodes, NULL);
   ADD ("/copy/placement", test_placement, NULL);
   ADD ("/copy/into-setgid-folder", test_into_setgid_folder, NULL);
+  ADD ("/copy/into-folder-with-default-acl", test_into_folder_with_default_acl, NULL);
   ADD ("/copy/source-untouched", test_source_untouched, NULL);
 #undef ADD
   g_test_add_func ("/copy/device-nodes-unprivileged", test_device_nodes_unprivileged);

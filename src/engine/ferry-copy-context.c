@@ -35,6 +35,9 @@ ferry_copy_context_new (FerryJob *job, FerryCounters *counters, GCancellable *ca
 void
 ferry_copy_context_free (FerryCopyContext *ctx)
 {
+  /* A strategy's helpers (a flusher thread) never outlive the copy. */
+  if (ctx->strategy != NULL && ctx->strategy->stop != NULL)
+    ctx->strategy->stop (ctx);
   g_clear_object (&ctx->cancellable);
   g_clear_pointer (&ctx->hardlinks, ferry_hardlinks_free);
   g_mutex_clear (&ctx->conflict_lock);

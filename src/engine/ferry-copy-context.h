@@ -26,9 +26,11 @@ typedef struct _FerryHardlinks FerryHardlinks;
 typedef struct
 {
   const char *name;
+  void (*start) (FerryCopyContext *ctx);
   gboolean (*copy_data) (FerryCopyContext *ctx, FerryFileCopy *fc, GError **error);
   gboolean (*commit_file) (FerryCopyContext *ctx, FerryFileCopy *fc, GError **error);
   gboolean (*finish) (FerryCopyContext *ctx, const char *dst_path, GError **error);
+  void (*stop) (FerryCopyContext *ctx);
 } FerryStrategy;
 
 /* One regular file on its way: from an open source to a temporary file. */
@@ -61,6 +63,7 @@ struct _FerryCopyContext
 
   guint n_pieces; /* threads for one very large file */
   const FerryStrategy *strategy;
+  gpointer strategy_data;
   int dst_dir_fd; /* the destination folder: not owned */
   dev_t dst_dev;
   atomic_bool reflink_unsupported;

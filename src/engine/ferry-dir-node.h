@@ -31,7 +31,7 @@ struct _FerryDirNode
   gboolean fresh;   /* it was empty when made: nothing inside can conflict */
   gint pending;     /* its own listing plus unfinished child folders */
   gboolean failed;  /* reported as failed, which counted it as handled */
-  gboolean dst_gives_group; /* setgid: what is made inside takes its group */
+  gboolean dst_shapes_new; /* setgid or a default ACL: what is made inside gets its group or mode */
 
   /* roots only */
   char *src_base;

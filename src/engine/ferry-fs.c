@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <sys/xattr.h>
 #include <unistd.h>
 
 #include "ferry-error.h"
@@ -255,4 +256,18 @@ ferry_open_source_at (int dir_fd, const char *name, int flags)
   if (fd < 0 && errno == EPERM)
     fd = openat (dir_fd, name, flags);
   return fd;
+}
+
+/* Whether entries made in the folder get a group or mode other than the
+ * ones Ferry asks for: a setgid folder passes on its group, a default ACL
+ * replaces the umask. Unknown counts as yes. */
+gboolean
+ferry_folder_shapes_new_entries (int fd)
+{
+  struct stat st;
+
+  if (fstat (fd, &st) != 0 || (st.st_mode & S_ISGID))
+    return TRUE;
+  return fgetxattr (fd, "system.posix_acl_default", NULL, 0) >= 0
+         || (errno != ENODATA && errno != ENOTSUP);
 }

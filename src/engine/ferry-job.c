@@ -240,6 +240,13 @@ check_cancelled (FerryJob *self, GError **error)
   return FALSE;
 }
 
+static void
+stop_strategy (FerryCopyContext *ctx)
+{
+  if (ctx->strategy->stop != NULL)
+    ctx->strategy->stop (ctx);
+}
+
 /* Resolves and checks the plan, then copies while the planner counts.
  * Data starts moving before the totals are known only when the
  * destination could not run out of space whatever they turn out to be. */
@@ -251,6 +258,7 @@ run_steps (FerryJob *self, GError **error)
   g_autoptr (FerryCopyContext) ctx = NULL;
   g_autoptr (GError) stop_error = NULL;
   FerryTreeTotals totals;
+  gboolean ok;
 
   set_phase (self, FERRY_PHASE_PLANNING);
   if ((plan = ferry_plan_resolve (self->sources, self->destination, error)) == NULL)
@@ -276,16 +284,23 @@ run_steps (FerryJob *self, GError **error)
   ctx = ferry_copy_context_new (self, &self->counters, self->cancellable);
   configure_context (self, ctx, plan);
   set_phase (self, FERRY_PHASE_COPYING);
+  if (ctx->strategy->start != NULL)
+    ctx->strategy->start (ctx);
   copy_tree (self, ctx, plan);
   ferry_planner_wait (planner, NULL);
 
   if (!check_cancelled (self, error))
-    return FALSE;
+    {
+      stop_strategy (ctx);
+      return FALSE;
+    }
 
   /* Even when a failure stopped the job, what was copied is made durable
    * before the job says it has ended. */
   set_phase (self, FERRY_PHASE_SYNCING);
-  if (!ctx->strategy->finish (ctx, plan->dst_path, error))
+  ok = ctx->strategy->finish (ctx, plan->dst_path, error);
+  stop_strategy (ctx);
+  if (!ok)
     return FALSE;
   if ((stop_error = ferry_copy_context_dup_stop_error (ctx)) != NULL)
     {

@@ -136,7 +136,7 @@ change_owner (FerryMetaTarget dst, uid_t uid, gid_t gid)
 static gboolean
 copy_owner (FerryCopyContext *ctx, FerryMetaTarget dst, const struct stat *st, int *errsv)
 {
-  gboolean group_right = dst.owned_by_us && st->st_gid == ctx->egid;
+  gboolean group_right = dst.made_plain && st->st_gid == ctx->egid;
   int ret;
 
   /* A file Ferry just made is ours already; only a different owner
@@ -160,6 +160,9 @@ static gboolean
 set_mode (FerryMetaTarget dst, mode_t mode, int *errsv)
 {
   int ret;
+
+  if (dst.made_plain && dst.made_mode == mode)
+    return TRUE;
 
   if (dst.fd >= 0)
     ret = fchmod (dst.fd, mode);

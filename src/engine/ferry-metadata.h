@@ -16,7 +16,10 @@ typedef struct
   int fd;     /* an open file, or -1 */
   int dir_fd; /* with @name when fd is -1 */
   const char *name;
-  gboolean owned_by_us; /* made by this process where it got our uid and gid */
+  /* Made by this process in a folder that does not shape new entries:
+   * owned by our uid and gid, with the mode it was created with. */
+  gboolean made_plain;
+  mode_t made_mode;
 } FerryMetaTarget;
 
 gboolean ferry_metadata_apply (FerryCopyContext *ctx,

@@ -31,7 +31,7 @@ open_unnamed (FerryTempFile *tmp, int dir_fd, atomic_bool *unsupported, int *err
   if (atomic_load (unsupported))
     return FALSE;
 
-  tmp->fd = openat (dir_fd, ".", O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
+  tmp->fd = openat (dir_fd, ".", O_TMPFILE | O_RDWR | O_CLOEXEC, tmp->mode);
   if (tmp->fd >= 0)
     return TRUE;
 
@@ -70,7 +70,8 @@ make_with_temp_name (int (*make) (FerryTempFile *tmp, const char *name),
 static int
 create_named (FerryTempFile *tmp, const char *name)
 {
-  tmp->fd = openat (tmp->dir_fd, name, O_CREAT | O_EXCL | O_RDWR | O_NOFOLLOW | O_CLOEXEC, 0600);
+  tmp->fd
+      = openat (tmp->dir_fd, name, O_CREAT | O_EXCL | O_RDWR | O_NOFOLLOW | O_CLOEXEC, tmp->mode);
   return tmp->fd >= 0 ? 0 : -1;
 }
 
@@ -96,10 +97,17 @@ link_unnamed (FerryTempFile *tmp, const char *name)
 }
 
 gboolean
-ferry_temp_file_open (FerryTempFile *tmp, int dir_fd, atomic_bool *unnamed_unsupported, int *errsv)
+ferry_temp_file_open (FerryTempFile *tmp,
+                      int dir_fd,
+                      mode_t mode,
+                      atomic_bool *unnamed_unsupported,
+                      int *errsv)
 {
   *errsv = 0;
   tmp->dir_fd = dir_fd;
+  /* Never more open than the copy will be; the metadata step sets the
+   * rest (setuid bits, a mode the umask would cut). */
+  tmp->mode = mode;
   if (open_unnamed (tmp, dir_fd, unnamed_unsupported, errsv))
     return TRUE;
   if (*errsv != 0)

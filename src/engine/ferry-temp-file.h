@@ -3,6 +3,7 @@
 
 #include <glib.h>
 #include <stdatomic.h>
+#include <sys/types.h>
 
 G_BEGIN_DECLS
 
@@ -17,17 +18,19 @@ G_BEGIN_DECLS
 typedef struct
 {
   int fd;
-  int dir_fd; /* not owned */
-  char *name; /* NULL for an unnamed file */
+  int dir_fd;  /* not owned */
+  char *name;  /* NULL for an unnamed file */
+  mode_t mode; /* asked for at creation, before the umask */
 } FerryTempFile;
 
 #define FERRY_TEMP_FILE_INIT                                                                       \
   {                                                                                                \
-    -1, -1, NULL                                                                                   \
+    -1, -1, NULL, 0                                                                                \
   }
 
 gboolean ferry_temp_file_open (FerryTempFile *tmp,
                                int dir_fd,
+                               mode_t mode,
                                atomic_bool *unnamed_unsupported,
                                int *errsv);
 gboolean ferry_temp_file_commit (FerryTempFile *tmp,

@@ -118,9 +118,7 @@ ferry_tree_copy_add_root (FerryTreeCopy *self,
   FerryDirNode *root
       = ferry_dir_node_new_root (fcntl (src_parent_fd, F_DUPFD_CLOEXEC, 3), src_parent_path,
                                  fcntl (dst_dir_fd, F_DUPFD_CLOEXEC, 3), dst_dir_path);
-  struct stat dst_st;
-
-  root->dst_gives_group = fstat (root->dst_fd, &dst_st) != 0 || (dst_st.st_mode & S_ISGID);
+  root->dst_shapes_new = ferry_folder_shapes_new_entries (root->dst_fd);
   push_task (self, root, src_name, dst_name);
 }
 
@@ -325,7 +323,8 @@ open_temp (FerryTreeCopy *self, FerryFileCopy *fc, GError **error)
 {
   int errsv;
 
-  if (ferry_temp_file_open (&fc->tmp, fc->node->dst_fd, &self->ctx->tmpfile_unsupported, &errsv))
+  if (ferry_temp_file_open (&fc->tmp, fc->node->dst_fd, fc->st.st_mode & 0777 & ~self->ctx->umask,
+                            &self->ctx->tmpfile_unsupported, &errsv))
     return TRUE;
   return ferry_copy_fail_errno (fc, errsv, TRUE, error);
 }
@@ -333,8 +332,8 @@ open_temp (FerryTreeCopy *self, FerryFileCopy *fc, GError **error)
 static gboolean
 apply_file_metadata (FerryTreeCopy *self, FerryFileCopy *fc, GError **error)
 {
-  FerryMetaTarget src = { fc->src_fd, -1, NULL, FALSE };
-  FerryMetaTarget dst = { fc->tmp.fd, -1, NULL, !fc->node->dst_gives_group };
+  FerryMetaTarget src = { fc->src_fd, -1, NULL, FALSE, 0 };
+  FerryMetaTarget dst = { fc->tmp.fd, -1, NULL, !fc->node->dst_shapes_new, fc->tmp.mode };
   int errsv;
 
   if (ferry_metadata_apply (self->ctx, src, dst, &fc->st, &errsv))
@@ -509,8 +508,8 @@ copy_special (FerryTreeCopy *self,
         return TRUE;
     }
 
-  FerryMetaTarget src = { -1, node->src_fd, src_name, FALSE };
-  FerryMetaTarget dst = { -1, node->dst_fd, name, !node->dst_gives_group };
+  FerryMetaTarget src = { -1, node->src_fd, src_name, FALSE, 0 };
+  FerryMetaTarget dst = { -1, node->dst_fd, name, FALSE, 0 };
   if (!ferry_metadata_apply (self->ctx, src, dst, st, &errsv)
       || (place->replace && renameat (node->dst_fd, name, node->dst_fd, place->name) != 0
           && (errsv = errno)))
@@ -807,13 +806,10 @@ open_dir_node (FerryTreeCopy *self, FerryDirNode *node, GError **error)
     return set_error_at_node (error, errno, _ ("Could not open the folder “%s”"), node->parent,
                               node->dst_name, FALSE);
 
-  /* A folder Ferry made is 0700 until it is finished: nothing inside
-   * takes its group. One that was there may pass on its group. */
-  if (!node->created)
-    {
-      struct stat dst_st;
-      node->dst_gives_group = fstat (node->dst_fd, &dst_st) != 0 || (dst_st.st_mode & S_ISGID);
-    }
+  /* A folder Ferry made got these from its parent (mkdir passes on both
+   * setgid and a default ACL); one that was there is asked. */
+  node->dst_shapes_new = node->created ? node->parent->dst_shapes_new
+                                       : ferry_folder_shapes_new_entries (node->dst_fd);
   return TRUE;
 }
 
@@ -861,8 +857,8 @@ list_dir (FerryTreeCopy *self, FerryDirNode *node)
 static void
 finish_dir (FerryTreeCopy *self, FerryDirNode *node)
 {
-  FerryMetaTarget src = { node->src_fd, -1, NULL, FALSE };
-  FerryMetaTarget dst = { node->dst_fd, -1, NULL, !node->parent->dst_gives_group };
+  FerryMetaTarget src = { node->src_fd, -1, NULL, FALSE, 0 };
+  FerryMetaTarget dst = { node->dst_fd, -1, NULL, FALSE, 0 };
   g_autoptr (GError) error = NULL;
   int errsv;
 
