@@ -26,7 +26,7 @@ append_json_string (GString *out, const char *s)
 /* One JSON object on one line. Paths in "current" are already display
  * strings (valid UTF-8, odd bytes escaped), so the line is valid JSON. */
 char *
-ferry_cli_format_json (const FerryProgress *p, const char *strategy)
+ferry_cli_format_json (const FerryProgress *p, FerryDevice *device, const char *strategy)
 {
   GString *out = g_string_new ("{");
   char number[G_ASCII_DTOSTR_BUF_SIZE];
@@ -56,6 +56,17 @@ ferry_cli_format_json (const FerryProgress *p, const char *strategy)
     append_json_string (out, p->current);
   else
     g_string_append (out, "null");
+  if (device != NULL)
+    {
+      g_string_append (out, ",\"device\":{\"class\":");
+      append_json_string (out, ferry_device_get_class_name (device));
+      g_string_append (out, ",\"name\":");
+      append_json_string (out, ferry_device_get_display_name (device));
+      g_string_append_printf (out, ",\"speed\":\"%s\",\"removable\":%s}",
+                              ferry_device_get_speed (device) == FERRY_DEVICE_SPEED_SLOW ? "slow"
+                                                                                         : "fast",
+                              ferry_device_get_removable (device) ? "true" : "false");
+    }
   if (strategy != NULL)
     {
       g_string_append (out, ",\"strategy\":");

@@ -5,7 +5,9 @@
 
 G_BEGIN_DECLS
 
-char *ferry_cli_format_json (const FerryProgress *progress, const char *strategy);
+char *ferry_cli_format_json (const FerryProgress *progress,
+                             FerryDevice *device,
+                             const char *strategy);
 char *ferry_cli_format_bar (const FerryProgress *progress, guint width);
 char *ferry_cli_format_duration (double seconds);
 char *ferry_cli_format_summary (const FerryProgress *progress, gboolean dry_run);

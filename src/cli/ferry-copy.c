@@ -34,6 +34,8 @@ typedef struct
   gboolean dry_run;
   gboolean bar_shown;
   gboolean interrupted;
+  gboolean device_shown;
+  const char *strategy_shown;
   char *last_failure;
   GError *error;
 } Cli;
@@ -60,6 +62,32 @@ parse_conflict (const char *value, FerryConflictPolicy *policy)
         return TRUE;
       }
   return FALSE;
+}
+
+static gboolean
+parse_device (const char *value, FerryDeviceMode *mode)
+{
+  if (g_strcmp0 (value, "auto") == 0)
+    *mode = FERRY_DEVICE_MODE_AUTO;
+  else if (g_strcmp0 (value, "fast") == 0)
+    *mode = FERRY_DEVICE_MODE_FAST;
+  else if (g_strcmp0 (value, "slow") == 0)
+    *mode = FERRY_DEVICE_MODE_SLOW;
+  else
+    return FALSE;
+  return TRUE;
+}
+
+static gboolean
+parse_slow_method (const char *value, FerrySlowMethod *method)
+{
+  if (g_strcmp0 (value, "window") == 0)
+    *method = FERRY_SLOW_METHOD_WINDOW;
+  else if (g_strcmp0 (value, "chunk-sync") == 0)
+    *method = FERRY_SLOW_METHOD_CHUNK_SYNC;
+  else
+    return FALSE;
+  return TRUE;
 }
 
 static gboolean
@@ -102,7 +130,18 @@ show_progress (Cli *cli)
   ferry_job_get_progress (cli->job, &progress);
   if (cli->style == PROGRESS_JSON)
     {
-      g_autofree char *line = ferry_cli_format_json (&progress, NULL);
+      g_autoptr (FerryDevice) device = cli->device_shown ? NULL : ferry_job_dup_device (cli->job);
+      const char *strategy = ferry_job_get_strategy (cli->job);
+      g_autofree char *line = NULL;
+
+      /* The device once, when it is known; the strategy then and
+       * whenever it changes (a device measured slow). */
+      if (strategy == cli->strategy_shown && device == NULL)
+        strategy = NULL;
+      else
+        cli->strategy_shown = strategy;
+      cli->device_shown |= device != NULL;
+      line = ferry_cli_format_json (&progress, device, strategy);
       fprintf (stdout, "%s\n", line);
       fflush (stdout);
     }
@@ -245,6 +284,10 @@ main (int argc, char **argv)
   g_autofree char *conflict = NULL;
   g_autofree char *progress = NULL;
   g_autofree char *on_error = NULL;
+  g_autofree char *device = NULL;
+  g_autofree char *slow_method = NULL;
+  FerryDeviceMode device_mode = FERRY_DEVICE_MODE_AUTO;
+  FerrySlowMethod method = FERRY_SLOW_METHOD_WINDOW;
   gboolean no_preserve = FALSE, verify = FALSE, dry_run = FALSE, version = FALSE;
   gint workers = 0;
   FerryConflictPolicy policy;
@@ -267,6 +310,11 @@ main (int argc, char **argv)
           { "progress", 0, 0, G_OPTION_ARG_STRING, &progress,
             N_ ("How to show progress: bar, json (one object per line on standard output) or none"),
             N_ ("STYLE") },
+          { "device", 0, 0, G_OPTION_ARG_STRING, &device,
+            N_ ("Treat the destination's device as auto (its class, then measured), fast or slow"),
+            N_ ("auto|fast|slow") },
+          { "slow-method", 0, 0, G_OPTION_ARG_STRING, &slow_method,
+            N_ ("How to write to a slow device: window (default) or chunk-sync"), N_ ("METHOD") },
           { "dry-run", 0, 0, G_OPTION_ARG_NONE, &dry_run,
             N_ ("Only plan: report what would be copied"), NULL },
           { "jobs", 'j', 0, G_OPTION_ARG_INT, &workers,
@@ -311,6 +359,10 @@ main (int argc, char **argv)
     return usage_error (context, _ ("--progress takes bar, json or none"));
   if (on_error != NULL && g_strcmp0 (on_error, "skip") != 0 && g_strcmp0 (on_error, "stop") != 0)
     return usage_error (context, _ ("--on-error takes skip or stop"));
+  if (device != NULL && !parse_device (device, &device_mode))
+    return usage_error (context, _ ("--device takes auto, fast or slow"));
+  if (slow_method != NULL && !parse_slow_method (slow_method, &method))
+    return usage_error (context, _ ("--slow-method takes window or chunk-sync"));
   if (workers < 0 || workers > 256)
     return usage_error (context, _ ("--jobs takes a number from 1 to 256"));
 
@@ -325,6 +377,8 @@ main (int argc, char **argv)
   ferry_job_set_preserve (job, !no_preserve);
   ferry_job_set_verify (job, verify);
   ferry_job_set_dry_run (job, dry_run);
+  ferry_job_set_device_mode (job, device_mode);
+  ferry_job_set_slow_method (job, method);
   ferry_job_set_n_workers (job, workers > 0 ? (guint) workers : g_get_num_processors ());
 
   cli.job = job;

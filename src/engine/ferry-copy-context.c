@@ -5,6 +5,8 @@
 #include <unistd.h>
 
 #include "ferry-copy-context.h"
+#include "ferry-copy-throttled.h"
+#include "ferry-tree-copy.h"
 #include "ferry-error.h"
 #include "ferry-fs.h"
 #include "ferry-hardlinks.h"
@@ -29,6 +31,7 @@ ferry_copy_context_new (FerryJob *job, FerryCounters *counters, GCancellable *ca
   ctx->hardlinks = ferry_hardlinks_new ();
   g_mutex_init (&ctx->conflict_lock);
   g_mutex_init (&ctx->stop_lock);
+  g_mutex_init (&ctx->tree_lock);
   return ctx;
 }
 
@@ -38,10 +41,14 @@ ferry_copy_context_free (FerryCopyContext *ctx)
   /* A strategy's helpers (a flusher thread) never outlive the copy. */
   if (ctx->strategy != NULL && ctx->strategy->stop != NULL)
     ctx->strategy->stop (ctx);
+  g_clear_pointer ((FerryThrottle **) &ctx->throttle, ferry_throttle_free);
+  g_clear_object (&ctx->device);
+  g_free (ctx->dst_path);
   g_clear_object (&ctx->cancellable);
   g_clear_pointer (&ctx->hardlinks, ferry_hardlinks_free);
   g_mutex_clear (&ctx->conflict_lock);
   g_mutex_clear (&ctx->stop_lock);
+  g_mutex_clear (&ctx->tree_lock);
   g_clear_error (&ctx->stop_error);
   g_free (ctx);
 }
@@ -97,6 +104,52 @@ show_current (FerryCopyContext *ctx, FerryDirNode *node, const char *name)
   g_autofree char *path = ferry_dir_node_src_path (node, name);
 
   _ferry_job_set_current (ctx->job, ferry_path_display (path));
+}
+
+FerryThrottle *
+ferry_copy_context_get_throttle (FerryCopyContext *ctx)
+{
+  return atomic_load (&ctx->throttle);
+}
+
+/* From now on data goes to the device in throttled windows: from the
+ * start when the device's class is slow, or once the flusher measured it
+ * slow (then from any thread, once). */
+void
+ferry_copy_context_go_slow (FerryCopyContext *ctx)
+{
+  FerryThrottle *expected = NULL;
+  FerryThrottle *throttle = ferry_throttle_new (ctx, ctx->slow_method);
+
+  if (!atomic_compare_exchange_strong (&ctx->throttle, &expected, throttle))
+    {
+      ferry_throttle_free (throttle);
+      return;
+    }
+  g_mutex_lock (&ctx->tree_lock);
+  if (ctx->tree != NULL)
+    ferry_tree_copy_grow (ctx->tree, ctx->slow_workers);
+  g_mutex_unlock (&ctx->tree_lock);
+  _ferry_job_strategy_changed (ctx->job);
+}
+
+void
+ferry_copy_context_set_tree (FerryCopyContext *ctx, FerryTreeCopy *tree)
+{
+  g_mutex_lock (&ctx->tree_lock);
+  ctx->tree = tree;
+  g_mutex_unlock (&ctx->tree_lock);
+}
+
+/* The method data travels by now, as the progress reports it. */
+const char *
+ferry_copy_context_get_strategy_name (FerryCopyContext *ctx)
+{
+  if (atomic_load (&ctx->throttle) != NULL)
+    return ctx->slow_method == FERRY_SLOW_METHOD_CHUNK_SYNC ? "chunk-sync" : "window";
+  if (atomic_load (&ctx->reflinked))
+    return "reflink";
+  return atomic_load (&ctx->range_unsupported) ? "sendfile" : "copy-range";
 }
 
 void

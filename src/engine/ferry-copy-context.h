@@ -6,6 +6,7 @@
 #include <sys/stat.h>
 
 #include "ferry-counters.h"
+#include "ferry-device.h"
 #include "ferry-dir-node.h"
 #include "ferry-enums.h"
 #include "ferry-temp-file.h"
@@ -16,6 +17,9 @@ G_BEGIN_DECLS
 typedef struct _FerryCopyContext FerryCopyContext;
 typedef struct _FerryFileCopy FerryFileCopy;
 typedef struct _FerryHardlinks FerryHardlinks;
+typedef struct _FerryFlusher FerryFlusher;
+typedef struct _FerryThrottle FerryThrottle;
+typedef struct _FerryTreeCopy FerryTreeCopy;
 
 /**
  * FerryStrategy:
@@ -29,6 +33,7 @@ typedef struct
   void (*start) (FerryCopyContext *ctx);
   gboolean (*copy_data) (FerryCopyContext *ctx, FerryFileCopy *fc, GError **error);
   gboolean (*commit_file) (FerryCopyContext *ctx, FerryFileCopy *fc, GError **error);
+  void (*abandon_file) (FerryCopyContext *ctx, FerryFileCopy *fc);
   gboolean (*finish) (FerryCopyContext *ctx, const char *dst_path, GError **error);
   void (*stop) (FerryCopyContext *ctx);
 } FerryStrategy;
@@ -44,6 +49,12 @@ struct _FerryFileCopy
   FerryTempFile tmp;
   guint64 written;             /* bytes of this file handed to the kernel */
   gboolean destination_failed; /* the error came from the destination */
+
+  /* slow devices */
+  FerryFileCopy *whole; /* for a piece of a large file: the file it is part of */
+  gboolean throttled;   /* in flight in the throttle's windows */
+  guint64 window;       /* the last window holding its data */
+  guint64 unsynced;     /* chunk-sync: written since the last fdatasync */
 };
 
 struct _FerryCopyContext
@@ -63,10 +74,20 @@ struct _FerryCopyContext
 
   guint n_pieces; /* threads for one very large file */
   const FerryStrategy *strategy;
-  gpointer strategy_data;
-  int dst_dir_fd; /* the destination folder: not owned */
+  FerryDevice *device;
+  FerryDeviceMode device_mode;
+  FerrySlowMethod slow_method;
+  FerryFlusher *flusher;              /* fast mode: durability behind the copy */
+  _Atomic (FerryThrottle *) throttle; /* slow mode, from the start or once measured */
+  char *dst_path;
+  guint slow_workers;
+  GMutex tree_lock;
+  FerryTreeCopy *tree; /* while the copy runs: more workers if it turns slow */
+  int dst_dir_fd;      /* the destination folder: not owned */
   dev_t dst_dev;
   atomic_bool reflink_unsupported;
+  atomic_bool reflinked;         /* at least one file shared its extents */
+  atomic_bool range_unsupported; /* copy_file_range refused this pair of filesystems */
   atomic_bool tmpfile_unsupported;
   FerryHardlinks *hardlinks;
 
@@ -89,6 +110,11 @@ gboolean ferry_copy_context_check (FerryCopyContext *ctx, GError **error);
 gboolean ferry_copy_context_is_ending (FerryCopyContext *ctx);
 void ferry_copy_context_stop (FerryCopyContext *ctx, const GError *error);
 GError *ferry_copy_context_dup_stop_error (FerryCopyContext *ctx);
+
+FerryThrottle *ferry_copy_context_get_throttle (FerryCopyContext *ctx);
+void ferry_copy_context_go_slow (FerryCopyContext *ctx);
+void ferry_copy_context_set_tree (FerryCopyContext *ctx, FerryTreeCopy *tree);
+const char *ferry_copy_context_get_strategy_name (FerryCopyContext *ctx);
 
 void ferry_copy_context_set_current (FerryCopyContext *ctx, FerryDirNode *node, const char *name);
 void ferry_copy_context_add_written (FerryCopyContext *ctx, FerryFileCopy *fc, guint64 bytes);

@@ -17,6 +17,6 @@ gboolean ferry_copy_fail_errno (FerryFileCopy *fc,
                                 GError **error);
 gboolean ferry_copy_check_source_unchanged (FerryFileCopy *fc, GError **error);
 
-extern const FerryStrategy ferry_strategy_fast;
+extern const FerryStrategy ferry_strategy_local;
 
 G_END_DECLS

@@ -3,10 +3,13 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <sys/sendfile.h>
 #include <glib/gi18n-lib.h>
 #include <unistd.h>
 
 #include "ferry-copy-data.h"
+#include "ferry-copy-throttled.h"
+#include "ferry-flusher.h"
 #include "ferry-error.h"
 #include "ferry-fs.h"
 
@@ -54,6 +57,23 @@ fail_changed (FerryFileCopy *fc, GError **error)
       _ ("“%s” changed while it was being copied; the copy was discarded"), path);
 }
 
+/* Bytes [offset, offset + n) of the copy were handed to the kernel. On a
+ * slow device the throttle may hold the writer until the device caught
+ * up; on a fast one, the flusher, while it is still measuring. */
+static gboolean
+chunk_written (FerryCopyContext *ctx, FerryFileCopy *fc, off_t offset, size_t n, GError **error)
+{
+  FerryThrottle *throttle = ferry_copy_context_get_throttle (ctx);
+  int errsv;
+
+  ferry_copy_context_add_written (ctx, fc, n);
+  if (throttle != NULL && !ferry_throttle_wrote (throttle, fc, offset, n, &errsv))
+    return ferry_copy_fail_errno (fc, errsv, TRUE, error);
+  if (throttle == NULL && ctx->flusher != NULL)
+    ferry_flusher_wait_for_room (ctx->flusher, ctx->cancellable);
+  return TRUE;
+}
+
 /* Copies [start, end) through a buffer: where copy_file_range cannot, and
  * to tell a read failure from a write failure after an I/O error. */
 static gboolean
@@ -86,8 +106,9 @@ copy_span_rw (FerryCopyContext *ctx, FerryFileCopy *fc, off_t start, off_t end, 
             }
           done += w;
         }
+      if (!chunk_written (ctx, fc, off, n, error))
+        return FALSE;
       off += n;
-      ferry_copy_context_add_written (ctx, fc, n);
       if (!ferry_copy_context_check (ctx, error))
         return FALSE;
     }
@@ -104,6 +125,41 @@ range_unsupported (int errsv)
          || errsv == EBADF || errsv == ETXTBSY;
 }
 
+/* One chunk the slow-device way: sendfile, the kernel-side copy that
+ * writes at the copy's file position. */
+static ssize_t
+send_chunk (FerryFileCopy *fc, off_t off, size_t len)
+{
+  off_t in_off = off;
+
+  if (lseek (fc->tmp.fd, off, SEEK_SET) != off)
+    return -1;
+  return sendfile (fc->tmp.fd, fc->src_fd, &in_off, len);
+}
+
+static ssize_t
+range_chunk (FerryFileCopy *fc, off_t off, size_t len)
+{
+  loff_t in_off = off, out_off = off;
+
+  return copy_file_range (fc->src_fd, &in_off, fc->tmp.fd, &out_off, len, 0);
+}
+
+/* Which kernel-side copy a chunk takes. copy_file_range is the fast
+ * disks' way (and shares extents where it can); it refuses some pairs of
+ * filesystems (EXDEV), where sendfile still copies inside the kernel, as
+ * it does for slow devices. The device may turn out slow in the middle
+ * of a file, so this is decided chunk by chunk. */
+static gboolean
+use_sendfile (FerryCopyContext *ctx, FerryFileCopy *fc)
+{
+  /* sendfile writes at the file position: pieces of one file, copied by
+   * several threads through one descriptor, cannot share it. */
+  if (fc->whole != NULL)
+    return FALSE;
+  return ferry_copy_context_get_throttle (ctx) != NULL || atomic_load (&ctx->range_unsupported);
+}
+
 static gboolean
 copy_span (FerryCopyContext *ctx, FerryFileCopy *fc, off_t start, off_t end, GError **error)
 {
@@ -111,13 +167,19 @@ copy_span (FerryCopyContext *ctx, FerryFileCopy *fc, off_t start, off_t end, GEr
 
   while (off < end)
     {
-      loff_t in_off = off, out_off = off;
-      ssize_t n = copy_file_range (fc->src_fd, &in_off, fc->tmp.fd, &out_off,
-                                   MIN (CHUNK_SIZE, end - off), 0);
+      size_t len = MIN (CHUNK_SIZE, end - off);
+      gboolean sending = use_sendfile (ctx, fc);
+      ssize_t n = sending ? send_chunk (fc, off, len) : range_chunk (fc, off, len);
+
       if (n < 0)
         {
           if (errno == EINTR)
             continue;
+          if (!sending && range_unsupported (errno) && fc->whole == NULL)
+            {
+              atomic_store (&ctx->range_unsupported, TRUE);
+              continue;
+            }
           if (range_unsupported (errno) || errno == EIO)
             return copy_span_rw (ctx, fc, off, end, error);
           return ferry_copy_fail_errno (fc, errno, TRUE, error);
@@ -125,8 +187,9 @@ copy_span (FerryCopyContext *ctx, FerryFileCopy *fc, off_t start, off_t end, GEr
       if (n == 0)
         return fail_changed (fc, error);
 
+      if (!chunk_written (ctx, fc, off, n, error))
+        return FALSE;
       off += n;
-      ferry_copy_context_add_written (ctx, fc, n);
       if (end - start > CHUNK_SIZE && !ferry_copy_context_check (ctx, error))
         return FALSE;
     }
@@ -207,6 +270,7 @@ copy_in_pieces (FerryCopyContext *ctx, FerryFileCopy *fc, guint n, GError **erro
       pieces[i].ctx = ctx;
       pieces[i].fc = *fc;
       pieces[i].fc.written = 0;
+      pieces[i].fc.whole = fc;
       pieces[i].start = MIN ((off_t) i * share, fc->st.st_size);
       pieces[i].end = MIN ((off_t) (i + 1) * share, fc->st.st_size);
       if (i > 0)
@@ -262,7 +326,8 @@ ferry_copy_range (FerryCopyContext *ctx, FerryFileCopy *fc, GError **error)
     return copy_sparse (ctx, fc, error);
   if (!preallocate (fc, error))
     return FALSE;
-  if (fc->st.st_size >= SPLIT_MIN && ctx->n_pieces > 1)
+  if (fc->st.st_size >= SPLIT_MIN && ctx->n_pieces > 1
+      && ferry_copy_context_get_throttle (ctx) == NULL)
     return copy_in_pieces (ctx, fc, MIN (ctx->n_pieces, MAX_PIECES), error);
   return copy_span (ctx, fc, 0, fc->st.st_size, error);
 }

@@ -31,6 +31,7 @@ ferry_copy_reflink (FerryCopyContext *ctx, FerryFileCopy *fc, gboolean *done, GE
 
   if (ioctl (fc->tmp.fd, FICLONE, fc->src_fd) == 0)
     {
+      atomic_store (&ctx->reflinked, TRUE);
       ferry_copy_context_add_written (ctx, fc, fc->st.st_size);
       *done = TRUE;
       return TRUE;

@@ -3,6 +3,7 @@
 
 /* Everything a front end needs from the copy engine. */
 #include "ferry-conflict-request.h"
+#include "ferry-device.h"
 #include "ferry-enums.h"
 #include "ferry-enum-types.h"
 #include "ferry-error.h"

@@ -63,6 +63,30 @@ typedef enum
   FERRY_ERROR_POLICY_STOP,
 } FerryErrorPolicy;
 
+/**
+ * FerryDeviceMode:
+ * How a job decides the destination device's speed: from its class and
+ * by measuring (auto), or as the caller says.
+ */
+typedef enum
+{
+  FERRY_DEVICE_MODE_AUTO,
+  FERRY_DEVICE_MODE_FAST,
+  FERRY_DEVICE_MODE_SLOW,
+} FerryDeviceMode;
+
+/**
+ * FerrySlowMethod:
+ * How data is written to a slow device: in windows that span files, each
+ * window written out while the next fills (the default), or in chunks
+ * with an fdatasync after each, for comparison.
+ */
+typedef enum
+{
+  FERRY_SLOW_METHOD_WINDOW,
+  FERRY_SLOW_METHOD_CHUNK_SYNC,
+} FerrySlowMethod;
+
 const char *ferry_phase_to_string (FerryPhase phase);
 
 G_END_DECLS

@@ -1,15 +1,21 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #pragma once
 
-#include <glib.h>
+#include <gio/gio.h>
 
 #include "ferry-counters.h"
 
 G_BEGIN_DECLS
 
 typedef struct _FerryFlusher FerryFlusher;
+typedef void (*FerryFlusherSlowFunc) (gpointer user_data);
 
-FerryFlusher *ferry_flusher_new (int fd, FerryCounters *counters, guint64 window);
+FerryFlusher *ferry_flusher_new (int fd,
+                                 FerryCounters *counters,
+                                 gboolean probe,
+                                 FerryFlusherSlowFunc on_slow,
+                                 gpointer user_data);
+void ferry_flusher_wait_for_room (FerryFlusher *self, GCancellable *cancellable);
 int ferry_flusher_stop (FerryFlusher *self);
 void ferry_flusher_free (FerryFlusher *self);
 

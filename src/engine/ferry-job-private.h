@@ -12,5 +12,6 @@ void _ferry_job_wait_while_paused (FerryJob *self, GCancellable *cancellable);
 void _ferry_job_report_failure (FerryJob *self, FerryFailure *failure);
 void _ferry_job_post_conflict (FerryJob *self, FerryConflictRequest *request);
 void _ferry_job_set_current (FerryJob *self, char *display_path);
+void _ferry_job_strategy_changed (FerryJob *self);
 
 G_END_DECLS

@@ -3,6 +3,7 @@
 
 #include <gio/gio.h>
 
+#include "ferry-device.h"
 #include "ferry-enums.h"
 #include "ferry-failure.h"
 #include "ferry-progress.h"
@@ -31,6 +32,10 @@ gboolean ferry_job_get_dry_run (FerryJob *self);
 void ferry_job_set_dry_run (FerryJob *self, gboolean dry_run);
 guint ferry_job_get_n_workers (FerryJob *self);
 void ferry_job_set_n_workers (FerryJob *self, guint n_workers);
+FerryDeviceMode ferry_job_get_device_mode (FerryJob *self);
+void ferry_job_set_device_mode (FerryJob *self, FerryDeviceMode mode);
+FerrySlowMethod ferry_job_get_slow_method (FerryJob *self);
+void ferry_job_set_slow_method (FerryJob *self, FerrySlowMethod method);
 
 void ferry_job_run_async (FerryJob *self,
                           GCancellable *cancellable,
@@ -44,6 +49,8 @@ void ferry_job_resume (FerryJob *self);
 gboolean ferry_job_get_paused (FerryJob *self);
 
 FerryPhase ferry_job_get_phase (FerryJob *self);
+FerryDevice *ferry_job_dup_device (FerryJob *self);
+const char *ferry_job_get_strategy (FerryJob *self);
 void ferry_job_get_progress (FerryJob *self, FerryProgress *progress);
 GPtrArray *ferry_job_dup_failures (FerryJob *self);
 guint64 ferry_job_get_n_failures (FerryJob *self);

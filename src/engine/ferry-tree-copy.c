@@ -19,6 +19,7 @@
 #include "ferry-verify.h"
 
 #define LISTING_BUFFER_SIZE (64 * 1024)
+#define HANDED_OUT_MAX      64
 
 /**
  * FerryTreeCopy:
@@ -34,13 +35,16 @@ struct _FerryTreeCopy
   GCond cond;
   GPtrArray *tasks; /* Task*, used as a stack */
   guint n_busy;
+  GPtrArray *threads; /* besides the one that called run() */
+  gboolean running;
 };
 
 typedef struct
 {
   FerryDirNode *node;
-  char *top_src_name; /* set for a root: the one entry to copy from it */
-  char *top_dst_name;
+  char *src_name; /* set for an entry to copy; NULL to list the folder */
+  char *dst_name;
+  unsigned char d_type;
 } Task;
 
 /* Where a file goes, once conflicts are settled. */
@@ -60,8 +64,8 @@ static void copy_entry (FerryTreeCopy *self,
 static void
 task_free (Task *task)
 {
-  g_free (task->top_src_name);
-  g_free (task->top_dst_name);
+  g_free (task->src_name);
+  g_free (task->dst_name);
   g_free (task);
 }
 
@@ -74,6 +78,7 @@ ferry_tree_copy_new (FerryCopyContext *ctx)
   g_mutex_init (&self->lock);
   g_cond_init (&self->cond);
   self->tasks = g_ptr_array_new ();
+  self->threads = g_ptr_array_new ();
   return self;
 }
 
@@ -82,23 +87,27 @@ ferry_tree_copy_free (FerryTreeCopy *self)
 {
   g_assert (self->tasks->len == 0);
   g_ptr_array_unref (self->tasks);
+  g_ptr_array_unref (self->threads);
   g_mutex_clear (&self->lock);
   g_cond_clear (&self->cond);
   g_free (self);
 }
 
-/* A folder to list, or (with @top_src_name) a root's one entry to copy. */
+/* A folder to list, or (with @src_name) one entry of it to copy: a
+ * root's top entry, or a file handed out to keep a slow device busy. */
 static void
 push_task (FerryTreeCopy *self,
            FerryDirNode *node,
-           const char *top_src_name,
-           const char *top_dst_name)
+           const char *src_name,
+           const char *dst_name,
+           unsigned char d_type)
 {
   Task *task = g_new0 (Task, 1);
 
   task->node = node;
-  task->top_src_name = g_strdup (top_src_name);
-  task->top_dst_name = g_strdup (top_dst_name);
+  task->src_name = g_strdup (src_name);
+  task->dst_name = g_strdup (dst_name);
+  task->d_type = d_type;
   g_mutex_lock (&self->lock);
   g_ptr_array_add (self->tasks, task);
   g_cond_signal (&self->cond);
@@ -119,7 +128,7 @@ ferry_tree_copy_add_root (FerryTreeCopy *self,
       = ferry_dir_node_new_root (fcntl (src_parent_fd, F_DUPFD_CLOEXEC, 3), src_parent_path,
                                  fcntl (dst_dir_fd, F_DUPFD_CLOEXEC, 3), dst_dir_path);
   root->dst_shapes_new = ferry_folder_shapes_new_entries (root->dst_fd);
-  push_task (self, root, src_name, dst_name);
+  push_task (self, root, src_name, dst_name, DT_UNKNOWN);
 }
 
 /* ------------------------------------------------------------------ */
@@ -393,6 +402,8 @@ copy_regular (FerryTreeCopy *self,
 
   if (!ok || place->skip)
     {
+      if (ctx->strategy->abandon_file != NULL)
+        ctx->strategy->abandon_file (ctx, &fc);
       atomic_fetch_sub (&ctx->counters->bytes_written, fc.written);
       ferry_temp_file_discard (&fc.tmp);
     }
@@ -718,7 +729,7 @@ copy_dir_entry (FerryTreeCopy *self, FerryDirNode *node, const char *src_name, c
     }
 
   g_atomic_int_inc (&node->pending);
-  push_task (self, child, NULL, NULL);
+  push_task (self, child, NULL, NULL, DT_UNKNOWN);
 }
 
 /* Opens an entry listed as a regular file; -1 (and the caller stats it
@@ -813,6 +824,27 @@ open_dir_node (FerryTreeCopy *self, FerryDirNode *node, GError **error)
   return TRUE;
 }
 
+/* On a slow device every worker waits until its file is on the device
+ * before naming it, so the files of one folder (a camera card's thousands
+ * of photos) are handed out to all workers rather than copied in turn by
+ * the one listing them. The stack of tasks stays short. */
+static gboolean
+hand_out_file (FerryTreeCopy *self, FerryDirNode *node, const char *name, unsigned char d_type)
+{
+  gboolean room;
+
+  if (ferry_copy_context_get_throttle (self->ctx) == NULL)
+    return FALSE;
+  g_mutex_lock (&self->lock);
+  room = self->tasks->len < HANDED_OUT_MAX;
+  g_mutex_unlock (&self->lock);
+  if (!room)
+    return FALSE;
+  g_atomic_int_inc (&node->pending);
+  push_task (self, node, name, name, d_type);
+  return TRUE;
+}
+
 static void
 list_dir (FerryTreeCopy *self, FerryDirNode *node)
 {
@@ -839,6 +871,8 @@ list_dir (FerryTreeCopy *self, FerryDirNode *node)
     {
       if (ferry_copy_context_is_ending (self->ctx))
         break;
+      if (d_type != DT_DIR && hand_out_file (self, node, name, d_type))
+        continue;
       copy_entry (self, node, name, name, d_type);
     }
   ferry_dir_reader_clear (&reader);
@@ -898,10 +932,10 @@ release_node (FerryTreeCopy *self, FerryDirNode *node)
 static void
 run_task (FerryTreeCopy *self, Task *task)
 {
-  if (task->top_src_name != NULL)
+  if (task->src_name != NULL)
     {
       if (ferry_copy_context_check (self->ctx, NULL))
-        copy_entry (self, task->node, task->top_src_name, task->top_dst_name, DT_UNKNOWN);
+        copy_entry (self, task->node, task->src_name, task->dst_name, task->d_type);
     }
   else
     list_dir (self, task->node);
@@ -939,6 +973,29 @@ worker_main (gpointer data)
   return NULL;
 }
 
+/* Called with the lock. */
+static void
+add_workers (FerryTreeCopy *self, guint n_workers)
+{
+  while (self->threads->len + 1 < n_workers)
+    g_ptr_array_add (self->threads, g_thread_new ("ferry-copy", worker_main, self));
+}
+
+/**
+ * ferry_tree_copy_grow:
+ * Brings the workers up to @n_workers while the copy runs: a device
+ * measured slow in the middle of a job wants more of them. Does nothing
+ * once the copy is over.
+ */
+void
+ferry_tree_copy_grow (FerryTreeCopy *self, guint n_workers)
+{
+  g_mutex_lock (&self->lock);
+  if (self->running)
+    add_workers (self, n_workers);
+  g_mutex_unlock (&self->lock);
+}
+
 /**
  * ferry_tree_copy_run:
  * Copies every root added, on @n_workers threads (the calling thread is
@@ -947,11 +1004,18 @@ worker_main (gpointer data)
 void
 ferry_tree_copy_run (FerryTreeCopy *self, guint n_workers)
 {
-  g_autoptr (GPtrArray) threads = g_ptr_array_new ();
+  g_mutex_lock (&self->lock);
+  self->running = TRUE;
+  add_workers (self, MAX (n_workers, 1));
+  g_mutex_unlock (&self->lock);
 
-  for (guint i = 1; i < MAX (n_workers, 1); i++)
-    g_ptr_array_add (threads, g_thread_new ("ferry-copy", worker_main, self));
   worker_main (self);
-  for (guint i = 0; i < threads->len; i++)
-    g_thread_join (g_ptr_array_index (threads, i));
+
+  /* No worker is started after this: the tasks are all done. */
+  g_mutex_lock (&self->lock);
+  self->running = FALSE;
+  g_mutex_unlock (&self->lock);
+  for (guint i = 0; i < self->threads->len; i++)
+    g_thread_join (g_ptr_array_index (self->threads, i));
+  g_ptr_array_set_size (self->threads, 0);
 }

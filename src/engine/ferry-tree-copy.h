@@ -5,8 +5,6 @@
 
 G_BEGIN_DECLS
 
-typedef struct _FerryTreeCopy FerryTreeCopy;
-
 FerryTreeCopy *ferry_tree_copy_new (FerryCopyContext *ctx);
 void ferry_tree_copy_free (FerryTreeCopy *self);
 void ferry_tree_copy_add_root (FerryTreeCopy *self,
@@ -17,6 +15,7 @@ void ferry_tree_copy_add_root (FerryTreeCopy *self,
                                const char *dst_dir_path,
                                const char *dst_name);
 void ferry_tree_copy_run (FerryTreeCopy *self, guint n_workers);
+void ferry_tree_copy_grow (FerryTreeCopy *self, guint n_workers);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (FerryTreeCopy, ferry_tree_copy_free)
 
