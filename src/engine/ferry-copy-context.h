@@ -34,6 +34,7 @@ typedef struct
   gboolean (*copy_data) (FerryCopyContext *ctx, FerryFileCopy *fc, GError **error);
   gboolean (*commit_file) (FerryCopyContext *ctx, FerryFileCopy *fc, GError **error);
   void (*abandon_file) (FerryCopyContext *ctx, FerryFileCopy *fc);
+  void (*file_named) (FerryCopyContext *ctx, FerryFileCopy *fc);
   gboolean (*finish) (FerryCopyContext *ctx, const char *dst_path, GError **error);
   void (*stop) (FerryCopyContext *ctx);
 } FerryStrategy;

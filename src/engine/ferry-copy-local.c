@@ -72,6 +72,15 @@ local_abandon_file (FerryCopyContext *ctx, FerryFileCopy *fc)
     ferry_throttle_forget (throttle, fc);
 }
 
+static void
+local_file_named (FerryCopyContext *ctx, FerryFileCopy *fc)
+{
+  FerryThrottle *throttle = ferry_copy_context_get_throttle (ctx);
+
+  if (throttle != NULL)
+    ferry_throttle_named (throttle, fc->node->dst_fd);
+}
+
 static gboolean
 local_finish (FerryCopyContext *ctx, const char *dst_path, GError **error)
 {
@@ -101,6 +110,7 @@ const FerryStrategy ferry_strategy_local = {
   .copy_data = local_copy_data,
   .commit_file = local_commit_file,
   .abandon_file = local_abandon_file,
+  .file_named = local_file_named,
   .finish = local_finish,
   .stop = local_stop,
 };

@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "ferry-copy-throttled.h"
@@ -74,8 +75,64 @@ struct _FerryThrottle
   guint64 measured_bytes;
   guint64 moved; /* bytes of retired windows and synced chunks */
   double rate;
-  int errsv; /* the first failure writing a window out */
+  int errsv;     /* the first failure writing a window out */
+  GArray *named; /* folders (duplicated descriptors) with new names to make durable */
 };
+
+/* Called with the lock. */
+static GArray *
+take_names (FerryThrottle *self)
+{
+  GArray *named = self->named;
+
+  self->named = g_array_new (FALSE, FALSE, sizeof (int));
+  return named;
+}
+
+/* Files named since the last window: their data was on the device before
+ * they got their names; now their names go there too (one journal commit
+ * for all of them), so a stick pulled out later still has them. */
+static void
+sync_names (GArray *named)
+{
+  for (guint i = 0; i < named->len; i++)
+    {
+      int fd = g_array_index (named, int, i);
+      fsync (fd);
+      close (fd);
+    }
+  g_array_unref (named);
+}
+
+/**
+ * ferry_throttle_named:
+ * A file in the folder @dir_fd got its final name: make that durable with
+ * the next window.
+ */
+void
+ferry_throttle_named (FerryThrottle *self, int dir_fd)
+{
+  struct stat st;
+  int fd;
+
+  if (fstat (dir_fd, &st) != 0)
+    return;
+  g_mutex_lock (&self->lock);
+  for (guint i = 0; i < self->named->len; i++)
+    {
+      struct stat other;
+      if (fstat (g_array_index (self->named, int, i), &other) == 0 && other.st_ino == st.st_ino
+          && other.st_dev == st.st_dev)
+        {
+          g_mutex_unlock (&self->lock);
+          return;
+        }
+    }
+  fd = fcntl (dir_fd, F_DUPFD_CLOEXEC, 3);
+  if (fd >= 0)
+    g_array_append_val (self->named, fd);
+  g_mutex_unlock (&self->lock);
+}
 
 static Window *
 window_new (guint64 seq)
@@ -106,6 +163,7 @@ ferry_throttle_new (FerryCopyContext *ctx, FerrySlowMethod method)
   g_mutex_init (&self->lock);
   g_cond_init (&self->changed);
   self->filling = window_new (1);
+  self->named = g_array_new (FALSE, FALSE, sizeof (int));
   self->window_size = WINDOW_START;
   self->chunk_size = CHUNK_START;
   self->measured_at = g_get_monotonic_time ();
@@ -118,6 +176,7 @@ ferry_throttle_free (FerryThrottle *self)
 {
   window_free (self->filling);
   window_free (self->writing);
+  sync_names (take_names (self));
   g_mutex_clear (&self->lock);
   g_cond_clear (&self->changed);
   g_free (self);
@@ -211,6 +270,7 @@ close_filling (FerryThrottle *self)
 {
   Window *current = self->filling;
   Window *previous = self->writing;
+  GArray *named = take_names (self);
   int errsv = 0;
 
   self->closing = TRUE;
@@ -220,6 +280,7 @@ close_filling (FerryThrottle *self)
   if (previous != NULL)
     errsv = wait_for_window (previous);
   start_writeback (current);
+  sync_names (named);
 
   g_mutex_lock (&self->lock);
   if (previous != NULL)
@@ -235,12 +296,14 @@ static void
 flush_writing (FerryThrottle *self)
 {
   Window *w = self->writing;
+  GArray *named = take_names (self);
   int errsv;
 
   self->closing = TRUE;
   self->writing = NULL;
   g_mutex_unlock (&self->lock);
   errsv = wait_for_window (w);
+  sync_names (named);
   g_mutex_lock (&self->lock);
   retire (self, w, errsv);
   self->closing = FALSE;
@@ -431,6 +494,8 @@ ferry_throttle_forget (FerryThrottle *self, FerryFileCopy *fc)
 gboolean
 ferry_throttle_drain (FerryThrottle *self, int *errsv)
 {
+  GArray *named;
+
   g_mutex_lock (&self->lock);
   while (self->filling->bytes > 0 || self->writing != NULL || self->closing)
     {
@@ -442,6 +507,8 @@ ferry_throttle_drain (FerryThrottle *self, int *errsv)
         flush_writing (self);
     }
   *errsv = self->errsv;
+  named = take_names (self);
   g_mutex_unlock (&self->lock);
+  sync_names (named);
   return *errsv == 0;
 }

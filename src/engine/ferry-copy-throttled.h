@@ -18,6 +18,7 @@ gboolean ferry_throttle_wrote (FerryThrottle *self,
                                int *errsv);
 gboolean ferry_throttle_make_durable (FerryThrottle *self, FerryFileCopy *fc, int *errsv);
 void ferry_throttle_forget (FerryThrottle *self, FerryFileCopy *fc);
+void ferry_throttle_named (FerryThrottle *self, int dir_fd);
 gboolean ferry_throttle_drain (FerryThrottle *self, int *errsv);
 guint64 ferry_throttle_get_window (FerryThrottle *self);
 

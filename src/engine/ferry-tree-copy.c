@@ -400,6 +400,9 @@ copy_regular (FerryTreeCopy *self,
        && (ctx->strategy->commit_file == NULL || ctx->strategy->commit_file (ctx, &fc, error))
        && commit_file (self, &fc, place, error);
 
+  if (ok && !place->skip && ctx->strategy->file_named != NULL)
+    ctx->strategy->file_named (ctx, &fc);
+
   if (!ok || place->skip)
     {
       if (ctx->strategy->abandon_file != NULL)

@@ -1,0 +1,416 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* Copies to an emulated slow USB stick (FUSE throttle, loop device,
+ * ext4): throttled windows, progress that never runs ahead of the device,
+ * small dirty memory, and a clean failure when the stick goes away. */
+#include "config.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <unistd.h>
+
+#include "ferry-test-stick.h"
+#include "ferry-test-util.h"
+
+#define MB 1000000
+/* A window is 0.3 s of the device's rate, at most 64 MB: at 20 MB/s a
+ * few MB. Durable progress may lead the device by that much at most. */
+#define WINDOW_BOUND (8 * 1024 * 1024)
+#define DIRTY_BOUND  (32 * 1024 * 1024)
+
+typedef struct
+{
+  char *scratch;
+  char *src;
+  FerryTestStick *stick;
+  char *dst;
+} Fixture;
+
+static void
+fixture_set_up (Fixture *f, gconstpointer data)
+{
+  guint rate_mb = GPOINTER_TO_UINT (data);
+  g_autofree char *reason = NULL;
+  g_autoptr (GError) error = NULL;
+  g_autofree char *workdir = NULL;
+
+  f->scratch = ferry_test_scratch_new ("slow");
+  f->src = g_build_filename (f->scratch, "src", NULL);
+  ferry_test_make_dirs (f->src);
+  if (!ferry_test_stick_is_supported (&reason))
+    return;
+  workdir = g_build_filename (f->scratch, "stick", NULL);
+  f->stick
+      = ferry_test_stick_new (workdir, NULL, "FERRYTEST", 400 * MB, (guint64) rate_mb * MB, &error);
+  g_assert_no_error (error);
+  f->dst = g_strdup (ferry_test_stick_get_mountpoint (f->stick));
+}
+
+static void
+fixture_tear_down (Fixture *f, gconstpointer data)
+{
+  g_clear_pointer (&f->stick, ferry_test_stick_free);
+  ferry_test_remove_tree (f->scratch);
+  g_free (f->scratch);
+  g_free (f->src);
+  g_free (f->dst);
+}
+
+static gboolean
+have_stick (Fixture *f)
+{
+  if (f->stick != NULL)
+    return TRUE;
+  g_test_skip ("the emulated stick needs root, FUSE and loop devices (CI runs as root)");
+  return FALSE;
+}
+
+/* Dirty and writeback memory of the stick's device, from debugfs; -1 when
+ * debugfs cannot be read. */
+static gint64
+device_pending (Fixture *f)
+{
+  g_autofree char *path = NULL;
+  g_autofree char *stats = NULL;
+  gint64 total = 0;
+  struct stat st;
+  const char *keys[] = { "BdiReclaimable:", "BdiWriteback:" };
+
+  if (stat (f->dst, &st) != 0)
+    return -1;
+  if (!g_file_test ("/sys/kernel/debug/bdi", G_FILE_TEST_IS_DIR))
+    mount ("none", "/sys/kernel/debug", "debugfs", 0, NULL);
+  path
+      = g_strdup_printf ("/sys/kernel/debug/bdi/%u:%u/stats", major (st.st_dev), minor (st.st_dev));
+  if (!g_file_get_contents (path, &stats, NULL, NULL))
+    return -1;
+  for (guint i = 0; i < G_N_ELEMENTS (keys); i++)
+    {
+      const char *at = strstr (stats, keys[i]);
+      g_assert_nonnull (at);
+      total += g_ascii_strtoll (at + strlen (keys[i]), NULL, 10) * 1024;
+    }
+  return total;
+}
+
+static guint64
+device_written (Fixture *f)
+{
+  return ferry_test_stick_get_sectors_written (f->stick) * 512;
+}
+
+typedef struct
+{
+  gboolean done;
+  gboolean ok;
+  GError *error;
+  guint64 worst_lead;    /* bytes_durable beyond what the device completed */
+  gint64 peak_pending;   /* dirty + writeback of the device */
+  GPtrArray *strategies; /* every strategy seen, in order */
+} Watch;
+
+static void
+on_done (GObject *source, GAsyncResult *result, gpointer user_data)
+{
+  Watch *w = user_data;
+
+  w->ok = ferry_job_run_finish (FERRY_JOB (source), result, &w->error);
+  w->done = TRUE;
+}
+
+static void
+note_strategy (Watch *w, FerryJob *job)
+{
+  const char *strategy = ferry_job_get_strategy (job);
+
+  if (strategy != NULL
+      && (w->strategies->len == 0
+          || g_strcmp0 (g_ptr_array_index (w->strategies, w->strategies->len - 1), strategy) != 0))
+    g_ptr_array_add (w->strategies, g_strdup (strategy));
+}
+
+/* Runs @job, looking every 10 ms at what its progress says and at what
+ * the device really did. */
+static void
+watch_job (Fixture *f, FerryJob *job, Watch *w)
+{
+  guint64 device_start = device_written (f);
+
+  w->strategies = g_ptr_array_new_with_free_func (g_free);
+  ferry_job_run_async (job, NULL, on_done, w);
+  while (!w->done)
+    {
+      g_auto (FerryProgress) progress = { 0 };
+      guint64 device;
+
+      ferry_job_get_progress (job, &progress);
+      device = device_written (f) - device_start;
+      if (progress.bytes_durable > device)
+        w->worst_lead = MAX (w->worst_lead, progress.bytes_durable - device);
+      w->peak_pending = MAX (w->peak_pending, device_pending (f));
+      note_strategy (w, job);
+      ferry_test_spin (10);
+    }
+  note_strategy (w, job);
+}
+
+static void
+watch_clear (Watch *w)
+{
+  g_clear_error (&w->error);
+  g_clear_pointer (&w->strategies, g_ptr_array_unref);
+}
+
+static FerryJob *
+job_for (Fixture *f, const char *source, FerryDeviceMode mode)
+{
+  const char *sources[] = { source, NULL };
+  FerryJob *job = ferry_test_job_new (sources, f->dst);
+
+  ferry_job_set_device_mode (job, mode);
+  return job;
+}
+
+static char *
+make_tree (Fixture *f, guint n_files, gsize file_size, gsize big_size)
+{
+  char *tree = g_build_filename (f->src, "tree", NULL);
+
+  ferry_test_make_dirs (tree);
+  for (guint i = 0; i < n_files; i++)
+    {
+      g_autofree char *name = g_strdup_printf ("photo-%03u.jpg", i);
+      ferry_test_write_random (ferry_test_path (tree, name, NULL), file_size, i);
+    }
+  if (big_size > 0)
+    ferry_test_write_random (ferry_test_path (tree, "video.mp4", NULL), big_size, 999);
+  return tree;
+}
+
+static double
+seconds_to_sync (void)
+{
+  gint64 start = g_get_monotonic_time ();
+
+  sync ();
+  return (double) (g_get_monotonic_time () - start) / G_USEC_PER_SEC;
+}
+
+/* udev calls the emulated stick a loop device, a fast class: the job
+ * measures it, finds it slow and goes on in windows. Its progress never
+ * runs ahead of the device, and little of it waits in memory. */
+static void
+test_measured_slow (Fixture *f, gconstpointer data)
+{
+  g_autofree char *tree = NULL;
+  g_autoptr (FerryJob) job = NULL;
+  Watch w = { 0 };
+
+  if (!have_stick (f))
+    return;
+  tree = make_tree (f, 60, 100 * 1024, 24 * 1024 * 1024);
+  job = job_for (f, tree, FERRY_DEVICE_MODE_AUTO);
+  watch_job (f, job, &w);
+
+  g_assert_no_error (w.error);
+  g_assert_true (w.ok);
+  g_assert_cmpstr (g_ptr_array_index (w.strategies, w.strategies->len - 1), ==, "window");
+  g_assert_cmpuint (w.strategies->len, >=, 2); /* it started on the fast path */
+  g_assert_cmpuint (w.worst_lead, <=, WINDOW_BOUND);
+  if (w.peak_pending >= 0)
+    g_assert_cmpint (w.peak_pending, <, DIRTY_BOUND);
+  g_assert_cmpfloat (seconds_to_sync (), <, 0.5);
+  ferry_test_assert_trees_equal (tree, ferry_test_path (f->dst, "tree", NULL),
+                                 FERRY_TEST_COMPARE_ALL);
+  watch_clear (&w);
+}
+
+/* A device whose class is slow (or the caller says so) is written in
+ * windows from the first byte. */
+static void
+test_slow_from_start (Fixture *f, gconstpointer data)
+{
+  g_autofree char *tree = NULL;
+  g_autoptr (FerryJob) job = NULL;
+  g_auto (FerryProgress) progress = { 0 };
+  Watch w = { 0 };
+
+  if (!have_stick (f))
+    return;
+  tree = make_tree (f, 120, 80 * 1024, 0);
+  job = job_for (f, tree, FERRY_DEVICE_MODE_SLOW);
+  watch_job (f, job, &w);
+
+  g_assert_no_error (w.error);
+  g_assert_cmpuint (w.strategies->len, ==, 1);
+  g_assert_cmpstr (g_ptr_array_index (w.strategies, 0), ==, "window");
+  g_assert_cmpuint (w.worst_lead, <=, WINDOW_BOUND);
+  ferry_job_get_progress (job, &progress);
+  g_assert_cmpuint (progress.files_done, ==, progress.files_total);
+  g_assert_cmpuint (progress.bytes_durable, ==, progress.bytes_total);
+  ferry_test_assert_trees_equal (tree, ferry_test_path (f->dst, "tree", NULL),
+                                 FERRY_TEST_COMPARE_ALL);
+  watch_clear (&w);
+}
+
+static void
+test_chunk_sync (Fixture *f, gconstpointer data)
+{
+  g_autofree char *tree = NULL;
+  g_autoptr (FerryJob) job = NULL;
+  Watch w = { 0 };
+
+  if (!have_stick (f))
+    return;
+  tree = make_tree (f, 10, 200 * 1024, 12 * 1024 * 1024);
+  job = job_for (f, tree, FERRY_DEVICE_MODE_SLOW);
+  ferry_job_set_slow_method (job, FERRY_SLOW_METHOD_CHUNK_SYNC);
+  watch_job (f, job, &w);
+
+  g_assert_no_error (w.error);
+  g_assert_cmpstr (g_ptr_array_index (w.strategies, 0), ==, "chunk-sync");
+  g_assert_cmpuint (w.worst_lead, <=, WINDOW_BOUND);
+  ferry_test_assert_trees_equal (tree, ferry_test_path (f->dst, "tree", NULL),
+                                 FERRY_TEST_COMPARE_ALL);
+  watch_clear (&w);
+}
+
+/* The caller's word wins over measuring: told fast, the job stays fast. */
+static void
+test_fast_override (Fixture *f, gconstpointer data)
+{
+  g_autofree char *tree = NULL;
+  g_autoptr (FerryJob) job = NULL;
+  Watch w = { 0 };
+
+  if (!have_stick (f))
+    return;
+  tree = make_tree (f, 10, 100 * 1024, 16 * 1024 * 1024);
+  job = job_for (f, tree, FERRY_DEVICE_MODE_FAST);
+  watch_job (f, job, &w);
+
+  g_assert_no_error (w.error);
+  for (guint i = 0; i < w.strategies->len; i++)
+    g_assert_cmpstr (g_ptr_array_index (w.strategies, i), !=, "window");
+  ferry_test_assert_trees_equal (tree, ferry_test_path (f->dst, "tree", NULL),
+                                 FERRY_TEST_COMPARE_ALL);
+  watch_clear (&w);
+}
+
+/* A file of several pieces (copied by several threads) on a device that
+ * turns out slow in the middle of it. */
+static void
+test_large_file_turns_slow (Fixture *f, gconstpointer data)
+{
+  g_autofree char *file = g_build_filename (f->src, "disk.img", NULL);
+  g_autoptr (FerryJob) job = NULL;
+  g_autoptr (GError) error = NULL;
+  Watch w = { 0 };
+
+  if (!have_stick (f))
+    return;
+  ferry_test_write_random (file, 260 * 1024 * 1024, 5);
+  job = job_for (f, file, FERRY_DEVICE_MODE_AUTO);
+  ferry_job_set_n_workers (job, 2);
+  watch_job (f, job, &w);
+
+  g_assert_no_error (w.error);
+  g_assert_cmpstr (g_ptr_array_index (w.strategies, w.strategies->len - 1), ==, "window");
+  g_assert_cmpuint (w.worst_lead, <=, WINDOW_BOUND);
+  /* Read back from the device, not from the cache. */
+  g_assert_true (ferry_test_stick_remount (f->stick, &error));
+  g_assert_no_error (error);
+  ferry_test_assert_files_equal (file, ferry_test_path (f->dst, "disk.img", NULL));
+  watch_clear (&w);
+}
+
+/* The stick is pulled out in the middle: the job fails naming the file,
+ * and every file under its final name is complete, on the device. */
+static void
+test_unplugged (Fixture *f, gconstpointer data)
+{
+  g_autofree char *tree = NULL;
+  g_autofree char *copy = NULL;
+  g_autoptr (FerryJob) job = NULL;
+  g_autoptr (GError) error = NULL;
+  g_autoptr (GPtrArray) failures = NULL;
+  FerryFailure *failure;
+  g_autoptr (GDir) dir = NULL;
+  const char *name;
+  guint complete = 0;
+  Watch w = { 0 };
+
+  if (!have_stick (f))
+    return;
+  tree = make_tree (f, 40, 1024 * 1024, 0);
+  copy = g_build_filename (f->dst, "tree", NULL);
+  job = job_for (f, tree, FERRY_DEVICE_MODE_SLOW);
+  w.strategies = g_ptr_array_new_with_free_func (g_free);
+  ferry_job_run_async (job, NULL, on_done, &w);
+  for (;;)
+    {
+      g_auto (FerryProgress) progress = { 0 };
+      ferry_job_get_progress (job, &progress);
+      if (progress.files_done >= 9) /* the folder and 8 files */
+        break;
+      g_assert_false (w.done);
+      ferry_test_spin (10);
+    }
+  /* The names of files made durable reach the device with the next
+   * windows: give it a few. */
+  ferry_test_spin (1500);
+  g_assert_false (w.done);
+  g_assert_true (ferry_test_stick_set_fail_writes (f->stick, TRUE, &error));
+  while (!w.done)
+    ferry_test_spin (10);
+
+  g_assert_false (w.ok);
+  g_assert_nonnull (w.error);
+  /* The first file that could not reach the device is named. */
+  failures = ferry_job_dup_failures (job);
+  g_assert_cmpuint (failures->len, >=, 1);
+  failure = g_ptr_array_index (failures, 0);
+  g_test_message ("failure: %s (job: %s)", failure->error->message, w.error->message);
+  /* The device failed (EIO), or ext4 took it read-only on that failure. */
+  g_assert_true (strstr (failure->error->message, "Input/output error") != NULL
+                 || strstr (failure->error->message, "Read-only file system") != NULL);
+  g_assert_nonnull (strstr (failure->error->message, copy));
+
+  /* Plugged in again: what has its final name is whole. */
+  g_assert_true (ferry_test_stick_set_fail_writes (f->stick, FALSE, &error));
+  g_assert_true (ferry_test_stick_remount (f->stick, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (ferry_test_count_temp_files (copy), ==, 0);
+  dir = g_dir_open (copy, 0, &error);
+  g_assert_no_error (error);
+  while ((name = g_dir_read_name (dir)) != NULL)
+    {
+      ferry_test_assert_files_equal (ferry_test_path (tree, name, NULL),
+                                     ferry_test_path (copy, name, NULL));
+      complete++;
+    }
+  g_assert_cmpuint (complete, >=, 8);
+  g_assert_cmpuint (complete, <, 40);
+  watch_clear (&w);
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  ferry_engine_init ();
+
+#define ADD(path, func, rate)                                                                      \
+  g_test_add (path, Fixture, GUINT_TO_POINTER (rate), fixture_set_up, func, fixture_tear_down)
+  ADD ("/slow-device/measured-slow", test_measured_slow, 20);
+  ADD ("/slow-device/slow-from-start", test_slow_from_start, 20);
+  ADD ("/slow-device/chunk-sync", test_chunk_sync, 20);
+  ADD ("/slow-device/fast-override", test_fast_override, 20);
+  ADD ("/slow-device/large-file-turns-slow", test_large_file_turns_slow, 60);
+  ADD ("/slow-device/unplugged", test_unplugged, 10);
+#undef ADD
+  return g_test_run ();
+}
