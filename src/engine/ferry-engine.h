@@ -10,6 +10,7 @@
 #include "ferry-failure.h"
 #include "ferry-job.h"
 #include "ferry-progress.h"
+#include "ferry-queue.h"
 #include "ferry-types.h"
 
 void ferry_engine_init (void);

@@ -1,0 +1,309 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include "config.h"
+
+#include <glib/gi18n.h>
+
+#include "ferry-destination.h"
+
+/**
+ * FerryDestination:
+ * Somewhere files can be dropped: a mounted drive (a GMount, real or, in
+ * tests, made up) or a folder. It knows its name, icon and free space,
+ * whether it is still plugged in, and how to eject itself safely.
+ */
+struct _FerryDestination
+{
+  GObject parent_instance;
+
+  FerryDestinationKind kind;
+  GMount *mount;
+  GFile *root;
+  char *name;
+  GIcon *icon;
+  guint64 free;
+  guint64 size;
+  gboolean plugged;
+  GCancellable *cancellable;
+};
+
+G_DEFINE_FINAL_TYPE (FerryDestination, ferry_destination, G_TYPE_OBJECT)
+
+enum
+{
+  PROP_0,
+  PROP_NAME,
+  PROP_SPACE,
+  PROP_PLUGGED,
+  N_PROPS
+};
+
+static GParamSpec *properties[N_PROPS];
+
+static void
+on_space_known (GObject *source, GAsyncResult *result, gpointer user_data)
+{
+  g_autoptr (FerryDestination) self = user_data;
+  g_autoptr (GFileInfo) info = g_file_query_filesystem_info_finish (G_FILE (source), result, NULL);
+
+  if (info == NULL)
+    return;
+  self->free = g_file_info_get_attribute_uint64 (info, G_FILE_ATTRIBUTE_FILESYSTEM_FREE);
+  self->size = g_file_info_get_attribute_uint64 (info, G_FILE_ATTRIBUTE_FILESYSTEM_SIZE);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SPACE]);
+}
+
+/* Looked up off the main thread: a slow or stalled drive must not freeze
+ * the window. */
+void
+ferry_destination_refresh_space (FerryDestination *self)
+{
+  g_return_if_fail (FERRY_IS_DESTINATION (self));
+  g_file_query_filesystem_info_async (
+      self->root, G_FILE_ATTRIBUTE_FILESYSTEM_FREE "," G_FILE_ATTRIBUTE_FILESYSTEM_SIZE,
+      G_PRIORITY_DEFAULT, self->cancellable, on_space_known, g_object_ref (self));
+}
+
+FerryDestination *
+ferry_destination_new_for_mount (GMount *mount)
+{
+  FerryDestination *self = g_object_new (FERRY_TYPE_DESTINATION, NULL);
+
+  self->kind = FERRY_DESTINATION_DRIVE;
+  self->mount = g_object_ref (mount);
+  self->root = g_mount_get_root (mount);
+  self->name = g_mount_get_name (mount);
+  self->icon = g_mount_get_symbolic_icon (mount);
+  if (self->icon == NULL)
+    self->icon = g_themed_icon_new ("drive-removable-media-symbolic");
+  ferry_destination_refresh_space (self);
+  return self;
+}
+
+FerryDestination *
+ferry_destination_new_for_folder (GFile *folder)
+{
+  FerryDestination *self = g_object_new (FERRY_TYPE_DESTINATION, NULL);
+
+  self->kind = FERRY_DESTINATION_FOLDER;
+  self->root = g_object_ref (folder);
+  self->name = g_file_get_basename (folder);
+  self->icon = g_themed_icon_new ("folder-symbolic");
+  ferry_destination_refresh_space (self);
+  return self;
+}
+
+FerryDestinationKind
+ferry_destination_get_kind (FerryDestination *self)
+{
+  g_return_val_if_fail (FERRY_IS_DESTINATION (self), FERRY_DESTINATION_FOLDER);
+  return self->kind;
+}
+
+GMount *
+ferry_destination_get_mount (FerryDestination *self)
+{
+  g_return_val_if_fail (FERRY_IS_DESTINATION (self), NULL);
+  return self->mount;
+}
+
+GFile *
+ferry_destination_get_root (FerryDestination *self)
+{
+  g_return_val_if_fail (FERRY_IS_DESTINATION (self), NULL);
+  return self->root;
+}
+
+const char *
+ferry_destination_get_name (FerryDestination *self)
+{
+  g_return_val_if_fail (FERRY_IS_DESTINATION (self), NULL);
+  return self->name;
+}
+
+GIcon *
+ferry_destination_get_icon (FerryDestination *self)
+{
+  g_return_val_if_fail (FERRY_IS_DESTINATION (self), NULL);
+  return self->icon;
+}
+
+/* "14.2 GB free of 16.0 GB", or NULL until known. */
+char *
+ferry_destination_dup_space (FerryDestination *self)
+{
+  g_autofree char *free_str = NULL;
+  g_autofree char *size_str = NULL;
+
+  g_return_val_if_fail (FERRY_IS_DESTINATION (self), NULL);
+  if (self->size == 0)
+    return NULL;
+  free_str = g_format_size (self->free);
+  size_str = g_format_size (self->size);
+  /* TRANSLATORS: free space of a drive, like "14.2 GB free of 16.0 GB" */
+  return g_strdup_printf (_ ("%s free of %s"), free_str, size_str);
+}
+
+gboolean
+ferry_destination_get_plugged (FerryDestination *self)
+{
+  g_return_val_if_fail (FERRY_IS_DESTINATION (self), FALSE);
+  return self->plugged;
+}
+
+/* A drive that went away keeps its object (rows and transfers may hold
+ * it) but is no longer a place to drop files. */
+void
+ferry_destination_set_plugged (FerryDestination *self, gboolean plugged)
+{
+  g_return_if_fail (FERRY_IS_DESTINATION (self));
+  if (self->plugged == plugged)
+    return;
+  self->plugged = plugged;
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_PLUGGED]);
+}
+
+gboolean
+ferry_destination_can_eject (FerryDestination *self)
+{
+  g_autoptr (GDrive) drive = NULL;
+
+  g_return_val_if_fail (FERRY_IS_DESTINATION (self), FALSE);
+  if (self->mount == NULL || !self->plugged)
+    return FALSE;
+  drive = g_mount_get_drive (self->mount);
+  return (drive != NULL && (g_drive_can_stop (drive) || g_drive_can_eject (drive)))
+         || g_mount_can_eject (self->mount) || g_mount_can_unmount (self->mount);
+}
+
+static void
+on_ejected (GObject *source, GAsyncResult *result, gpointer user_data)
+{
+  g_autoptr (GTask) task = user_data;
+  GError *error = NULL;
+  gboolean ok;
+
+  if (G_IS_DRIVE (source))
+    ok = g_drive_stop_finish (G_DRIVE (source), result, &error);
+  else if (g_task_get_task_data (task) != NULL)
+    ok = g_mount_eject_with_operation_finish (G_MOUNT (source), result, &error);
+  else
+    ok = g_mount_unmount_with_operation_finish (G_MOUNT (source), result, &error);
+
+  if (ok)
+    g_task_return_boolean (task, TRUE);
+  else
+    g_task_return_error (task, error);
+}
+
+/**
+ * ferry_destination_eject_async:
+ * Makes the drive safe to unplug the way the desktop's "Safely Remove"
+ * does: stops (powers off) the drive where it can be stopped, else ejects
+ * the mount, else unmounts it. @operation shows "device is busy" and
+ * unmount progress to the person.
+ */
+void
+ferry_destination_eject_async (FerryDestination *self,
+                               GMountOperation *operation,
+                               GCancellable *cancellable,
+                               GAsyncReadyCallback callback,
+                               gpointer user_data)
+{
+  g_autoptr (GTask) task = g_task_new (self, cancellable, callback, user_data);
+  g_autoptr (GDrive) drive = NULL;
+
+  g_return_if_fail (FERRY_IS_DESTINATION (self));
+  if (self->mount == NULL)
+    {
+      g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED,
+                               _ ("“%s” is a folder, not a drive"), self->name);
+      return;
+    }
+
+  drive = g_mount_get_drive (self->mount);
+  if (drive != NULL && g_drive_can_stop (drive))
+    g_drive_stop (drive, G_MOUNT_UNMOUNT_NONE, operation, cancellable, on_ejected,
+                  g_steal_pointer (&task));
+  else if (g_mount_can_eject (self->mount))
+    {
+      g_task_set_task_data (task, GINT_TO_POINTER (1), NULL);
+      g_mount_eject_with_operation (self->mount, G_MOUNT_UNMOUNT_NONE, operation, cancellable,
+                                    on_ejected, g_steal_pointer (&task));
+    }
+  else
+    g_mount_unmount_with_operation (self->mount, G_MOUNT_UNMOUNT_NONE, operation, cancellable,
+                                    on_ejected, g_steal_pointer (&task));
+}
+
+gboolean
+ferry_destination_eject_finish (FerryDestination *self, GAsyncResult *result, GError **error)
+{
+  g_return_val_if_fail (g_task_is_valid (result, self), FALSE);
+  return g_task_propagate_boolean (G_TASK (result), error);
+}
+
+static void
+ferry_destination_dispose (GObject *object)
+{
+  FerryDestination *self = FERRY_DESTINATION (object);
+
+  g_cancellable_cancel (self->cancellable);
+  G_OBJECT_CLASS (ferry_destination_parent_class)->dispose (object);
+}
+
+static void
+ferry_destination_finalize (GObject *object)
+{
+  FerryDestination *self = FERRY_DESTINATION (object);
+
+  g_clear_object (&self->mount);
+  g_clear_object (&self->root);
+  g_clear_object (&self->icon);
+  g_clear_object (&self->cancellable);
+  g_free (self->name);
+  G_OBJECT_CLASS (ferry_destination_parent_class)->finalize (object);
+}
+
+static void
+ferry_destination_get_property (GObject *object, guint prop_id, GValue *value, GParamSpec *pspec)
+{
+  FerryDestination *self = FERRY_DESTINATION (object);
+
+  switch (prop_id)
+    {
+      case PROP_NAME:
+        g_value_set_string (value, self->name);
+        break;
+      case PROP_SPACE:
+        g_value_take_string (value, ferry_destination_dup_space (self));
+        break;
+      case PROP_PLUGGED:
+        g_value_set_boolean (value, self->plugged);
+        break;
+      default:
+        G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+ferry_destination_class_init (FerryDestinationClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  const GParamFlags flags = G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS;
+
+  object_class->dispose = ferry_destination_dispose;
+  object_class->finalize = ferry_destination_finalize;
+  object_class->get_property = ferry_destination_get_property;
+
+  properties[PROP_NAME] = g_param_spec_string ("name", NULL, NULL, NULL, flags);
+  properties[PROP_SPACE] = g_param_spec_string ("space", NULL, NULL, NULL, flags);
+  properties[PROP_PLUGGED] = g_param_spec_boolean ("plugged", NULL, NULL, TRUE, flags);
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+}
+
+static void
+ferry_destination_init (FerryDestination *self)
+{
+  self->plugged = TRUE;
+  self->cancellable = g_cancellable_new ();
+}

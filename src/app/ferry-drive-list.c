@@ -1,0 +1,180 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include "config.h"
+
+#include "ferry-drive-list.h"
+
+/**
+ * FerryDriveList:
+ * The drives files can be dropped on, live: a GListModel of
+ * FerryDestination that follows a GVolumeMonitor as drives are plugged in
+ * and pulled out. Mounts can also be added by hand, which is how tests
+ * bring in drives of their own making.
+ */
+struct _FerryDriveList
+{
+  GObject parent_instance;
+
+  GVolumeMonitor *monitor;
+  GPtrArray *drives; /* FerryDestination */
+};
+
+static void list_model_iface_init (GListModelInterface *iface);
+
+G_DEFINE_FINAL_TYPE_WITH_CODE (FerryDriveList,
+                               ferry_drive_list,
+                               G_TYPE_OBJECT,
+                               G_IMPLEMENT_INTERFACE (G_TYPE_LIST_MODEL, list_model_iface_init))
+
+static GType
+get_item_type (GListModel *model)
+{
+  return FERRY_TYPE_DESTINATION;
+}
+
+static guint
+get_n_items (GListModel *model)
+{
+  return FERRY_DRIVE_LIST (model)->drives->len;
+}
+
+static gpointer
+get_item (GListModel *model, guint position)
+{
+  FerryDriveList *self = FERRY_DRIVE_LIST (model);
+
+  if (position >= self->drives->len)
+    return NULL;
+  return g_object_ref (g_ptr_array_index (self->drives, position));
+}
+
+static void
+list_model_iface_init (GListModelInterface *iface)
+{
+  iface->get_item_type = get_item_type;
+  iface->get_n_items = get_n_items;
+  iface->get_item = get_item;
+}
+
+/* A drive a person plugs in and may pull out again; the system's own
+ * disks are not offered (the unix-mount monitor leaves those out, and a
+ * mount that can be neither ejected nor unmounted is one). */
+static gboolean
+is_removable_drive (GMount *mount)
+{
+  g_autoptr (GFile) root = g_mount_get_root (mount);
+  g_autoptr (GDrive) drive = g_mount_get_drive (mount);
+  g_autofree char *path = g_file_get_path (root);
+
+  if (g_mount_is_shadowed (mount) || path == NULL)
+    return FALSE;
+  if (drive != NULL && (g_drive_is_removable (drive) || g_drive_is_media_removable (drive)))
+    return TRUE;
+  return g_mount_can_eject (mount) || g_mount_can_unmount (mount);
+}
+
+static gboolean
+find_mount (FerryDriveList *self, GMount *mount, guint *position)
+{
+  for (guint i = 0; i < self->drives->len; i++)
+    if (ferry_destination_get_mount (g_ptr_array_index (self->drives, i)) == mount)
+      {
+        *position = i;
+        return TRUE;
+      }
+  return FALSE;
+}
+
+void
+ferry_drive_list_add_mount (FerryDriveList *self, GMount *mount)
+{
+  guint position;
+
+  g_return_if_fail (FERRY_IS_DRIVE_LIST (self));
+  if (!is_removable_drive (mount) || find_mount (self, mount, &position))
+    return;
+  g_ptr_array_add (self->drives, ferry_destination_new_for_mount (mount));
+  g_list_model_items_changed (G_LIST_MODEL (self), self->drives->len - 1, 0, 1);
+}
+
+void
+ferry_drive_list_remove_mount (FerryDriveList *self, GMount *mount)
+{
+  guint position;
+
+  g_return_if_fail (FERRY_IS_DRIVE_LIST (self));
+  if (!find_mount (self, mount, &position))
+    return;
+  ferry_destination_set_plugged (g_ptr_array_index (self->drives, position), FALSE);
+  g_ptr_array_remove_index (self->drives, position);
+  g_list_model_items_changed (G_LIST_MODEL (self), position, 1, 0);
+}
+
+/* The drive @file is on, if it is on one of the list. */
+FerryDestination *
+ferry_drive_list_find (FerryDriveList *self, GFile *file)
+{
+  g_return_val_if_fail (FERRY_IS_DRIVE_LIST (self), NULL);
+  for (guint i = 0; i < self->drives->len; i++)
+    {
+      FerryDestination *drive = g_ptr_array_index (self->drives, i);
+      GFile *root = ferry_destination_get_root (drive);
+
+      if (g_file_equal (root, file) || g_file_has_prefix (file, root))
+        return drive;
+    }
+  return NULL;
+}
+
+static void
+on_mount_added (GVolumeMonitor *monitor, GMount *mount, FerryDriveList *self)
+{
+  ferry_drive_list_add_mount (self, mount);
+}
+
+static void
+on_mount_removed (GVolumeMonitor *monitor, GMount *mount, FerryDriveList *self)
+{
+  ferry_drive_list_remove_mount (self, mount);
+}
+
+/* @monitor: (nullable): where drives come from; NULL for a list that is
+ *   only filled by hand (tests). */
+FerryDriveList *
+ferry_drive_list_new (GVolumeMonitor *monitor)
+{
+  FerryDriveList *self = g_object_new (FERRY_TYPE_DRIVE_LIST, NULL);
+  GList *mounts;
+
+  if (monitor == NULL)
+    return self;
+  self->monitor = g_object_ref (monitor);
+  g_signal_connect_object (monitor, "mount-added", G_CALLBACK (on_mount_added), self, 0);
+  g_signal_connect_object (monitor, "mount-removed", G_CALLBACK (on_mount_removed), self, 0);
+  mounts = g_volume_monitor_get_mounts (monitor);
+  for (GList *l = mounts; l != NULL; l = l->next)
+    ferry_drive_list_add_mount (self, l->data);
+  g_list_free_full (mounts, g_object_unref);
+  return self;
+}
+
+static void
+ferry_drive_list_finalize (GObject *object)
+{
+  FerryDriveList *self = FERRY_DRIVE_LIST (object);
+
+  g_clear_object (&self->monitor);
+  g_ptr_array_unref (self->drives);
+  G_OBJECT_CLASS (ferry_drive_list_parent_class)->finalize (object);
+}
+
+static void
+ferry_drive_list_class_init (FerryDriveListClass *klass)
+{
+  G_OBJECT_CLASS (klass)->finalize = ferry_drive_list_finalize;
+}
+
+static void
+ferry_drive_list_init (FerryDriveList *self)
+{
+  self->drives = g_ptr_array_new_with_free_func (g_object_unref);
+}

@@ -1,0 +1,405 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include "config.h"
+
+#include <glib/gi18n.h>
+
+#include "ferry-transfer-row.h"
+
+/**
+ * FerryTransferRow:
+ * One transfer in the queue: what goes where, in which phase, and a bar
+ * whose solid part is what is on the device and whose lighter part is
+ * what was handed to the kernel but is not there yet. Rate and time left
+ * follow the device. Pause, resume and cancel act on the job; dismiss,
+ * retry and eject are asked of the window through signals.
+ */
+struct _FerryTransferRow
+{
+  GtkListBoxRow parent_instance;
+
+  FerryJob *job;
+  FerryDestination *destination;
+  gboolean finished;
+  FerryEjectState eject_state;
+
+  GtkImage *icon;
+  GtkLabel *title;
+  GtkLabel *status;
+  GtkButton *pause_button;
+  GtkButton *cancel_button;
+  GtkButton *dismiss_button;
+  GtkWidget *bars;
+  GtkProgressBar *written_bar;
+  GtkProgressBar *durable_bar;
+  GtkLabel *files;
+  GtkRevealer *errors_revealer;
+  GtkListBox *errors;
+  GtkRevealer *eject_revealer;
+  GtkLabel *eject_label;
+  GtkButton *eject_button;
+};
+
+G_DEFINE_FINAL_TYPE (FerryTransferRow, ferry_transfer_row, GTK_TYPE_LIST_BOX_ROW)
+
+enum
+{
+  SIGNAL_DISMISS,
+  SIGNAL_RETRY,
+  SIGNAL_EJECT,
+  N_SIGNALS
+};
+
+static guint signals[N_SIGNALS];
+
+static char *
+describe_sources (FerryJob *job, FerryDestination *destination)
+{
+  GPtrArray *sources = ferry_job_get_sources (job);
+  const char *where = ferry_destination_get_name (destination);
+
+  if (sources->len == 1)
+    {
+      g_autofree char *name = g_file_get_basename (g_ptr_array_index (sources, 0));
+      g_autofree char *display = g_filename_display_name (name);
+      /* TRANSLATORS: "“Holidays” to SanDisk Cruzer" */
+      return g_strdup_printf (_ ("“%s” to %s"), display, where);
+    }
+  return g_strdup_printf (
+      g_dngettext (GETTEXT_PACKAGE, "%u item to %s", "%u items to %s", sources->len), sources->len,
+      where);
+}
+
+static gboolean
+writes_to_slow_device (FerryJob *job)
+{
+  const char *strategy = ferry_job_get_strategy (job);
+  return g_strcmp0 (strategy, "window") == 0 || g_strcmp0 (strategy, "chunk-sync") == 0;
+}
+
+static char *
+format_rate_and_time (const FerryProgress *p)
+{
+  g_autofree char *rate = NULL;
+
+  if (p->rate <= 0)
+    return g_strdup ("");
+  rate = g_format_size ((guint64) p->rate);
+  if (p->eta < 0)
+    /* TRANSLATORS: a transfer rate, like " · 38.2 MB/s" */
+    return g_strdup_printf (_ (" · %s/s"), rate);
+  if (p->eta < 60)
+    return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, " · %s/s · %u second left",
+                                         " · %s/s · %u seconds left", (guint) p->eta + 1),
+                            rate, (guint) p->eta + 1);
+  return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, " · %s/s · %u minute left",
+                                       " · %s/s · %u minutes left", (guint) (p->eta / 60) + 1),
+                          rate, (guint) (p->eta / 60) + 1);
+}
+
+/* What a person reads under the title while the job runs. */
+static char *
+describe_progress (FerryTransferRow *self, const FerryProgress *p)
+{
+  g_autofree char *done = g_format_size (p->bytes_durable);
+  g_autofree char *total = g_format_size (p->bytes_total);
+  g_autofree char *tail = format_rate_and_time (p);
+  const char *where = ferry_destination_get_name (self->destination);
+  g_autofree char *text = NULL;
+
+  switch (p->phase)
+    {
+      case FERRY_PHASE_QUEUED:
+        return g_strdup (_ ("Waiting for the copy before it to the same drive"));
+      case FERRY_PHASE_PLANNING:
+        return g_strdup (_ ("Preparing…"));
+      case FERRY_PHASE_SYNCING:
+        {
+          g_autofree char *left
+              = g_format_size (p->bytes_written - MIN (p->bytes_written, p->bytes_durable));
+          /* TRANSLATORS: "Finishing: 32.1 MB still to reach SanDisk Cruzer" */
+          text = g_strdup_printf (_ ("Finishing: %s still to reach %s"), left, where);
+          break;
+        }
+      default:
+        if (writes_to_slow_device (self->job))
+          /* TRANSLATORS: "Writing to SanDisk Cruzer: 120 MB of 500 MB on the drive" */
+          text = g_strdup_printf (_ ("Writing to %s: %s of %s on the drive%s"), where, done, total,
+                                  tail);
+        else
+          /* TRANSLATORS: "Copying: 1.2 GB of 2.9 GB" */
+          text = g_strdup_printf (_ ("Copying: %s of %s%s"), done, total, tail);
+    }
+  if (p->paused)
+    /* TRANSLATORS: a transfer's state while paused, then what it had done */
+    return g_strdup_printf (_ ("Paused — %s"), text);
+  return g_steal_pointer (&text);
+}
+
+void
+ferry_transfer_row_update (FerryTransferRow *self)
+{
+  g_auto (FerryProgress) p = { 0 };
+  g_autofree char *status = NULL;
+  g_autofree char *files = NULL;
+
+  g_return_if_fail (FERRY_IS_TRANSFER_ROW (self));
+  if (self->finished)
+    return;
+
+  ferry_job_get_progress (self->job, &p);
+  status = describe_progress (self, &p);
+  gtk_label_set_label (self->status, status);
+  gtk_progress_bar_set_fraction (
+      self->durable_bar, p.bytes_total ? MIN (1.0, (double) p.bytes_durable / p.bytes_total) : 0);
+  gtk_progress_bar_set_fraction (
+      self->written_bar, p.bytes_total ? MIN (1.0, (double) p.bytes_written / p.bytes_total) : 0);
+  files = g_strdup_printf (
+      g_dngettext (GETTEXT_PACKAGE, "%" G_GUINT64_FORMAT " of %" G_GUINT64_FORMAT " item%s",
+                   "%" G_GUINT64_FORMAT " of %" G_GUINT64_FORMAT " items%s", p.files_total),
+      p.files_done, p.files_total, p.planning_done ? "" : "…");
+  gtk_label_set_label (self->files, files);
+  gtk_button_set_icon_name (self->pause_button, p.paused ? "media-playback-start-symbolic"
+                                                         : "media-playback-pause-symbolic");
+  gtk_widget_set_tooltip_text (GTK_WIDGET (self->pause_button),
+                               p.paused ? _ ("Resume") : _ ("Pause"));
+}
+
+static void
+add_failure_row (FerryTransferRow *self, FerryFailure *failure)
+{
+  GtkWidget *row = adw_action_row_new ();
+  g_autofree char *name = g_file_get_parse_name (failure->source);
+  g_autofree char *escaped_name = g_markup_escape_text (name, -1);
+  g_autofree char *escaped_reason = g_markup_escape_text (failure->error->message, -1);
+
+  adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), escaped_name);
+  adw_action_row_set_subtitle (ADW_ACTION_ROW (row), escaped_reason);
+  adw_action_row_add_prefix (ADW_ACTION_ROW (row),
+                             gtk_image_new_from_icon_name ("dialog-warning-symbolic"));
+  gtk_list_box_append (self->errors, row);
+}
+
+static void
+show_failures (FerryTransferRow *self)
+{
+  g_autoptr (GPtrArray) failures = ferry_job_dup_failures (self->job);
+
+  for (guint i = 0; i < failures->len; i++)
+    add_failure_row (self, g_ptr_array_index (failures, i));
+  gtk_revealer_set_reveal_child (self->errors_revealer, failures->len > 0);
+}
+
+/**
+ * ferry_transfer_row_finished:
+ * The job ended (@error says why it did not copy everything): the row
+ * shows the outcome, the files that failed, and what can be done next.
+ */
+void
+ferry_transfer_row_finished (FerryTransferRow *self, const GError *error)
+{
+  g_auto (FerryProgress) p = { 0 };
+  g_autofree char *status = NULL;
+  g_autofree char *files = NULL;
+
+  g_return_if_fail (FERRY_IS_TRANSFER_ROW (self));
+  self->finished = TRUE;
+  ferry_job_get_progress (self->job, &p);
+
+  if (error == NULL)
+    {
+      g_autofree char *size = g_format_size (p.bytes_total);
+      /* TRANSLATORS: "Done: 2.9 GB copied" */
+      status = g_strdup_printf (_ ("Done: %s copied"), size);
+    }
+  else if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    status = g_strdup (_ ("Cancelled"));
+  else
+    status = g_strdup (error->message);
+
+  gtk_label_set_label (self->status, status);
+  gtk_widget_set_visible (self->bars, FALSE);
+  gtk_widget_set_visible (GTK_WIDGET (self->pause_button), FALSE);
+  gtk_widget_set_visible (GTK_WIDGET (self->cancel_button), FALSE);
+  gtk_widget_set_visible (GTK_WIDGET (self->dismiss_button), TRUE);
+  files = g_strdup_printf (
+      g_dngettext (GETTEXT_PACKAGE, "%" G_GUINT64_FORMAT " of %" G_GUINT64_FORMAT " item",
+                   "%" G_GUINT64_FORMAT " of %" G_GUINT64_FORMAT " items", p.files_total),
+      p.files_done - p.files_failed, p.files_total);
+  gtk_label_set_label (self->files, files);
+  if (error != NULL)
+    gtk_widget_add_css_class (GTK_WIDGET (self->status), "error");
+  show_failures (self);
+}
+
+const char *
+ferry_transfer_row_get_status (FerryTransferRow *self)
+{
+  g_return_val_if_fail (FERRY_IS_TRANSFER_ROW (self), NULL);
+  return gtk_label_get_label (self->status);
+}
+
+FerryEjectState
+ferry_transfer_row_get_eject_state (FerryTransferRow *self)
+{
+  g_return_val_if_fail (FERRY_IS_TRANSFER_ROW (self), FERRY_EJECT_NONE);
+  return self->eject_state;
+}
+
+/* What the row says once the data is on a removable drive. */
+void
+ferry_transfer_row_set_eject_state (FerryTransferRow *self, FerryEjectState state)
+{
+  const char *name = ferry_destination_get_name (self->destination);
+  g_autofree char *text = NULL;
+
+  g_return_if_fail (FERRY_IS_TRANSFER_ROW (self));
+  self->eject_state = state;
+  switch (state)
+    {
+      case FERRY_EJECT_READY:
+        text = g_strdup_printf (_ ("All data is on %s."), name);
+        break;
+      case FERRY_EJECT_WAITING:
+        text = g_strdup_printf (_ ("All data of this transfer is on %s. Another transfer to it is "
+                                   "still running, so it cannot be ejected yet."),
+                                name);
+        break;
+      case FERRY_EJECT_EJECTING:
+        text = g_strdup_printf (_ ("Ejecting %s…"), name);
+        break;
+      case FERRY_EJECT_DONE:
+        text = g_strdup_printf (_ ("You can now unplug %s."), name);
+        break;
+      case FERRY_EJECT_GONE:
+        text = g_strdup_printf (_ ("%s was unplugged."), name);
+        break;
+      case FERRY_EJECT_NONE:
+      default:
+        break;
+    }
+  gtk_label_set_label (self->eject_label, text ? text : "");
+  gtk_widget_set_visible (GTK_WIDGET (self->eject_button), state == FERRY_EJECT_READY);
+  gtk_revealer_set_reveal_child (self->eject_revealer, state != FERRY_EJECT_NONE);
+}
+
+static void
+pause_action (GtkWidget *widget, const char *action_name, GVariant *parameter)
+{
+  FerryTransferRow *self = FERRY_TRANSFER_ROW (widget);
+
+  if (ferry_job_get_paused (self->job))
+    ferry_job_resume (self->job);
+  else
+    ferry_job_pause (self->job);
+  ferry_transfer_row_update (self);
+}
+
+static void
+cancel_action (GtkWidget *widget, const char *action_name, GVariant *parameter)
+{
+  ferry_job_cancel (FERRY_TRANSFER_ROW (widget)->job);
+}
+
+static void
+dismiss_action (GtkWidget *widget, const char *action_name, GVariant *parameter)
+{
+  g_signal_emit (widget, signals[SIGNAL_DISMISS], 0);
+}
+
+static void
+retry_action (GtkWidget *widget, const char *action_name, GVariant *parameter)
+{
+  g_signal_emit (widget, signals[SIGNAL_RETRY], 0);
+}
+
+static void
+eject_action (GtkWidget *widget, const char *action_name, GVariant *parameter)
+{
+  g_signal_emit (widget, signals[SIGNAL_EJECT], 0);
+}
+
+FerryTransferRow *
+ferry_transfer_row_new (FerryJob *job, FerryDestination *destination)
+{
+  FerryTransferRow *self = g_object_new (FERRY_TYPE_TRANSFER_ROW, NULL);
+  g_autofree char *title = NULL;
+
+  self->job = g_object_ref (job);
+  self->destination = g_object_ref (destination);
+  title = describe_sources (job, destination);
+  gtk_label_set_label (self->title, title);
+  gtk_image_set_from_gicon (self->icon, ferry_destination_get_icon (destination));
+  ferry_transfer_row_update (self);
+  return self;
+}
+
+FerryJob *
+ferry_transfer_row_get_job (FerryTransferRow *self)
+{
+  g_return_val_if_fail (FERRY_IS_TRANSFER_ROW (self), NULL);
+  return self->job;
+}
+
+FerryDestination *
+ferry_transfer_row_get_destination (FerryTransferRow *self)
+{
+  g_return_val_if_fail (FERRY_IS_TRANSFER_ROW (self), NULL);
+  return self->destination;
+}
+
+static void
+ferry_transfer_row_dispose (GObject *object)
+{
+  FerryTransferRow *self = FERRY_TRANSFER_ROW (object);
+
+  gtk_widget_dispose_template (GTK_WIDGET (self), FERRY_TYPE_TRANSFER_ROW);
+  g_clear_object (&self->job);
+  g_clear_object (&self->destination);
+  G_OBJECT_CLASS (ferry_transfer_row_parent_class)->dispose (object);
+}
+
+static void
+ferry_transfer_row_class_init (FerryTransferRowClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
+  object_class->dispose = ferry_transfer_row_dispose;
+
+  signals[SIGNAL_DISMISS] = g_signal_new ("dismiss", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                                          0, NULL, NULL, NULL, G_TYPE_NONE, 0);
+  signals[SIGNAL_RETRY] = g_signal_new ("retry", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0,
+                                        NULL, NULL, NULL, G_TYPE_NONE, 0);
+  signals[SIGNAL_EJECT] = g_signal_new ("eject", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0,
+                                        NULL, NULL, NULL, G_TYPE_NONE, 0);
+
+  gtk_widget_class_set_template_from_resource (widget_class,
+                                               "/io/github/ferrycopy/Ferry/ferry-transfer-row.ui");
+  gtk_widget_class_bind_template_child (widget_class, FerryTransferRow, icon);
+  gtk_widget_class_bind_template_child (widget_class, FerryTransferRow, title);
+  gtk_widget_class_bind_template_child (widget_class, FerryTransferRow, status);
+  gtk_widget_class_bind_template_child (widget_class, FerryTransferRow, pause_button);
+  gtk_widget_class_bind_template_child (widget_class, FerryTransferRow, cancel_button);
+  gtk_widget_class_bind_template_child (widget_class, FerryTransferRow, dismiss_button);
+  gtk_widget_class_bind_template_child (widget_class, FerryTransferRow, bars);
+  gtk_widget_class_bind_template_child (widget_class, FerryTransferRow, written_bar);
+  gtk_widget_class_bind_template_child (widget_class, FerryTransferRow, durable_bar);
+  gtk_widget_class_bind_template_child (widget_class, FerryTransferRow, files);
+  gtk_widget_class_bind_template_child (widget_class, FerryTransferRow, errors_revealer);
+  gtk_widget_class_bind_template_child (widget_class, FerryTransferRow, errors);
+  gtk_widget_class_bind_template_child (widget_class, FerryTransferRow, eject_revealer);
+  gtk_widget_class_bind_template_child (widget_class, FerryTransferRow, eject_label);
+  gtk_widget_class_bind_template_child (widget_class, FerryTransferRow, eject_button);
+
+  gtk_widget_class_install_action (widget_class, "transfer.pause", NULL, pause_action);
+  gtk_widget_class_install_action (widget_class, "transfer.cancel", NULL, cancel_action);
+  gtk_widget_class_install_action (widget_class, "transfer.dismiss", NULL, dismiss_action);
+  gtk_widget_class_install_action (widget_class, "transfer.retry", NULL, retry_action);
+  gtk_widget_class_install_action (widget_class, "transfer.eject", NULL, eject_action);
+}
+
+static void
+ferry_transfer_row_init (FerryTransferRow *self)
+{
+  gtk_widget_init_template (GTK_WIDGET (self));
+}

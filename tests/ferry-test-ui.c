@@ -1,0 +1,290 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include "config.h"
+
+#include <string.h>
+
+#include "ferry-test-ui.h"
+
+void
+ferry_test_ui_init (int *argc, char ***argv)
+{
+  g_setenv ("GSK_RENDERER", "cairo", TRUE);
+  g_setenv ("GTK_A11Y", "none", TRUE);
+  g_setenv ("GSETTINGS_BACKEND", "memory", TRUE);
+  g_setenv ("NO_AT_BRIDGE", "1", TRUE);
+  gtk_test_init (argc, argv, NULL);
+  adw_init ();
+}
+
+void
+ferry_test_ui_wait (guint ms)
+{
+  gint64 until = g_get_monotonic_time () + (gint64) ms * 1000;
+
+  while (g_get_monotonic_time () < until)
+    {
+      while (g_main_context_iteration (NULL, FALSE))
+        ;
+      g_usleep (2000);
+    }
+}
+
+/* Iterates the main context until @condition holds; FALSE on timeout. */
+gboolean
+ferry_test_ui_wait_until (gboolean (*condition) (gpointer data), gpointer data, guint timeout_ms)
+{
+  gint64 until = g_get_monotonic_time () + (gint64) timeout_ms * 1000;
+
+  while (!condition (data))
+    {
+      if (g_get_monotonic_time () > until)
+        return FALSE;
+      ferry_test_ui_wait (10);
+    }
+  return TRUE;
+}
+
+/* Renders @widget as it is on screen into a PNG file. */
+void
+ferry_test_ui_screenshot (GtkWidget *widget, const char *path)
+{
+  g_autoptr (GdkPaintable) paintable = gtk_widget_paintable_new (widget);
+  g_autoptr (GtkSnapshot) snapshot = gtk_snapshot_new ();
+  g_autoptr (GskRenderNode) node = NULL;
+  g_autoptr (GdkTexture) texture = NULL;
+  int width = gtk_widget_get_width (widget);
+  int height = gtk_widget_get_height (widget);
+  GskRenderer *renderer = gtk_native_get_renderer (gtk_widget_get_native (widget));
+
+  g_assert_cmpint (width, >, 0);
+  gdk_paintable_snapshot (paintable, GDK_SNAPSHOT (snapshot), width, height);
+  node = gtk_snapshot_free_to_node (g_steal_pointer (&snapshot));
+  g_assert_nonnull (node);
+  texture = gsk_renderer_render_texture (renderer, node, &GRAPHENE_RECT_INIT (0, 0, width, height));
+  g_assert_true (gdk_texture_save_to_png (texture, path));
+}
+
+static void
+collect (GtkWidget *widget, GType type, const char *name, GList **found)
+{
+  if (G_TYPE_CHECK_INSTANCE_TYPE (widget, type)
+      && (name == NULL || g_strcmp0 (gtk_widget_get_name (widget), name) == 0))
+    *found = g_list_append (*found, widget);
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    collect (child, type, name, found);
+}
+
+GList *
+ferry_test_ui_find_all (GtkWidget *root, GType type)
+{
+  GList *found = NULL;
+
+  collect (root, type, NULL, &found);
+  return found;
+}
+
+/* The first widget of @type (and @name, when given) below @root. */
+GtkWidget *
+ferry_test_ui_find (GtkWidget *root, GType type, const char *name)
+{
+  GList *found = NULL;
+  GtkWidget *first;
+
+  collect (root, type, name, &found);
+  first = found ? found->data : NULL;
+  g_list_free (found);
+  return first;
+}
+
+/* The first mapped label below @root whose text contains @contains. */
+GtkWidget *
+ferry_test_ui_find_label (GtkWidget *root, const char *contains)
+{
+  g_autoptr (GList) labels = ferry_test_ui_find_all (root, GTK_TYPE_LABEL);
+
+  for (GList *l = labels; l != NULL; l = l->next)
+    if (gtk_widget_get_mapped (l->data) && strstr (gtk_label_get_label (l->data), contains) != NULL)
+      return l->data;
+  return NULL;
+}
+
+/* A dialog shown over @parent, if any. */
+GtkWindow *
+ferry_test_ui_find_dialog (GtkWindow *parent)
+{
+  GListModel *toplevels = gtk_window_get_toplevels ();
+
+  /* GTK keeps its toplevels alive: the reference returned is borrowed. */
+  for (guint i = 0; i < g_list_model_get_n_items (toplevels); i++)
+    {
+      GtkWindow *window = g_list_model_get_item (toplevels, i);
+      gboolean ours = gtk_window_get_transient_for (window) == parent
+                      && gtk_widget_get_visible (GTK_WIDGET (window));
+
+      g_object_unref (window);
+      if (ours)
+        return window;
+    }
+  return NULL;
+}
+
+/* ------------------------------------------------------------------ */
+/* A made-up drive: a GMount over a folder, that can be ejected, or
+ * refuse to be (the drive is busy).                                   */
+
+struct _FerryTestMount
+{
+  GObject parent_instance;
+  char *name;
+  GFile *root;
+  GError *eject_error;
+  guint n_ejects;
+};
+
+static void mount_iface_init (GMountIface *iface);
+
+G_DEFINE_FINAL_TYPE_WITH_CODE (FerryTestMount,
+                               ferry_test_mount,
+                               G_TYPE_OBJECT,
+                               G_IMPLEMENT_INTERFACE (G_TYPE_MOUNT, mount_iface_init))
+
+static GFile *
+mount_get_root (GMount *mount)
+{
+  return g_object_ref (FERRY_TEST_MOUNT (mount)->root);
+}
+
+static char *
+mount_get_name (GMount *mount)
+{
+  return g_strdup (FERRY_TEST_MOUNT (mount)->name);
+}
+
+static GIcon *
+mount_get_icon (GMount *mount)
+{
+  return g_themed_icon_new ("drive-removable-media");
+}
+
+static GIcon *
+mount_get_symbolic_icon (GMount *mount)
+{
+  return g_themed_icon_new ("drive-removable-media-symbolic");
+}
+
+static char *
+mount_get_uuid (GMount *mount)
+{
+  return NULL;
+}
+
+static GVolume *
+mount_get_volume (GMount *mount)
+{
+  return NULL;
+}
+
+static GDrive *
+mount_get_drive (GMount *mount)
+{
+  return NULL;
+}
+
+static gboolean
+mount_can_unmount (GMount *mount)
+{
+  return TRUE;
+}
+
+static gboolean
+mount_can_eject (GMount *mount)
+{
+  return TRUE;
+}
+
+static void
+mount_eject_with_operation (GMount *mount,
+                            GMountUnmountFlags flags,
+                            GMountOperation *operation,
+                            GCancellable *cancellable,
+                            GAsyncReadyCallback callback,
+                            gpointer user_data)
+{
+  FerryTestMount *self = FERRY_TEST_MOUNT (mount);
+  g_autoptr (GTask) task = g_task_new (mount, cancellable, callback, user_data);
+
+  self->n_ejects++;
+  if (self->eject_error != NULL)
+    g_task_return_error (task, g_error_copy (self->eject_error));
+  else
+    g_task_return_boolean (task, TRUE);
+}
+
+static gboolean
+mount_eject_with_operation_finish (GMount *mount, GAsyncResult *result, GError **error)
+{
+  return g_task_propagate_boolean (G_TASK (result), error);
+}
+
+static void
+mount_iface_init (GMountIface *iface)
+{
+  iface->get_root = mount_get_root;
+  iface->get_name = mount_get_name;
+  iface->get_icon = mount_get_icon;
+  iface->get_symbolic_icon = mount_get_symbolic_icon;
+  iface->get_uuid = mount_get_uuid;
+  iface->get_volume = mount_get_volume;
+  iface->get_drive = mount_get_drive;
+  iface->can_unmount = mount_can_unmount;
+  iface->can_eject = mount_can_eject;
+  iface->eject_with_operation = mount_eject_with_operation;
+  iface->eject_with_operation_finish = mount_eject_with_operation_finish;
+}
+
+static void
+ferry_test_mount_finalize (GObject *object)
+{
+  FerryTestMount *self = FERRY_TEST_MOUNT (object);
+
+  g_free (self->name);
+  g_clear_object (&self->root);
+  g_clear_error (&self->eject_error);
+  G_OBJECT_CLASS (ferry_test_mount_parent_class)->finalize (object);
+}
+
+static void
+ferry_test_mount_class_init (FerryTestMountClass *klass)
+{
+  G_OBJECT_CLASS (klass)->finalize = ferry_test_mount_finalize;
+}
+
+static void
+ferry_test_mount_init (FerryTestMount *self)
+{
+}
+
+FerryTestMount *
+ferry_test_mount_new (const char *name, const char *root_path)
+{
+  FerryTestMount *self = g_object_new (FERRY_TYPE_TEST_MOUNT, NULL);
+
+  self->name = g_strdup (name);
+  self->root = g_file_new_for_path (root_path);
+  return self;
+}
+
+void
+ferry_test_mount_set_eject_error (FerryTestMount *self, const GError *error)
+{
+  g_clear_error (&self->eject_error);
+  if (error != NULL)
+    self->eject_error = g_error_copy (error);
+}
+
+guint
+ferry_test_mount_get_n_ejects (FerryTestMount *self)
+{
+  return self->n_ejects;
+}

@@ -1,0 +1,26 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#pragma once
+
+#include <adwaita.h>
+
+G_BEGIN_DECLS
+
+void ferry_test_ui_init (int *argc, char ***argv);
+void ferry_test_ui_wait (guint ms);
+gboolean ferry_test_ui_wait_until (gboolean (*condition) (gpointer data),
+                                   gpointer data,
+                                   guint timeout_ms);
+void ferry_test_ui_screenshot (GtkWidget *widget, const char *path);
+GtkWidget *ferry_test_ui_find (GtkWidget *root, GType type, const char *name);
+GtkWidget *ferry_test_ui_find_label (GtkWidget *root, const char *contains);
+GList *ferry_test_ui_find_all (GtkWidget *root, GType type);
+GtkWindow *ferry_test_ui_find_dialog (GtkWindow *parent);
+
+#define FERRY_TYPE_TEST_MOUNT (ferry_test_mount_get_type ())
+G_DECLARE_FINAL_TYPE (FerryTestMount, ferry_test_mount, FERRY, TEST_MOUNT, GObject)
+
+FerryTestMount *ferry_test_mount_new (const char *name, const char *root_path);
+void ferry_test_mount_set_eject_error (FerryTestMount *self, const GError *error);
+guint ferry_test_mount_get_n_ejects (FerryTestMount *self);
+
+G_END_DECLS
