@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "ferry-test-ui.h"
+#include "ferry-test-util.h"
 
 void
 ferry_test_ui_init (int *argc, char ***argv)
@@ -44,24 +45,68 @@ ferry_test_ui_wait_until (gboolean (*condition) (gpointer data), gpointer data, 
   return TRUE;
 }
 
-/* Renders @widget as it is on screen into a PNG file. */
+/* Renders @widget as it is on screen into a PNG file. While a copy runs
+ * the window relayouts ten times a second, and a widget waiting for its
+ * allocation draws nothing: such frames are waited out. */
 void
 ferry_test_ui_screenshot (GtkWidget *widget, const char *path)
 {
-  g_autoptr (GdkPaintable) paintable = gtk_widget_paintable_new (widget);
-  g_autoptr (GtkSnapshot) snapshot = gtk_snapshot_new ();
-  g_autoptr (GskRenderNode) node = NULL;
-  g_autoptr (GdkTexture) texture = NULL;
+  GskRenderer *renderer = gtk_native_get_renderer (gtk_widget_get_native (widget));
   int width = gtk_widget_get_width (widget);
   int height = gtk_widget_get_height (widget);
-  GskRenderer *renderer = gtk_native_get_renderer (gtk_widget_get_native (widget));
+  g_autoptr (GskRenderNode) node = NULL;
+  g_autoptr (GdkTexture) texture = NULL;
 
   g_assert_cmpint (width, >, 0);
-  gdk_paintable_snapshot (paintable, GDK_SNAPSHOT (snapshot), width, height);
-  node = gtk_snapshot_free_to_node (g_steal_pointer (&snapshot));
+  for (guint i = 0; i < 100 && node == NULL; i++)
+    {
+      g_autoptr (GdkPaintable) paintable = gtk_widget_paintable_new (widget);
+      g_autoptr (GtkSnapshot) snapshot = gtk_snapshot_new ();
+
+      gdk_paintable_snapshot (paintable, GDK_SNAPSHOT (snapshot), width, height);
+      node = gtk_snapshot_free_to_node (g_steal_pointer (&snapshot));
+      if (node == NULL)
+        ferry_test_ui_wait (10);
+    }
   g_assert_nonnull (node);
   texture = gsk_renderer_render_texture (renderer, node, &GRAPHENE_RECT_INIT (0, 0, width, height));
   g_assert_true (gdk_texture_save_to_png (texture, path));
+}
+
+/* A Ferry window over a queue and a drive list of its own, with a scratch
+ * folder holding src/ and the folder a made-up drive will stand for. */
+void
+ferry_test_window_set_up (FerryTestWindow *f,
+                          const char *label,
+                          const char *drive_folder,
+                          int width,
+                          int height)
+{
+  f->scratch = ferry_test_scratch_new (label);
+  f->src = g_build_filename (f->scratch, "src", NULL);
+  f->stick = g_build_filename (f->scratch, drive_folder, NULL);
+  ferry_test_make_dirs (f->src);
+  ferry_test_make_dirs (f->stick);
+  f->queue = ferry_queue_new ();
+  f->drives = ferry_drive_list_new (NULL);
+  f->window = ferry_window_new (NULL, f->queue, f->drives);
+  gtk_window_set_default_size (GTK_WINDOW (f->window), width, height);
+  gtk_window_present (GTK_WINDOW (f->window));
+  ferry_test_ui_wait (200);
+}
+
+void
+ferry_test_window_tear_down (FerryTestWindow *f)
+{
+  ferry_queue_cancel_all (f->queue);
+  gtk_window_destroy (GTK_WINDOW (f->window));
+  ferry_test_ui_wait (100);
+  g_clear_object (&f->queue);
+  g_clear_object (&f->drives);
+  ferry_test_remove_tree (f->scratch);
+  g_free (f->scratch);
+  g_free (f->src);
+  g_free (f->stick);
 }
 
 static void

@@ -3,6 +3,9 @@
 
 #include <adwaita.h>
 
+#include "ferry-drive-list.h"
+#include "ferry-window.h"
+
 G_BEGIN_DECLS
 
 void ferry_test_ui_init (int *argc, char ***argv);
@@ -15,6 +18,23 @@ GtkWidget *ferry_test_ui_find (GtkWidget *root, GType type, const char *name);
 GtkWidget *ferry_test_ui_find_label (GtkWidget *root, const char *contains);
 GList *ferry_test_ui_find_all (GtkWidget *root, GType type);
 GtkWindow *ferry_test_ui_find_dialog (GtkWindow *parent);
+
+typedef struct
+{
+  char *scratch;
+  char *src;
+  char *stick; /* the folder a made-up drive stands for */
+  FerryQueue *queue;
+  FerryDriveList *drives;
+  FerryWindow *window;
+} FerryTestWindow;
+
+void ferry_test_window_set_up (FerryTestWindow *f,
+                               const char *label,
+                               const char *drive_folder,
+                               int width,
+                               int height);
+void ferry_test_window_tear_down (FerryTestWindow *f);
 
 #define FERRY_TYPE_TEST_MOUNT (ferry_test_mount_get_type ())
 G_DECLARE_FINAL_TYPE (FerryTestMount, ferry_test_mount, FERRY, TEST_MOUNT, GObject)

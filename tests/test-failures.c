@@ -842,25 +842,10 @@ stick_mountpoint (Fixture *f)
 static FerryTestStick *
 new_stick_or_skip (Fixture *f)
 {
-  g_autofree char *reason = NULL;
   g_autofree char *workdir = scratch_path (f, "stick-work");
   g_autofree char *mountpoint = stick_mountpoint (f);
-  g_autoptr (GError) error = NULL;
-  FerryTestStick *stick;
 
-  if (!ferry_test_is_root ())
-    {
-      g_test_skip ("the emulated stick needs root (CI runs as root)");
-      return NULL;
-    }
-  if (!ferry_test_stick_is_supported (&reason))
-    {
-      g_test_skip (reason);
-      return NULL;
-    }
-  stick = ferry_test_stick_new (workdir, mountpoint, "FERRYFAIL", STICK_SIZE, STICK_RATE, &error);
-  g_assert_no_error (error);
-  return stick;
+  return ferry_test_stick_new_or_skip (workdir, mountpoint, "FERRYFAIL", STICK_SIZE, STICK_RATE);
 }
 
 static char *

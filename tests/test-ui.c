@@ -6,51 +6,29 @@
 
 #include <string.h>
 
+#include <gdk/x11/gdkx.h>
+#include <sys/stat.h>
+
 #include "ferry-destination-row.h"
 #include "ferry-drive-list.h"
+#include "ferry-test-stick.h"
 #include "ferry-test-ui.h"
 #include "ferry-test-util.h"
 #include "ferry-transfer-row.h"
 #include "ferry-window.h"
 
-typedef struct
-{
-  char *scratch;
-  char *src;
-  char *stick;
-  FerryQueue *queue;
-  FerryDriveList *drives;
-  FerryWindow *window;
-} Fixture;
+typedef FerryTestWindow Fixture;
 
 static void
 fixture_set_up (Fixture *f, gconstpointer data)
 {
-  f->scratch = ferry_test_scratch_new ("ui");
-  f->src = g_build_filename (f->scratch, "src", NULL);
-  f->stick = g_build_filename (f->scratch, "SANDISK", NULL);
-  ferry_test_make_dirs (f->src);
-  ferry_test_make_dirs (f->stick);
-  f->queue = ferry_queue_new ();
-  f->drives = ferry_drive_list_new (NULL);
-  f->window = ferry_window_new (NULL, f->queue, f->drives);
-  gtk_window_set_default_size (GTK_WINDOW (f->window), 560, 640);
-  gtk_window_present (GTK_WINDOW (f->window));
-  ferry_test_ui_wait (200);
+  ferry_test_window_set_up (f, "ui", "SANDISK", 660, 660);
 }
 
 static void
 fixture_tear_down (Fixture *f, gconstpointer data)
 {
-  ferry_queue_cancel_all (f->queue);
-  gtk_window_destroy (GTK_WINDOW (f->window));
-  ferry_test_ui_wait (100);
-  g_clear_object (&f->queue);
-  g_clear_object (&f->drives);
-  ferry_test_remove_tree (f->scratch);
-  g_free (f->scratch);
-  g_free (f->src);
-  g_free (f->stick);
+  ferry_test_window_tear_down (f);
 }
 
 static void
@@ -365,6 +343,331 @@ test_conflict_apply_to_all (Fixture *f, gconstpointer data)
     }
 }
 
+/* An emulated USB stick (FUSE throttle, loop device, ext4) mounted in
+ * the scratch folder, or NULL after g_test_skip(). */
+static FerryTestStick *
+new_stick_or_skip (Fixture *f, const char *label, guint64 rate)
+{
+  g_autofree char *workdir = g_build_filename (f->scratch, "stick-work", NULL);
+  g_autofree char *mountpoint = g_build_filename (f->scratch, label, NULL);
+
+  return ferry_test_stick_new_or_skip (workdir, mountpoint, label, 96 * 1024 * 1024, rate);
+}
+
+static GtkProgressBar *
+durable_bar (FerryTransferRow *row)
+{
+  g_autoptr (GList) bars = ferry_test_ui_find_all (GTK_WIDGET (row), GTK_TYPE_PROGRESS_BAR);
+
+  for (GList *l = bars; l != NULL; l = l->next)
+    if (gtk_widget_has_css_class (l->data, "durable"))
+      return l->data;
+  g_error ("the transfer row has no bar of durable bytes");
+}
+
+static gboolean
+writing_to_device (gpointer data)
+{
+  return g_str_has_prefix (ferry_transfer_row_get_status (data), "Writing to SanDisk Cruzer:");
+}
+
+/* While the window shows a copy to a slow drive, its bar is never ahead of
+ * what the device completed (counted by the emulator's block device). */
+static void
+assert_bar_behind_device (FerryTransferRow *row, FerryTestStick *stick, guint64 sectors_before)
+{
+  g_auto (FerryProgress) p = { 0 };
+  guint64 completed = (ferry_test_stick_get_sectors_written (stick) - sectors_before) * 512;
+  double shown;
+
+  ferry_job_get_progress (ferry_transfer_row_get_job (row), &p);
+  shown = gtk_progress_bar_get_fraction (durable_bar (row)) * (double) p.bytes_total;
+  if (shown > (double) completed + 1024 * 1024)
+    g_error ("the bar shows %.0f bytes on the drive, the drive completed %" G_GUINT64_FORMAT, shown,
+             completed);
+}
+
+/* A drive that writes at 6 MB/s: the copy is found slow by measuring, the
+ * row says it is writing to the drive, and the bar follows the drive. */
+static void
+test_slow_drive_progress (Fixture *f, gconstpointer data)
+{
+  g_autoptr (FerryTestStick) stick = new_stick_or_skip (f, "CRUZER", 6 * 1024 * 1024);
+  g_autoptr (FerryTestMount) mount = NULL;
+  FerryTransferRow *row;
+  GSList *files;
+  guint64 sectors_before;
+  gboolean shot = FALSE;
+
+  if (stick == NULL)
+    return;
+  mount = ferry_test_mount_new ("SanDisk Cruzer", ferry_test_stick_get_mountpoint (stick));
+  ferry_drive_list_add_mount (f->drives, G_MOUNT (mount));
+  ferry_test_ui_wait (100);
+  ferry_test_write_random (ferry_test_path (f->src, "Holiday video.mp4", NULL), 40 * 1024 * 1024,
+                           11);
+  ferry_test_make_dirs (ferry_test_path (f->src, "Photos", NULL));
+  for (guint i = 0; i < 12; i++)
+    {
+      g_autofree char *name = g_strdup_printf ("IMG_%04u.jpg", 2301 + i);
+      ferry_test_write_random (ferry_test_path (f->src, "Photos", name, NULL), 300000, 20 + i);
+    }
+
+  sectors_before = ferry_test_stick_get_sectors_written (stick);
+  files = files_in (f->src, "Holiday video.mp4", "Photos", NULL);
+  g_assert_true (ferry_destination_row_drop_files (drive_row (f, "SanDisk Cruzer"), files));
+  g_slist_free_full (files, g_object_unref);
+  row = FERRY_TRANSFER_ROW (
+      ferry_test_ui_find (GTK_WIDGET (f->window), FERRY_TYPE_TRANSFER_ROW, NULL));
+  g_assert_true (ferry_test_ui_wait_until (writing_to_device, row, 20000));
+
+  while (ferry_job_get_phase (ferry_transfer_row_get_job (row)) < FERRY_PHASE_DONE)
+    {
+      assert_bar_behind_device (row, stick, sectors_before);
+      if (!shot && gtk_progress_bar_get_fraction (durable_bar (row)) > 0.35)
+        {
+          save_screenshot (f, "copying.png");
+          shot = TRUE;
+        }
+      ferry_test_ui_wait (100);
+    }
+  g_assert_cmpint (ferry_job_get_phase (ferry_transfer_row_get_job (row)), ==, FERRY_PHASE_DONE);
+  assert_label_soon (f, "All data is on SanDisk Cruzer");
+  ferry_test_assert_trees_equal (
+      ferry_test_path (f->src, "Photos", NULL),
+      ferry_test_path (ferry_test_stick_get_mountpoint (stick), "Photos", NULL),
+      FERRY_TEST_COMPARE_ALL);
+  ferry_test_assert_files_equal (
+      ferry_test_path (f->src, "Holiday video.mp4", NULL),
+      ferry_test_path (ferry_test_stick_get_mountpoint (stick), "Holiday video.mp4", NULL));
+  ferry_drive_list_remove_mount (f->drives, G_MOUNT (mount));
+}
+
+static gboolean
+job_of_row_ended (gpointer data)
+{
+  return job_ended (ferry_transfer_row_get_job (data));
+}
+
+/* Files on a dying stick: each file that cannot be read is listed with
+ * its reason; the rest is copied. Retry copies what failed once the stick
+ * reads again. */
+static void
+test_error_list_and_retry (Fixture *f, gconstpointer data)
+{
+  g_autoptr (FerryTestStick) stick = new_stick_or_skip (f, "OLDSTICK", 0);
+  g_autoptr (FerryTestMount) mount = NULL;
+  g_autoptr (GError) error = NULL;
+  g_autofree char *broken = NULL;
+  g_autoptr (GList) rows = NULL;
+  FerryTransferRow *row;
+  GSList *files;
+  struct stat st;
+
+  if (stick == NULL)
+    return;
+  mount = plug_in (f, "SanDisk Cruzer");
+  broken = g_build_filename (ferry_test_stick_get_mountpoint (stick), "wedding.mov", NULL);
+  ferry_test_write_random (broken, 2 * 1024 * 1024, 12);
+  ferry_test_write_text (ferry_test_path (f->src, "guests.txt", NULL), "Ana\nBruno\n");
+  /* Only the data is unreadable: its name and size are known already. */
+  g_assert_true (ferry_test_stick_remount (stick, &error));
+  g_assert_no_error (error);
+  g_assert_cmpint (lstat (broken, &st), ==, 0);
+  g_assert_true (ferry_test_stick_set_fail_reads (stick, TRUE, &error));
+  g_assert_no_error (error);
+
+  files = files_in (f->src, "guests.txt", NULL);
+  files = g_slist_append (files, g_file_new_for_path (broken));
+  g_assert_true (ferry_destination_row_drop_files (drive_row (f, "SanDisk Cruzer"), files));
+  g_slist_free_full (files, g_object_unref);
+  row = FERRY_TRANSFER_ROW (
+      ferry_test_ui_find (GTK_WIDGET (f->window), FERRY_TYPE_TRANSFER_ROW, NULL));
+  g_assert_true (ferry_test_ui_wait_until (job_of_row_ended, row, 20000));
+  ferry_test_ui_wait (400); /* the list is revealed */
+
+  g_assert_cmpstr (ferry_transfer_row_get_status (row), ==, "1 item could not be copied");
+  g_assert_nonnull (ferry_test_ui_find_label (GTK_WIDGET (row), "wedding.mov"));
+  g_assert_nonnull (ferry_test_ui_find_label (GTK_WIDGET (row), broken)); /* in the reason */
+  g_assert_nonnull (ferry_test_ui_find_label (GTK_WIDGET (row), "Input/output error"));
+  g_assert_nonnull (ferry_test_ui_find_label (GTK_WIDGET (row), "1 of 2 items"));
+  ferry_test_assert_files_equal (ferry_test_path (f->src, "guests.txt", NULL),
+                                 ferry_test_path (f->stick, "guests.txt", NULL));
+  /* Nothing half-written under the final name, no temporary file. */
+  g_assert_cmpuint (ferry_test_count_entries (f->stick), ==, 1);
+  save_screenshot (f, "errors.png");
+
+  g_assert_true (ferry_test_stick_set_fail_reads (stick, FALSE, &error));
+  g_assert_no_error (error);
+  gtk_widget_activate_action (GTK_WIDGET (row), "transfer.retry", NULL);
+  assert_label_soon (f, "All data is on SanDisk Cruzer");
+  ferry_test_assert_files_equal (broken, ferry_test_path (f->stick, "wedding.mov", NULL));
+  /* The retry replaced the failed transfer's row. */
+  rows = ferry_test_ui_find_all (GTK_WIDGET (f->window), FERRY_TYPE_TRANSFER_ROW);
+  g_assert_cmpuint (g_list_length (rows), ==, 1);
+}
+
+/* Where @widget's centre is on the X screen, for xdotool. */
+static void
+screen_point (GtkWidget *widget, int window_x, int window_y, int *x, int *y)
+{
+  GtkNative *native = gtk_widget_get_native (widget);
+  graphene_rect_t bounds;
+  double dx, dy;
+
+  g_assert_true (gtk_widget_compute_bounds (widget, GTK_WIDGET (native), &bounds));
+  gtk_native_get_surface_transform (native, &dx, &dy);
+  *x = window_x + (int) (dx + bounds.origin.x + bounds.size.width / 2);
+  *y = window_y + (int) (dy + bounds.origin.y + bounds.size.height / 2);
+}
+
+static void
+on_process_ended (GObject *process, GAsyncResult *result, gpointer user_data)
+{
+  gboolean *ended = user_data;
+
+  g_subprocess_wait_finish (G_SUBPROCESS (process), result, NULL);
+  *ended = TRUE;
+}
+
+static gboolean
+flag_set (gpointer data)
+{
+  return *(gboolean *) data;
+}
+
+/* Runs xdotool with @args while the window keeps answering events. */
+static void
+xdotool (const char *const *args)
+{
+  g_autoptr (GPtrArray) argv = g_ptr_array_new ();
+  g_autoptr (GSubprocess) process = NULL;
+  g_autoptr (GError) error = NULL;
+  gboolean ended = FALSE;
+
+  g_ptr_array_add (argv, (gpointer) "xdotool");
+  for (guint i = 0; args[i] != NULL; i++)
+    g_ptr_array_add (argv, (gpointer) args[i]);
+  g_ptr_array_add (argv, NULL);
+  process = g_subprocess_newv ((const char *const *) argv->pdata, G_SUBPROCESS_FLAGS_NONE, &error);
+  g_assert_no_error (error);
+  g_subprocess_wait_async (process, NULL, on_process_ended, &ended);
+  g_assert_true (ferry_test_ui_wait_until (flag_set, &ended, 20000));
+  g_assert_true (g_subprocess_get_successful (process));
+}
+
+static void
+move_window (const char *xid, int x, int y)
+{
+  g_autofree char *sx = g_strdup_printf ("%d", x);
+  g_autofree char *sy = g_strdup_printf ("%d", y);
+
+  xdotool ((const char *[]){ "windowmove", "--sync", xid, sx, sy, NULL });
+  ferry_test_ui_wait (200);
+}
+
+/* Starts the drag source helper (another process, as a file manager
+ * would be) with @files; returns where its label is, relative to its
+ * window. */
+static GSubprocess *
+start_drag_source (const char *const *files, int *x, int *y)
+{
+  g_autoptr (GPtrArray) argv = g_ptr_array_new ();
+  g_autoptr (GError) error = NULL;
+  g_autoptr (GDataInputStream) out = NULL;
+  g_autofree char *line = NULL;
+  GSubprocess *process;
+
+  g_ptr_array_add (argv, (gpointer) g_getenv ("FERRY_DRAG_SOURCE"));
+  for (guint i = 0; files[i] != NULL; i++)
+    g_ptr_array_add (argv, (gpointer) files[i]);
+  g_ptr_array_add (argv, NULL);
+  process = g_subprocess_newv ((const char *const *) argv->pdata, G_SUBPROCESS_FLAGS_STDOUT_PIPE,
+                               &error);
+  g_assert_no_error (error);
+  out = g_data_input_stream_new (g_subprocess_get_stdout_pipe (process));
+  line = g_data_input_stream_read_line_utf8 (out, NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (line);
+  g_assert_cmpint (sscanf (line, "ready %d %d", x, y), ==, 2);
+  return process;
+}
+
+/* A real drag from another program: the pointer presses on the other
+ * window's files, moves onto the drive in Ferry's window, and lets go. */
+static void
+test_drag_from_another_app (Fixture *f, gconstpointer data)
+{
+  g_autoptr (FerryTestMount) mount = plug_in (f, "SanDisk Cruzer");
+  g_autofree char *photo = g_build_filename (f->src, "beach photo.jpg", NULL);
+  g_autofree char *album = g_build_filename (f->src, "Album", NULL);
+  g_autoptr (GSubprocess) source = NULL;
+  g_autofree char *ferry_xid = NULL;
+  g_autofree char *from_x = NULL, *from_y = NULL, *to_x = NULL, *to_y = NULL;
+  int label_x, label_y, drive_x, drive_y;
+
+  if (g_find_program_in_path ("xdotool") == NULL || g_getenv ("FERRY_DRAG_SOURCE") == NULL
+      || !GDK_IS_X11_DISPLAY (gdk_display_get_default ()))
+    {
+      g_test_skip ("a drag between programs needs X11 and xdotool");
+      return;
+    }
+  ferry_test_write_random (photo, 1024 * 1024, 30);
+  ferry_test_make_dirs (ferry_test_path (album, "2024", NULL));
+  ferry_test_write_random (ferry_test_path (album, "2024", "sea.png", NULL), 50000, 31);
+
+  /* No window manager places the windows: put them side by side. */
+  ferry_xid = g_strdup_printf (
+      "%lu", (gulong) gdk_x11_surface_get_xid (gtk_native_get_surface (GTK_NATIVE (f->window))));
+  move_window (ferry_xid, 0, 0);
+  source = start_drag_source ((const char *[]){ photo, album, NULL }, &label_x, &label_y);
+  xdotool ((const char *[]){ "search", "--sync", "--name", "^Ferry drag source$", "windowmove",
+                             "--sync", "%@", "700", "100", NULL });
+  screen_point (GTK_WIDGET (drive_row (f, "SanDisk Cruzer")), 0, 0, &drive_x, &drive_y);
+
+  from_x = g_strdup_printf ("%d", 700 + label_x);
+  from_y = g_strdup_printf ("%d", 100 + label_y);
+  to_x = g_strdup_printf ("%d", drive_x);
+  to_y = g_strdup_printf ("%d", drive_y);
+  xdotool ((const char *[]){ "mousemove", "--sync", from_x, from_y, NULL });
+  /* Past the drag threshold, across, onto the drive, and let go. */
+  xdotool ((const char *[]){ "mousedown",
+                             "1",
+                             "sleep",
+                             "0.2",
+                             "mousemove_relative",
+                             "--",
+                             "-30",
+                             "0",
+                             "sleep",
+                             "0.2",
+                             "mousemove",
+                             "400",
+                             "300",
+                             "sleep",
+                             "0.2",
+                             "mousemove",
+                             to_x,
+                             to_y,
+                             "sleep",
+                             "0.3",
+                             "mousemove_relative",
+                             "--",
+                             "2",
+                             "2",
+                             "sleep",
+                             "0.3",
+                             "mouseup",
+                             "1",
+                             NULL });
+
+  assert_label_soon (f, "All data is on SanDisk Cruzer");
+  ferry_test_assert_files_equal (photo, ferry_test_path (f->stick, "beach photo.jpg", NULL));
+  ferry_test_assert_trees_equal (album, ferry_test_path (f->stick, "Album", NULL),
+                                 FERRY_TEST_COMPARE_ALL);
+  g_subprocess_force_exit (source);
+}
+
 /* Closing while copying asks first. */
 static void
 test_close_asks (Fixture *f, gconstpointer data)
@@ -406,6 +709,9 @@ main (int argc, char **argv)
   ADD ("/ui/conflict/keep-both", test_conflict_keep_both);
   ADD ("/ui/conflict/apply-to-all", test_conflict_apply_to_all);
   ADD ("/ui/close-asks", test_close_asks);
+  ADD ("/ui/drag-from-another-app", test_drag_from_another_app);
+  ADD ("/ui/slow-drive-progress", test_slow_drive_progress);
+  ADD ("/ui/error-list-and-retry", test_error_list_and_retry);
 #undef ADD
   return g_test_run ();
 }

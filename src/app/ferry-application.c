@@ -86,13 +86,16 @@ copy_to_activated (GSimpleAction *action, GVariant *parameter, gpointer user_dat
 static void
 about_activated (GSimpleAction *action, GVariant *parameter, gpointer user_data)
 {
-  const char *developers[] = { "Ferry developers", NULL };
+  const char *developers[] = { _ ("Ferry developers"), NULL };
+  /* Translators: your names, one per line, shown in the About window */
+  const char *translators = _ ("translator-credits");
 
-  adw_show_about_window (gtk_application_get_active_window (GTK_APPLICATION (user_data)),
-                         "application-name", _ ("Ferry"), "application-icon", APPLICATION_ID,
-                         "developer-name", _ ("Ferry developers"), "version", PACKAGE_VERSION,
-                         "comments", _ ("Copy files to drives, safely and fast"), "license-type",
-                         GTK_LICENSE_GPL_3_0, "developers", developers, NULL);
+  adw_show_about_window (
+      gtk_application_get_active_window (GTK_APPLICATION (user_data)), "application-name",
+      _ ("Ferry"), "application-icon", APPLICATION_ID, "developer-name", _ ("Ferry developers"),
+      "version", PACKAGE_VERSION, "comments", _ ("Copy files to drives, safely and fast"),
+      "license-type", GTK_LICENSE_GPL_3_0, "developers", developers, "translator-credits",
+      g_strcmp0 (translators, "translator-credits") != 0 ? translators : NULL, NULL);
 }
 
 /* While transfers run, the process stays even without a window. */
@@ -184,7 +187,13 @@ ferry_application_handle_local_options (GApplication *app, GVariantDict *options
   uri_list = g_strv_builder_end (uris);
   g_action_group_activate_action (G_ACTION_GROUP (app), "copy-to",
                                   g_variant_new ("(s^as)", dest_uri, uri_list));
-  return 0;
+  if (g_application_get_is_remote (app))
+    return 0;
+
+  /* This is the first Ferry: it has started the copy and must stay to
+   * finish it. The files are already queued, so they are not opened. */
+  g_variant_dict_remove (options, G_OPTION_REMAINING);
+  return -1;
 }
 
 static void

@@ -85,15 +85,38 @@ format_rate_and_time (const FerryProgress *p)
     return g_strdup ("");
   rate = g_format_size ((guint64) p->rate);
   if (p->eta < 0)
-    /* TRANSLATORS: a transfer rate, like " · 38.2 MB/s" */
+    /* TRANSLATORS: a transfer rate, added after the bytes copied, like
+     * "Copying: 1.2 GB of 2.9 GB · 38.2 MB/s"; keep the spaces and the dot */
     return g_strdup_printf (_ (" · %s/s"), rate);
   if (p->eta < 60)
+    /* TRANSLATORS: a transfer rate and the time left, added after the bytes
+     * copied, like "Copying: 1.2 GB of 2.9 GB · 38.2 MB/s · 12 seconds left" */
     return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, " · %s/s · %u second left",
                                          " · %s/s · %u seconds left", (guint) p->eta + 1),
                             rate, (guint) p->eta + 1);
+  /* TRANSLATORS: like "Copying: 1.2 GB of 2.9 GB · 38.2 MB/s · 3 minutes left" */
   return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, " · %s/s · %u minute left",
                                        " · %s/s · %u minutes left", (guint) (p->eta / 60) + 1),
                           rate, (guint) (p->eta / 60) + 1);
+}
+
+/* "3 of 12 items", and "3 of 12 items…" while the total still grows. The
+ * numbers go in as text: xgettext cannot see through G_GUINT64_FORMAT. */
+static char *
+format_item_count (guint64 done, guint64 total, gboolean growing)
+{
+  g_autofree char *done_str = g_strdup_printf ("%" G_GUINT64_FORMAT, done);
+  g_autofree char *total_str = g_strdup_printf ("%" G_GUINT64_FORMAT, total);
+
+  if (growing)
+    /* TRANSLATORS: files and folders copied, and those found so far while
+     * Ferry is still looking, like "3 of 12 items…" */
+    return g_strdup_printf (
+        g_dngettext (GETTEXT_PACKAGE, "%s of %s item…", "%s of %s items…", total), done_str,
+        total_str);
+  /* TRANSLATORS: files and folders copied, and all there are, like "3 of 12 items" */
+  return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s of %s item", "%s of %s items", total),
+                          done_str, total_str);
 }
 
 /* What a person reads under the title while the job runs. */
@@ -122,11 +145,18 @@ describe_progress (FerryTransferRow *self, const FerryProgress *p)
         }
       default:
         if (writes_to_slow_device (self->job))
-          /* TRANSLATORS: "Writing to SanDisk Cruzer: 120 MB of 500 MB on the drive" */
+          /* TRANSLATORS: the drive, bytes on it, bytes in all, then the rate and
+           * time left when known (" · 38.2 MB/s · 2 minutes left"), like
+           * "Writing to SanDisk Cruzer: 120 MB of 500 MB on the drive · 4.1 MB/s" */
           text = g_strdup_printf (_ ("Writing to %s: %s of %s on the drive%s"), where, done, total,
                                   tail);
+        else if (ferry_job_get_verify (self->job))
+          /* TRANSLATORS: "Copying and verifying: 1.2 GB of 2.9 GB" */
+          text = g_strdup_printf (_ ("Copying and verifying: %s of %s%s"), done, total, tail);
         else
-          /* TRANSLATORS: "Copying: 1.2 GB of 2.9 GB" */
+          /* TRANSLATORS: bytes copied, bytes in all, then the rate and time left
+           * when known (" · 38.2 MB/s · 2 minutes left"), like
+           * "Copying: 1.2 GB of 2.9 GB · 38.2 MB/s" */
           text = g_strdup_printf (_ ("Copying: %s of %s%s"), done, total, tail);
     }
   if (p->paused)
@@ -153,10 +183,7 @@ ferry_transfer_row_update (FerryTransferRow *self)
       self->durable_bar, p.bytes_total ? MIN (1.0, (double) p.bytes_durable / p.bytes_total) : 0);
   gtk_progress_bar_set_fraction (
       self->written_bar, p.bytes_total ? MIN (1.0, (double) p.bytes_written / p.bytes_total) : 0);
-  files = g_strdup_printf (
-      g_dngettext (GETTEXT_PACKAGE, "%" G_GUINT64_FORMAT " of %" G_GUINT64_FORMAT " item%s",
-                   "%" G_GUINT64_FORMAT " of %" G_GUINT64_FORMAT " items%s", p.files_total),
-      p.files_done, p.files_total, p.planning_done ? "" : "…");
+  files = format_item_count (p.files_done, p.files_total, !p.planning_done);
   gtk_label_set_label (self->files, files);
   gtk_button_set_icon_name (self->pause_button, p.paused ? "media-playback-start-symbolic"
                                                          : "media-playback-pause-symbolic");
@@ -168,11 +195,15 @@ static void
 add_failure_row (FerryTransferRow *self, FerryFailure *failure)
 {
   GtkWidget *row = adw_action_row_new ();
-  g_autofree char *name = g_file_get_parse_name (failure->source);
+  g_autofree char *basename = g_file_get_basename (failure->source);
+  g_autofree char *name = g_filename_display_name (basename);
+  g_autofree char *path = g_file_get_parse_name (failure->source);
   g_autofree char *escaped_name = g_markup_escape_text (name, -1);
   g_autofree char *escaped_reason = g_markup_escape_text (failure->error->message, -1);
 
+  /* The reason names the whole path; the title is what a person looks for. */
   adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), escaped_name);
+  gtk_widget_set_tooltip_text (row, path);
   adw_action_row_set_subtitle (ADW_ACTION_ROW (row), escaped_reason);
   adw_action_row_add_prefix (ADW_ACTION_ROW (row),
                              gtk_image_new_from_icon_name ("dialog-warning-symbolic"));
@@ -221,10 +252,7 @@ ferry_transfer_row_finished (FerryTransferRow *self, const GError *error)
   gtk_widget_set_visible (GTK_WIDGET (self->pause_button), FALSE);
   gtk_widget_set_visible (GTK_WIDGET (self->cancel_button), FALSE);
   gtk_widget_set_visible (GTK_WIDGET (self->dismiss_button), TRUE);
-  files = g_strdup_printf (
-      g_dngettext (GETTEXT_PACKAGE, "%" G_GUINT64_FORMAT " of %" G_GUINT64_FORMAT " item",
-                   "%" G_GUINT64_FORMAT " of %" G_GUINT64_FORMAT " items", p.files_total),
-      p.files_done - p.files_failed, p.files_total);
+  files = format_item_count (p.files_done - p.files_failed, p.files_total, FALSE);
   gtk_label_set_label (self->files, files);
   if (error != NULL)
     gtk_widget_add_css_class (GTK_WIDGET (self->status), "error");

@@ -141,7 +141,11 @@ ferry_cli_format_bar (const FerryProgress *p, guint width)
     g_string_append (line, i < solid ? "█" : i < MAX (written, solid) ? "▒" : " ");
   g_string_append_printf (line, "] %s", counts);
   if (rate != NULL)
-    g_string_append_printf (line, "  %s/s", rate);
+    {
+      g_string_append (line, "  ");
+      /* TRANSLATORS: a transfer rate, like "38.2 MB/s" */
+      g_string_append_printf (line, _ ("%s/s"), rate);
+    }
   if (eta != NULL)
     /* TRANSLATORS: estimated time left, like "ETA 1:05" */
     g_string_append_printf (line, _ ("  ETA %s"), eta);
@@ -162,16 +166,24 @@ ferry_cli_format_summary (const FerryProgress *p, gboolean dry_run)
 {
   g_autofree char *size = g_format_size (p->bytes_total);
   g_autofree char *elapsed = ferry_cli_format_duration (p->elapsed);
+  guint64 copied = p->files_done - p->files_failed - p->files_skipped;
+  g_autofree char *count = NULL;
 
+  /* Numbers go in as text: xgettext cannot see through G_GUINT64_FORMAT. */
   if (dry_run)
-    return g_strdup_printf (
-        g_dngettext (GETTEXT_PACKAGE, "%" G_GUINT64_FORMAT " item (%s) would be copied",
-                     "%" G_GUINT64_FORMAT " items (%s) would be copied", p->files_total),
-        p->files_total, size);
+    {
+      count = g_strdup_printf ("%" G_GUINT64_FORMAT, p->files_total);
+      /* TRANSLATORS: a number of files and folders, and their size, like
+       * "12 items (3.4 MB) would be copied" */
+      return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s item (%s) would be copied",
+                                           "%s items (%s) would be copied", p->files_total),
+                              count, size);
+    }
+  count = g_strdup_printf ("%" G_GUINT64_FORMAT, copied);
+  /* TRANSLATORS: a number of files and folders, their size, and the time
+   * it took, like "Copied 12 items (3.4 MB) in 0:05; all of it is on the disk" */
   return g_strdup_printf (
-      g_dngettext (GETTEXT_PACKAGE,
-                   "Copied %" G_GUINT64_FORMAT " item (%s) in %s; all of it is on the disk",
-                   "Copied %" G_GUINT64_FORMAT " items (%s) in %s; all of it is on the disk",
-                   p->files_done - p->files_failed - p->files_skipped),
-      p->files_done - p->files_failed - p->files_skipped, size, elapsed);
+      g_dngettext (GETTEXT_PACKAGE, "Copied %s item (%s) in %s; all of it is on the disk",
+                   "Copied %s items (%s) in %s; all of it is on the disk", copied),
+      count, size, elapsed);
 }

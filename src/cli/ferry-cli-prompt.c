@@ -49,39 +49,100 @@ ferry_cli_prompt_is_asking (FerryCliPrompt *self)
   return self->pending != NULL;
 }
 
+static gboolean
+action_fits (FerryConflictAction action, gboolean source_is_dir)
+{
+  if (action == FERRY_CONFLICT_ACTION_REPLACE)
+    return !source_is_dir;
+  if (action == FERRY_CONFLICT_ACTION_MERGE)
+    return source_is_dir;
+  return TRUE;
+}
+
+typedef struct
+{
+  const char *key;
+  FerryConflictAction action;
+} AnswerKey;
+
+/* Whether @first is one of @keys; @action is set when it also answers
+ * this kind of conflict. */
+static gboolean
+match_key (const AnswerKey *keys,
+           guint n_keys,
+           gunichar first,
+           gboolean source_is_dir,
+           FerryConflictAction *action,
+           gboolean *fits)
+{
+  gboolean known = FALSE;
+
+  *fits = FALSE;
+  for (guint i = 0; i < n_keys; i++)
+    if (g_unichar_tolower (g_utf8_get_char (keys[i].key)) == first)
+      {
+        known = TRUE;
+        if (action_fits (keys[i].action, source_is_dir))
+          {
+            *action = keys[i].action;
+            *fits = TRUE;
+            return TRUE;
+          }
+      }
+  return known;
+}
+
 /* "r", "replace", "s!", "keep-both!" …: the first letter decides, a
- * trailing "!" applies the answer to every later conflict. */
+ * trailing "!" applies the answer to every later conflict. The letters
+ * are those the question shows in the person's language; the English
+ * ones are understood too, unless the language uses the letter itself. */
 gboolean
 ferry_cli_prompt_parse (const char *line,
                         gboolean source_is_dir,
                         FerryConflictAction *action,
                         gboolean *apply_to_all)
 {
-  g_autofree char *answer = g_strstrip (g_ascii_strdown (line, -1));
-  gsize len = strlen (answer);
+  const AnswerKey translated[] = {
+    /* TRANSLATORS: the letter to type for “[R]eplace” in the question
+     * about a file that already exists; use the letter your translation
+     * of that question puts in brackets */
+    { C_ ("conflict answer", "r"), FERRY_CONFLICT_ACTION_REPLACE },
+    /* TRANSLATORS: the letter to type for “[M]erge” (folders) */
+    { C_ ("conflict answer", "m"), FERRY_CONFLICT_ACTION_MERGE },
+    /* TRANSLATORS: the letter to type for “[S]kip” */
+    { C_ ("conflict answer", "s"), FERRY_CONFLICT_ACTION_SKIP },
+    /* TRANSLATORS: the letter to type for “[K]eep both” */
+    { C_ ("conflict answer", "k"), FERRY_CONFLICT_ACTION_KEEP_BOTH },
+    /* TRANSLATORS: the letter to type for “[C]ancel” */
+    { C_ ("conflict answer", "c"), FERRY_CONFLICT_ACTION_CANCEL },
+  };
+  const AnswerKey english[] = {
+    { "r", FERRY_CONFLICT_ACTION_REPLACE }, { "m", FERRY_CONFLICT_ACTION_MERGE },
+    { "s", FERRY_CONFLICT_ACTION_SKIP },    { "k", FERRY_CONFLICT_ACTION_KEEP_BOTH },
+    { "c", FERRY_CONFLICT_ACTION_CANCEL },  { "q", FERRY_CONFLICT_ACTION_CANCEL },
+  };
+  g_autofree char *answer = NULL;
+  gboolean fits;
+  gunichar first;
+  gsize len;
 
-  *apply_to_all = len > 0 && answer[len - 1] == '!';
-  switch (answer[0])
-    {
-      case 'r':
-        *action = FERRY_CONFLICT_ACTION_REPLACE;
-        return !source_is_dir;
-      case 'm':
-        *action = FERRY_CONFLICT_ACTION_MERGE;
-        return source_is_dir;
-      case 's':
-        *action = FERRY_CONFLICT_ACTION_SKIP;
-        return TRUE;
-      case 'k':
-        *action = FERRY_CONFLICT_ACTION_KEEP_BOTH;
-        return TRUE;
-      case 'c':
-      case 'q':
-        *action = FERRY_CONFLICT_ACTION_CANCEL;
-        return TRUE;
-      default:
-        return FALSE;
-    }
+  *apply_to_all = FALSE;
+  if (!g_utf8_validate (line, -1, NULL))
+    return FALSE;
+  answer = g_strstrip (g_utf8_strdown (line, -1));
+  len = strlen (answer);
+  if (len == 0)
+    return FALSE;
+  *apply_to_all = answer[len - 1] == '!';
+  first = g_utf8_get_char (answer);
+
+  /* A letter of the person's language means what the translation says,
+   * even when it does not answer this conflict; the English letters are
+   * understood too, for those the translation leaves free. */
+  if (match_key (translated, G_N_ELEMENTS (translated), first, source_is_dir, action, &fits))
+    return fits;
+  match_key (english, G_N_ELEMENTS (english), first, source_is_dir, action, &fits);
+  return fits;
 }
 
 static char *
@@ -112,12 +173,25 @@ print_question (FerryCliPrompt *self)
   g_autofree char *incoming
       = describe (ferry_conflict_request_get_source (r), ferry_conflict_request_get_source_size (r),
                   ferry_conflict_request_get_source_modified (r), is_dir);
+  /* TRANSLATORS: starts the line about what is already at the destination,
+   * above the one starting with "copying: ": give both the same length,
+   * with spaces at the end, so that what follows lines up */
+  const char *existing_label = _ ("existing:");
+  /* TRANSLATORS: starts the line about what is being copied, under the one
+   * starting with "existing:": give both the same length */
+  const char *incoming_label = _ ("copying: ");
+  const char *question
+      = is_dir
+            /* TRANSLATORS: the person types a letter in brackets to answer;
+             * put the same letters in the “conflict answer” translations */
+            ? _ ("[M]erge, [S]kip, [K]eep both, [C]ancel? (add ! to apply to all)")
+            /* TRANSLATORS: the person types a letter in brackets to answer;
+             * put the same letters in the “conflict answer” translations */
+            : _ ("[R]eplace, [S]kip, [K]eep both, [C]ancel? (add ! to apply to all)");
 
-  fprintf (stderr, "\r\033[K%s\n  %s %s\n  %s %s\n", _ ("This already exists:"), _ ("existing:"),
-           existing, _ ("copying: "), incoming);
-  fprintf (stderr, "%s ",
-           is_dir ? _ ("[M]erge, [S]kip, [K]eep both, [C]ancel? (add ! to apply to all)")
-                  : _ ("[R]eplace, [S]kip, [K]eep both, [C]ancel? (add ! to apply to all)"));
+  fprintf (stderr, "\r\033[K%s\n  %s %s\n  %s %s\n", _ ("This already exists:"), existing_label,
+           existing, incoming_label, incoming);
+  fprintf (stderr, "%s ", question);
   fflush (stderr);
 }
 

@@ -325,12 +325,13 @@ main (int argc, char **argv)
           { NULL } };
 
   setlocale (LC_ALL, "");
-  bindtextdomain (GETTEXT_PACKAGE, LOCALEDIR);
+  bindtextdomain (GETTEXT_PACKAGE, ferry_engine_get_locale_dir ());
   bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");
   textdomain (GETTEXT_PACKAGE);
   ferry_engine_init ();
 
   context = g_option_context_new (NULL);
+  g_option_context_set_translation_domain (context, GETTEXT_PACKAGE);
   g_option_context_set_summary (context, _ ("Copy files and folders, keeping everything, and "
                                             "return only when the copies are safely on the disk."));
   g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);

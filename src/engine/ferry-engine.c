@@ -6,6 +6,20 @@
 #include "ferry-engine.h"
 #include "ferry-fs.h"
 
+/**
+ * ferry_engine_get_locale_dir:
+ * Where Ferry's translations are: LOCALEDIR, the installed place, unless
+ * FERRY_LOCALEDIR names another. The tests set it to the build tree's po/
+ * folder, where the compiled catalogs are before anything is installed.
+ */
+const char *
+ferry_engine_get_locale_dir (void)
+{
+  const char *dir = g_getenv ("FERRY_LOCALEDIR");
+
+  return dir != NULL && *dir != '\0' ? dir : LOCALEDIR;
+}
+
 /* Once per process, before the first job: the engine's messages are
  * translated, and deep trees may keep many folders open. */
 void
@@ -15,7 +29,7 @@ ferry_engine_init (void)
 
   if (g_once_init_enter (&initialized))
     {
-      bindtextdomain (GETTEXT_PACKAGE, LOCALEDIR);
+      bindtextdomain (GETTEXT_PACKAGE, ferry_engine_get_locale_dir ());
       bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");
       ferry_raise_fd_limit ();
       g_once_init_leave (&initialized, 1);

@@ -14,3 +14,4 @@
 #include "ferry-types.h"
 
 void ferry_engine_init (void);
+const char *ferry_engine_get_locale_dir (void);

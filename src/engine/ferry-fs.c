@@ -146,8 +146,10 @@ ferry_set_error_from_errno (GError **error,
   what = g_strdup_printf (format_with_path, display);
 #pragma GCC diagnostic pop
 
-  g_set_error (error, G_IO_ERROR, g_io_error_from_errno (errsv), "%s: %s", what,
-               g_strerror (errsv));
+  g_set_error (error, G_IO_ERROR, g_io_error_from_errno (errsv),
+               /* Translators: what failed, then the system's reason, like
+                * "Could not read “/a/b”: Permission denied" */
+               _ ("%s: %s"), what, g_strerror (errsv));
   return FALSE;
 }
 

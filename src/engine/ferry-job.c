@@ -290,13 +290,17 @@ static gboolean
 return_partial (FerryJob *self, GError **error)
 {
   guint64 n = ferry_job_get_n_failures (self);
+  g_autofree char *count = NULL;
 
   if (n == 0)
     return TRUE;
+  /* Numbers go in as text: xgettext cannot see through G_GUINT64_FORMAT. */
+  count = g_strdup_printf ("%" G_GUINT64_FORMAT, n);
   g_set_error (error, FERRY_ERROR, FERRY_ERROR_PARTIAL,
-               g_dngettext (GETTEXT_PACKAGE, "%" G_GUINT64_FORMAT " item could not be copied",
-                            "%" G_GUINT64_FORMAT " items could not be copied", n),
-               n);
+               /* Translators: %s is a number of files and folders */
+               g_dngettext (GETTEXT_PACKAGE, "%s item could not be copied",
+                            "%s items could not be copied", n),
+               count);
   return FALSE;
 }
 

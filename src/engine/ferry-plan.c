@@ -379,11 +379,20 @@ ferry_plan_check_space (FerryPlan *plan, const FerryTreeTotals *totals, GError *
   if (fstatvfs (plan->dst_fd, &vfs) == 0 && vfs.f_files > 0 && totals->files > vfs.f_favail)
     {
       g_autofree char *display = ferry_path_display (plan->dst_path);
+      g_autofree char *wanted = g_strdup_printf ("%" G_GUINT64_FORMAT, totals->files);
+      g_autofree char *room = g_strdup_printf ("%" G_GUINT64_FORMAT, (guint64) vfs.f_favail);
       g_set_error (error, FERRY_ERROR, FERRY_ERROR_NOT_ENOUGH_SPACE,
-                   _ ("There is no room for %" G_GUINT64_FORMAT
-                      " more files in “%s”: its filesystem can hold only %" G_GUINT64_FORMAT
-                      " more"),
-                   totals->files, display, (guint64) vfs.f_favail);
+                   /* Translators: the number of files and folders to copy, the
+                    * destination folder, and how many more its filesystem can
+                    * hold, like "There is no room for 70 more items in “/media/
+                    * stick”: its filesystem can hold only 63 more" */
+                   g_dngettext (GETTEXT_PACKAGE,
+                                "There is no room for %s more item in “%s”: its filesystem can "
+                                "hold only %s more",
+                                "There is no room for %s more items in “%s”: its filesystem can "
+                                "hold only %s more",
+                                totals->files),
+                   wanted, display, room);
       return FALSE;
     }
   return TRUE;

@@ -866,3 +866,27 @@ ferry_test_stick_is_supported (char **reason)
     }
   return FALSE;
 }
+
+FerryTestStick *
+ferry_test_stick_new_or_skip (const char *workdir,
+                              const char *mountpoint,
+                              const char *label,
+                              guint64 size_bytes,
+                              guint64 rate_bytes_per_sec)
+{
+  g_autofree char *reason = NULL;
+  g_autofree char *message = NULL;
+  g_autoptr (GError) error = NULL;
+  FerryTestStick *stick;
+
+  if (!ferry_test_stick_is_supported (&reason))
+    {
+      /* CI runs as root, so there these tests always run. */
+      message = g_strdup_printf ("the emulated stick cannot be made here (%s)", reason);
+      g_test_skip (message);
+      return NULL;
+    }
+  stick = ferry_test_stick_new (workdir, mountpoint, label, size_bytes, rate_bytes_per_sec, &error);
+  g_assert_no_error (error);
+  return stick;
+}

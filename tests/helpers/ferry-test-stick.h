@@ -38,6 +38,15 @@ FerryTestStick *ferry_test_stick_new (const char *workdir,
                                       guint64 rate_bytes_per_sec,
                                       GError **error);
 
+/* ferry_test_stick_new() for a GTest case: NULL after g_test_skip() with
+ * the reason where sticks cannot be made; a failure to make one where they
+ * can is a test failure. */
+FerryTestStick *ferry_test_stick_new_or_skip (const char *workdir,
+                                              const char *mountpoint,
+                                              const char *label,
+                                              guint64 size_bytes,
+                                              guint64 rate_bytes_per_sec);
+
 /* Where the ext4 is mounted. */
 const char *ferry_test_stick_get_mountpoint (FerryTestStick *self);
 /* "/dev/loop3" */

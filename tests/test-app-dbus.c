@@ -1,0 +1,241 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* How transfers reach Ferry from outside: `ferry --destination=DIR FILE…`
+ * from a terminal or a script, and the D-Bus call the Nautilus extension
+ * makes, which starts Ferry when it is not running. Each test runs the
+ * built `ferry` on a private session bus (GTestDBus) under Xvfb. */
+#include "config.h"
+
+#include <gio/gio.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ferry-test-util.h"
+
+#define FERRY_OBJECT_PATH "/io/github/ferrycopy/Ferry"
+#define WAIT_MS           30000
+
+/* The X display, saved before GTestDBus hides it. */
+static char *display;
+
+typedef struct
+{
+  GTestDBus *bus;
+  GDBusConnection *connection;
+  char *scratch;
+  char *src;
+  char *dst;
+} Fixture;
+
+static const char *
+ferry_binary (void)
+{
+  const char *path = g_getenv ("FERRY_APP");
+
+  g_assert_nonnull (path);
+  return path;
+}
+
+/* A service file like the installed one, pointing at the built Ferry.
+ * The bus GTestDBus starts has no display in its environment: the test's
+ * display is passed along. */
+static char *
+write_service_dir (const char *scratch)
+{
+  char *dir = g_build_filename (scratch, "services", NULL);
+  g_autofree char *contents
+      = g_strdup_printf ("[D-BUS Service]\nName=%s\nExec=/usr/bin/env DISPLAY=%s %s "
+                         "--gapplication-service\n",
+                         APPLICATION_ID, display, ferry_binary ());
+
+  ferry_test_make_dirs (dir);
+  ferry_test_write_text (ferry_test_path (dir, APPLICATION_ID ".service", NULL), contents);
+  return dir;
+}
+
+static void
+fixture_set_up (Fixture *f, gconstpointer data)
+{
+  g_autofree char *services = NULL;
+
+  f->scratch = ferry_test_scratch_new ("app-dbus");
+  f->src = g_build_filename (f->scratch, "src", NULL);
+  f->dst = g_build_filename (f->scratch, "Pendrive", NULL);
+  ferry_test_make_dirs (f->src);
+  ferry_test_make_dirs (f->dst);
+  services = write_service_dir (f->scratch);
+
+  f->bus = g_test_dbus_new (G_TEST_DBUS_NONE);
+  g_test_dbus_add_service_dir (f->bus, services);
+  g_test_dbus_up (f->bus);
+  g_setenv ("DISPLAY", display, TRUE);
+  f->connection = g_bus_get_sync (G_BUS_TYPE_SESSION, NULL, NULL);
+  g_assert_nonnull (f->connection);
+}
+
+/* The pid of whatever Ferry owns the application's name, 0 if none. */
+static guint32
+ferry_pid (Fixture *f)
+{
+  g_autoptr (GVariant) reply = g_dbus_connection_call_sync (
+      f->connection, "org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus",
+      "GetConnectionUnixProcessID", g_variant_new ("(s)", APPLICATION_ID), G_VARIANT_TYPE ("(u)"),
+      G_DBUS_CALL_FLAGS_NONE, -1, NULL, NULL);
+  guint32 pid = 0;
+
+  if (reply != NULL)
+    g_variant_get (reply, "(u)", &pid);
+  return pid;
+}
+
+/* Ferry stays while it has a window; the test ends it. */
+static void
+stop_ferry (Fixture *f)
+{
+  guint32 pid = ferry_pid (f);
+
+  if (pid != 0)
+    kill ((pid_t) pid, SIGTERM);
+  for (guint i = 0; i < 500 && ferry_pid (f) != 0; i++)
+    g_usleep (10000);
+}
+
+static void
+fixture_tear_down (Fixture *f, gconstpointer data)
+{
+  stop_ferry (f);
+  g_clear_object (&f->connection);
+  g_test_dbus_down (f->bus);
+  g_clear_object (&f->bus);
+  ferry_test_remove_tree (f->scratch);
+  g_free (f->scratch);
+  g_free (f->src);
+  g_free (f->dst);
+}
+
+/* The copy lands under its final name only when complete, so once the
+ * name is there the bytes must match. */
+static void
+assert_arrives (const char *source, const char *copy)
+{
+  for (guint waited = 0; !g_file_test (copy, G_FILE_TEST_EXISTS); waited += 20)
+    {
+      if (waited > WAIT_MS)
+        g_error ("%s never arrived", copy);
+      g_usleep (20000);
+    }
+  ferry_test_assert_files_equal (source, copy);
+}
+
+static GSubprocess *
+spawn_ferry (const char *const *argv, GSubprocessFlags flags)
+{
+  g_autoptr (GError) error = NULL;
+  g_autoptr (GPtrArray) args = g_ptr_array_new ();
+  GSubprocess *process;
+
+  g_ptr_array_add (args, (gpointer) ferry_binary ());
+  for (guint i = 0; argv[i] != NULL; i++)
+    g_ptr_array_add (args, (gpointer) argv[i]);
+  g_ptr_array_add (args, NULL);
+  process = g_subprocess_newv ((const char *const *) args->pdata, flags, &error);
+  g_assert_no_error (error);
+  return process;
+}
+
+/* Runs `ferry ARGS…` to its end; returns its exit status and what it
+ * printed on standard error. */
+static int
+run_ferry (const char *const *argv, char **err_out)
+{
+  g_autoptr (GSubprocess) process = spawn_ferry (argv, G_SUBPROCESS_FLAGS_STDERR_PIPE);
+  g_autoptr (GError) error = NULL;
+
+  g_subprocess_communicate_utf8 (process, NULL, NULL, NULL, err_out, &error);
+  g_assert_no_error (error);
+  return g_subprocess_get_exit_status (process);
+}
+
+/* With no Ferry running, `ferry --destination` becomes Ferry and copies;
+ * a second call hands its transfer to that Ferry over D-Bus and returns. */
+static void
+test_destination_option (Fixture *f, gconstpointer data)
+{
+  g_autofree char *destination = g_strdup_printf ("--destination=%s", f->dst);
+  g_autofree char *first_src = g_build_filename (f->src, "holiday photo.jpg", NULL);
+  g_autofree char *second_src = g_build_filename (f->src, "notes ñ.txt", NULL);
+  g_autofree char *err = NULL;
+  g_autoptr (GSubprocess) first = NULL;
+
+  ferry_test_write_random (first_src, 2 * 1024 * 1024, 7);
+  ferry_test_write_text (second_src, "second transfer\n");
+
+  first = spawn_ferry ((const char *[]){ destination, first_src, NULL }, G_SUBPROCESS_FLAGS_NONE);
+  assert_arrives (first_src, ferry_test_path (f->dst, "holiday photo.jpg", NULL));
+
+  g_assert_cmpint (run_ferry ((const char *[]){ destination, second_src, NULL }, &err), ==, 0);
+  assert_arrives (second_src, ferry_test_path (f->dst, "notes ñ.txt", NULL));
+  g_assert_cmpuint (ferry_pid (f), ==, atoi (g_subprocess_get_identifier (first)));
+}
+
+/* The Nautilus extension's call: with no Ferry running, the bus starts it
+ * from its service file, and the copy runs. */
+static void
+test_dbus_activation (Fixture *f, gconstpointer data)
+{
+  g_autofree char *source = g_build_filename (f->src, "report.pdf", NULL);
+  g_autofree char *source_uri = NULL;
+  g_autofree char *destination_uri = NULL;
+  g_autoptr (GVariant) reply = NULL;
+  g_autoptr (GError) error = NULL;
+  GVariantBuilder parameter;
+
+  ferry_test_write_random (source, 300000, 8);
+  source_uri = g_filename_to_uri (source, NULL, NULL);
+  destination_uri = g_filename_to_uri (f->dst, NULL, NULL);
+  g_assert_cmpuint (ferry_pid (f), ==, 0);
+
+  g_variant_builder_init (&parameter, G_VARIANT_TYPE ("av"));
+  g_variant_builder_add (
+      &parameter, "v",
+      g_variant_new ("(s^as)", destination_uri, (const char *[]){ source_uri, NULL }));
+  reply = g_dbus_connection_call_sync (f->connection, APPLICATION_ID, FERRY_OBJECT_PATH,
+                                       "org.freedesktop.Application", "ActivateAction",
+                                       g_variant_new ("(sava{sv})", "copy-to", &parameter, NULL),
+                                       NULL, G_DBUS_CALL_FLAGS_NONE, WAIT_MS, NULL, &error);
+  g_assert_no_error (error);
+
+  assert_arrives (source, ferry_test_path (f->dst, "report.pdf", NULL));
+  g_assert_cmpuint (ferry_pid (f), !=, 0);
+}
+
+/* A destination without files is a usage error, said plainly. */
+static void
+test_destination_without_files (Fixture *f, gconstpointer data)
+{
+  g_autofree char *destination = g_strdup_printf ("--destination=%s", f->dst);
+  g_autofree char *err = NULL;
+
+  g_assert_cmpint (run_ferry ((const char *[]){ destination, NULL }, &err), ==, 2);
+  g_assert_nonnull (strstr (err, "--destination needs the files to copy after it"));
+  g_assert_cmpuint (ferry_pid (f), ==, 0);
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  display = g_strdup (g_getenv ("DISPLAY"));
+  if (display == NULL)
+    {
+      g_printerr ("test-app-dbus runs Ferry's window: run it under xvfb-run\n");
+      return 1;
+    }
+  g_test_add ("/app/destination-option", Fixture, NULL, fixture_set_up, test_destination_option,
+              fixture_tear_down);
+  g_test_add ("/app/dbus-activation", Fixture, NULL, fixture_set_up, test_dbus_activation,
+              fixture_tear_down);
+  g_test_add ("/app/destination-without-files", Fixture, NULL, fixture_set_up,
+              test_destination_without_files, fixture_tear_down);
+  return g_test_run ();
+}
