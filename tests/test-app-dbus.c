@@ -209,6 +209,29 @@ test_dbus_activation (Fixture *f, gconstpointer data)
   g_assert_cmpuint (ferry_pid (f), !=, 0);
 }
 
+/* "Copy with Ferry…" in Nautilus: Open, as org.freedesktop.Application
+ * defines it, starts Ferry with the files waiting for a destination. */
+static void
+test_dbus_open (Fixture *f, gconstpointer data)
+{
+  g_autofree char *source = g_build_filename (f->src, "slides.odp", NULL);
+  g_autofree char *source_uri = NULL;
+  g_autoptr (GVariant) reply = NULL;
+  g_autoptr (GError) error = NULL;
+
+  ferry_test_write_text (source, "slides\n");
+  source_uri = g_filename_to_uri (source, NULL, NULL);
+  reply = g_dbus_connection_call_sync (
+      f->connection, APPLICATION_ID, FERRY_OBJECT_PATH, "org.freedesktop.Application", "Open",
+      g_variant_new ("(^as@a{sv})", (const char *[]){ source_uri, NULL },
+                     g_variant_new_array (G_VARIANT_TYPE ("{sv}"), NULL, 0)),
+      NULL, G_DBUS_CALL_FLAGS_NONE, WAIT_MS, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (ferry_pid (f), !=, 0);
+  /* Nothing is copied before a destination is chosen. */
+  g_assert_cmpuint (ferry_test_count_entries (f->dst), ==, 0);
+}
+
 /* A destination without files is a usage error, said plainly. */
 static void
 test_destination_without_files (Fixture *f, gconstpointer data)
@@ -235,6 +258,7 @@ main (int argc, char **argv)
               fixture_tear_down);
   g_test_add ("/app/dbus-activation", Fixture, NULL, fixture_set_up, test_dbus_activation,
               fixture_tear_down);
+  g_test_add ("/app/dbus-open", Fixture, NULL, fixture_set_up, test_dbus_open, fixture_tear_down);
   g_test_add ("/app/destination-without-files", Fixture, NULL, fixture_set_up,
               test_destination_without_files, fixture_tear_down);
   return g_test_run ();

@@ -104,5 +104,5 @@ void
 ferry_nautilus_launch_open (const char *const *source_uris)
 {
   g_return_if_fail (source_uris != NULL);
-  launch ("Open", g_variant_new ("(^ass@a{sv})", source_uris, "", new_platform_data ()));
+  launch ("Open", g_variant_new ("(^as@a{sv})", source_uris, new_platform_data ()));
 }

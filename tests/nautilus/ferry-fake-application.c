@@ -43,7 +43,6 @@ static const char introspection_xml[]
       "    </method>"
       "    <method name='Open'>"
       "      <arg type='as' name='uris' direction='in'/>"
-      "      <arg type='s' name='hint' direction='in'/>"
       "      <arg type='a{sv}' name='platform_data' direction='in'/>"
       "    </method>"
       "    <method name='ActivateAction'>"
