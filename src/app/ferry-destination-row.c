@@ -108,6 +108,8 @@ ferry_destination_row_new (FerryDestination *destination)
       gtk_widget_set_valign (self->eject_button, GTK_ALIGN_CENTER);
       gtk_widget_add_css_class (self->eject_button, "flat");
       gtk_widget_set_tooltip_text (self->eject_button, _ ("Eject"));
+      gtk_accessible_update_property (GTK_ACCESSIBLE (self->eject_button),
+                                      GTK_ACCESSIBLE_PROPERTY_LABEL, _ ("Eject"), -1);
       g_signal_connect (self->eject_button, "clicked", G_CALLBACK (on_eject_clicked), self);
       adw_action_row_add_suffix (ADW_ACTION_ROW (self), self->eject_button);
     }

@@ -189,6 +189,9 @@ ferry_transfer_row_update (FerryTransferRow *self)
                                                          : "media-playback-pause-symbolic");
   gtk_widget_set_tooltip_text (GTK_WIDGET (self->pause_button),
                                p.paused ? _ ("Resume") : _ ("Pause"));
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self->pause_button),
+                                  GTK_ACCESSIBLE_PROPERTY_LABEL,
+                                  p.paused ? _ ("Resume") : _ ("Pause"), -1);
 }
 
 static void
