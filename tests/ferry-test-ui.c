@@ -4,6 +4,8 @@
 #include <string.h>
 
 #include "ferry-test-ui.h"
+
+#include "ferry-destination-row.h"
 #include "ferry-test-util.h"
 
 void
@@ -107,6 +109,64 @@ ferry_test_window_tear_down (FerryTestWindow *f)
   g_free (f->scratch);
   g_free (f->src);
   g_free (f->stick);
+}
+
+/* The drive list's row for the drive named @name, NULL if none. */
+FerryDestinationRow *
+ferry_test_window_drive_row (FerryTestWindow *f, const char *name)
+{
+  g_autoptr (GList) rows
+      = ferry_test_ui_find_all (GTK_WIDGET (f->window), FERRY_TYPE_DESTINATION_ROW);
+
+  for (GList *l = rows; l != NULL; l = l->next)
+    if (g_strcmp0 (ferry_destination_get_name (ferry_destination_row_get_destination (l->data)),
+                   name)
+        == 0)
+      return l->data;
+  return NULL;
+}
+
+/* Plugs in a made-up drive called @name over the window's drive folder. */
+FerryTestMount *
+ferry_test_window_plug_in (FerryTestWindow *f, const char *name)
+{
+  FerryTestMount *mount = ferry_test_mount_new (name, f->stick);
+
+  ferry_drive_list_add_mount (f->drives, G_MOUNT (mount));
+  ferry_test_ui_wait (200);
+  return mount;
+}
+
+/* The files @dir/NAME for each NAME up to NULL, as a drop would carry. */
+GSList *
+ferry_test_ui_files_in (const char *dir, ...)
+{
+  GSList *files = NULL;
+  va_list args;
+
+  va_start (args, dir);
+  for (const char *name = va_arg (args, const char *); name != NULL;
+       name = va_arg (args, const char *))
+    files = g_slist_append (files, g_file_new_build_filename (dir, name, NULL));
+  va_end (args);
+  return files;
+}
+
+static gboolean
+label_shown (gpointer data)
+{
+  const void **args = data;
+  return ferry_test_ui_find_label ((GtkWidget *) args[0], args[1]) != NULL;
+}
+
+/* Fails the test unless a label under @root shows @text within 20 s. */
+void
+ferry_test_ui_assert_label_soon (GtkWidget *root, const char *text)
+{
+  const void *args[] = { root, text };
+
+  if (!ferry_test_ui_wait_until (label_shown, args, 20000))
+    g_error ("the window never showed “%s”", text);
 }
 
 static void

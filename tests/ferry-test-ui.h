@@ -3,6 +3,7 @@
 
 #include <adwaita.h>
 
+#include "ferry-destination-row.h"
 #include "ferry-drive-list.h"
 #include "ferry-window.h"
 
@@ -35,6 +36,9 @@ void ferry_test_window_set_up (FerryTestWindow *f,
                                int width,
                                int height);
 void ferry_test_window_tear_down (FerryTestWindow *f);
+FerryDestinationRow *ferry_test_window_drive_row (FerryTestWindow *f, const char *name);
+GSList *ferry_test_ui_files_in (const char *dir, ...) G_GNUC_NULL_TERMINATED;
+void ferry_test_ui_assert_label_soon (GtkWidget *root, const char *text);
 
 #define FERRY_TYPE_TEST_MOUNT (ferry_test_mount_get_type ())
 G_DECLARE_FINAL_TYPE (FerryTestMount, ferry_test_mount, FERRY, TEST_MOUNT, GObject)
@@ -42,5 +46,7 @@ G_DECLARE_FINAL_TYPE (FerryTestMount, ferry_test_mount, FERRY, TEST_MOUNT, GObje
 FerryTestMount *ferry_test_mount_new (const char *name, const char *root_path);
 void ferry_test_mount_set_eject_error (FerryTestMount *self, const GError *error);
 guint ferry_test_mount_get_n_ejects (FerryTestMount *self);
+
+FerryTestMount *ferry_test_window_plug_in (FerryTestWindow *f, const char *name);
 
 G_END_DECLS

@@ -102,16 +102,6 @@ assert_label (GtkWidget *root, const char *text)
     g_error ("no label shows “%s”", text);
 }
 
-static FerryTestMount *
-plug_in (Fixture *f)
-{
-  FerryTestMount *mount = ferry_test_mount_new (DRIVE_NAME, f->stick);
-
-  ferry_drive_list_add_mount (f->drives, G_MOUNT (mount));
-  ferry_test_ui_wait (200);
-  return mount;
-}
-
 static FerryDestinationRow *
 drive_row (Fixture *f)
 {
@@ -122,36 +112,6 @@ drive_row (Fixture *f)
   g_assert_cmpstr (ferry_destination_get_name (ferry_destination_row_get_destination (row)), ==,
                    DRIVE_NAME);
   return row;
-}
-
-static GSList *
-files_in (const char *dir, ...)
-{
-  GSList *files = NULL;
-  va_list args;
-
-  va_start (args, dir);
-  for (const char *name = va_arg (args, const char *); name != NULL;
-       name = va_arg (args, const char *))
-    files = g_slist_append (files, g_file_new_build_filename (dir, name, NULL));
-  va_end (args);
-  return files;
-}
-
-static gboolean
-label_shown (gpointer data)
-{
-  const void **args = data;
-  return ferry_test_ui_find_label ((GtkWidget *) args[0], args[1]) != NULL;
-}
-
-static void
-assert_label_soon (GtkWidget *root, const char *text)
-{
-  const void *args[] = { root, text };
-
-  if (!ferry_test_ui_wait_until (label_shown, args, 20000))
-    g_error ("the window never showed “%s”", text);
 }
 
 /* The catalog is there and is Spanish: a few messages checked word for
@@ -198,7 +158,7 @@ test_empty (Fixture *f, gconstpointer data)
 static void
 test_drive_and_staged (Fixture *f, gconstpointer data)
 {
-  g_autoptr (FerryTestMount) mount = plug_in (f);
+  g_autoptr (FerryTestMount) mount = ferry_test_window_plug_in (f, DRIVE_NAME);
   g_autofree char *staged = NULL;
   GList *files = NULL;
   GtkWidget *eject;
@@ -235,7 +195,7 @@ test_drive_and_staged (Fixture *f, gconstpointer data)
 static void
 test_transfer_done (Fixture *f, gconstpointer data)
 {
-  g_autoptr (FerryTestMount) mount = plug_in (f);
+  g_autoptr (FerryTestMount) mount = ferry_test_window_plug_in (f, DRIVE_NAME);
   g_autofree char *all_there = NULL;
   g_autofree char *counts = NULL;
   g_autofree char *title = NULL;
@@ -244,13 +204,13 @@ test_transfer_done (Fixture *f, gconstpointer data)
 
   ferry_test_write_random (ferry_test_path (f->src, "vacaciones.mp4", NULL), 2 * 1024 * 1024, 1);
   ferry_test_write_random (ferry_test_path (f->src, "notas.txt", NULL), 1000, 2);
-  files = files_in (f->src, "vacaciones.mp4", "notas.txt", NULL);
+  files = ferry_test_ui_files_in (f->src, "vacaciones.mp4", "notas.txt", NULL);
   g_assert_true (ferry_destination_row_drop_files (drive_row (f), files));
   g_slist_free_full (files, g_object_unref);
 
   all_there = g_strdup_printf (es ("All data is on %s."), DRIVE_NAME);
   g_assert_cmpstr (all_there, ==, "Todos los datos están en " DRIVE_NAME ".");
-  assert_label_soon (GTK_WIDGET (f->window), all_there);
+  ferry_test_ui_assert_label_soon (GTK_WIDGET (f->window), all_there);
   ferry_test_ui_wait (500); /* the revealer's animation */
 
   row = FERRY_TRANSFER_ROW (
@@ -278,7 +238,7 @@ row_says_paused (gpointer data)
 static void
 test_paused (Fixture *f, gconstpointer data)
 {
-  g_autoptr (FerryTestMount) mount = plug_in (f);
+  g_autoptr (FerryTestMount) mount = ferry_test_window_plug_in (f, DRIVE_NAME);
   g_autofree char *paused = NULL;
   FerryTransferRow *row;
   GtkWidget *pause_button = NULL;
@@ -286,7 +246,7 @@ test_paused (Fixture *f, gconstpointer data)
   GSList *files;
 
   ferry_test_write_random (ferry_test_path (f->src, "grande.bin", NULL), 64 * 1024 * 1024, 3);
-  files = files_in (f->src, "grande.bin", NULL);
+  files = ferry_test_ui_files_in (f->src, "grande.bin", NULL);
   g_assert_true (ferry_destination_row_drop_files (drive_row (f), files));
   g_slist_free_full (files, g_object_unref);
   row = FERRY_TRANSFER_ROW (
@@ -321,7 +281,7 @@ dialog_shown (gpointer data)
 static void
 test_conflict (Fixture *f, gconstpointer data)
 {
-  g_autoptr (FerryTestMount) mount = plug_in (f);
+  g_autoptr (FerryTestMount) mount = ferry_test_window_plug_in (f, DRIVE_NAME);
   g_autofree char *heading = NULL;
   g_autoptr (GList) buttons = NULL;
   GtkWindow *dialog;
@@ -330,7 +290,7 @@ test_conflict (Fixture *f, gconstpointer data)
 
   ferry_test_write_text (ferry_test_path (f->src, "notas.txt", NULL), "nuevas\n");
   ferry_test_write_text (ferry_test_path (f->stick, "notas.txt", NULL), "viejas\n");
-  files = files_in (f->src, "notas.txt", NULL);
+  files = ferry_test_ui_files_in (f->src, "notas.txt", NULL);
   g_assert_true (ferry_destination_row_drop_files (drive_row (f), files));
   g_slist_free_full (files, g_object_unref);
 
@@ -353,7 +313,7 @@ test_conflict (Fixture *f, gconstpointer data)
         clicked = TRUE;
       }
   g_assert_true (clicked);
-  assert_label_soon (GTK_WIDGET (f->window), es ("_Eject"));
+  ferry_test_ui_assert_label_soon (GTK_WIDGET (f->window), es ("_Eject"));
 }
 
 static void

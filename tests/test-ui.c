@@ -44,46 +44,6 @@ save_screenshot (Fixture *f, const char *name)
   ferry_test_ui_screenshot (GTK_WIDGET (f->window), path);
 }
 
-static FerryTestMount *
-plug_in (Fixture *f, const char *name)
-{
-  FerryTestMount *mount = ferry_test_mount_new (name, f->stick);
-
-  ferry_drive_list_add_mount (f->drives, G_MOUNT (mount));
-  ferry_test_ui_wait (100);
-  return mount;
-}
-
-static FerryDestinationRow *
-drive_row (Fixture *f, const char *name)
-{
-  g_autoptr (GList) rows
-      = ferry_test_ui_find_all (GTK_WIDGET (f->window), FERRY_TYPE_DESTINATION_ROW);
-
-  for (GList *l = rows; l != NULL; l = l->next)
-    if (g_strcmp0 (ferry_destination_get_name (ferry_destination_row_get_destination (l->data)),
-                   name)
-        == 0)
-      return l->data;
-  return NULL;
-}
-
-static gboolean
-label_shown (gpointer data)
-{
-  const char **args = data;
-  return ferry_test_ui_find_label (GTK_WIDGET (args[0]), args[1]) != NULL;
-}
-
-static void
-assert_label_soon (Fixture *f, const char *text)
-{
-  const void *args[] = { f->window, text };
-
-  if (!ferry_test_ui_wait_until (label_shown, args, 20000))
-    g_error ("the window never showed “%s”", text);
-}
-
 static GtkWindow *
 wait_for_dialog (Fixture *f)
 {
@@ -140,32 +100,18 @@ test_empty (Fixture *f, gconstpointer data)
 static void
 test_drives_listed (Fixture *f, gconstpointer data)
 {
-  g_autoptr (FerryTestMount) first = plug_in (f, "SanDisk Cruzer");
-  g_autoptr (FerryTestMount) second = plug_in (f, "SD Card");
+  g_autoptr (FerryTestMount) first = ferry_test_window_plug_in (f, "SanDisk Cruzer");
+  g_autoptr (FerryTestMount) second = ferry_test_window_plug_in (f, "SD Card");
 
-  g_assert_nonnull (drive_row (f, "SanDisk Cruzer"));
-  g_assert_nonnull (drive_row (f, "SD Card"));
+  g_assert_nonnull (ferry_test_window_drive_row (f, "SanDisk Cruzer"));
+  g_assert_nonnull (ferry_test_window_drive_row (f, "SD Card"));
   g_assert_false (gtk_widget_get_mapped (
       ferry_test_ui_find (GTK_WIDGET (f->window), ADW_TYPE_STATUS_PAGE, NULL)));
 
   ferry_drive_list_remove_mount (f->drives, G_MOUNT (first));
   ferry_test_ui_wait (100);
-  g_assert_null (drive_row (f, "SanDisk Cruzer"));
-  g_assert_nonnull (drive_row (f, "SD Card"));
-}
-
-static GSList *
-files_in (const char *dir, ...)
-{
-  GSList *files = NULL;
-  va_list args;
-
-  va_start (args, dir);
-  for (const char *name = va_arg (args, const char *); name != NULL;
-       name = va_arg (args, const char *))
-    files = g_slist_append (files, g_file_new_build_filename (dir, name, NULL));
-  va_end (args);
-  return files;
+  g_assert_null (ferry_test_window_drive_row (f, "SanDisk Cruzer"));
+  g_assert_nonnull (ferry_test_window_drive_row (f, "SD Card"));
 }
 
 /* Files dropped on a drive are copied there; the row reaches "done", and
@@ -173,18 +119,19 @@ files_in (const char *dir, ...)
 static void
 test_drop_copies_and_offers_eject (Fixture *f, gconstpointer data)
 {
-  g_autoptr (FerryTestMount) mount = plug_in (f, "SanDisk Cruzer");
+  g_autoptr (FerryTestMount) mount = ferry_test_window_plug_in (f, "SanDisk Cruzer");
   GSList *files;
   FerryTransferRow *row;
 
   ferry_test_write_random (ferry_test_path (f->src, "photo.jpg", NULL), 3 * 1024 * 1024, 1);
   ferry_test_make_dirs (ferry_test_path (f->src, "album", NULL));
   ferry_test_write_random (ferry_test_path (f->src, "album", "one.jpg", NULL), 200000, 2);
-  files = files_in (f->src, "photo.jpg", "album", NULL);
-  g_assert_true (ferry_destination_row_drop_files (drive_row (f, "SanDisk Cruzer"), files));
+  files = ferry_test_ui_files_in (f->src, "photo.jpg", "album", NULL);
+  g_assert_true (
+      ferry_destination_row_drop_files (ferry_test_window_drive_row (f, "SanDisk Cruzer"), files));
   g_slist_free_full (files, g_object_unref);
 
-  assert_label_soon (f, "All data is on SanDisk Cruzer");
+  ferry_test_ui_assert_label_soon (GTK_WIDGET (f->window), "All data is on SanDisk Cruzer");
   ferry_test_ui_wait (500); /* the revealer's animation */
   row = FERRY_TRANSFER_ROW (
       ferry_test_ui_find (GTK_WIDGET (f->window), FERRY_TYPE_TRANSFER_ROW, NULL));
@@ -199,7 +146,7 @@ test_drop_copies_and_offers_eject (Fixture *f, gconstpointer data)
 
   /* Eject: then the drive may be pulled out. */
   gtk_widget_activate_action (GTK_WIDGET (row), "transfer.eject", NULL);
-  assert_label_soon (f, "You can now unplug SanDisk Cruzer");
+  ferry_test_ui_assert_label_soon (GTK_WIDGET (f->window), "You can now unplug SanDisk Cruzer");
   g_assert_cmpuint (ferry_test_mount_get_n_ejects (mount), ==, 1);
   g_assert_cmpint (ferry_transfer_row_get_eject_state (row), ==, FERRY_EJECT_DONE);
 }
@@ -209,17 +156,18 @@ test_drop_copies_and_offers_eject (Fixture *f, gconstpointer data)
 static void
 test_eject_busy (Fixture *f, gconstpointer data)
 {
-  g_autoptr (FerryTestMount) mount = plug_in (f, "Busy Stick");
+  g_autoptr (FerryTestMount) mount = ferry_test_window_plug_in (f, "Busy Stick");
   g_autoptr (GError) busy = g_error_new_literal (G_IO_ERROR, G_IO_ERROR_BUSY, "Target is busy");
   GSList *files;
   FerryTransferRow *row;
   GtkWindow *dialog;
 
   ferry_test_write_random (ferry_test_path (f->src, "a.bin", NULL), 100000, 3);
-  files = files_in (f->src, "a.bin", NULL);
-  g_assert_true (ferry_destination_row_drop_files (drive_row (f, "Busy Stick"), files));
+  files = ferry_test_ui_files_in (f->src, "a.bin", NULL);
+  g_assert_true (
+      ferry_destination_row_drop_files (ferry_test_window_drive_row (f, "Busy Stick"), files));
   g_slist_free_full (files, g_object_unref);
-  assert_label_soon (f, "All data is on Busy Stick");
+  ferry_test_ui_assert_label_soon (GTK_WIDGET (f->window), "All data is on Busy Stick");
 
   ferry_test_mount_set_eject_error (mount, busy);
   row = FERRY_TRANSFER_ROW (
@@ -241,13 +189,14 @@ test_eject_busy (Fixture *f, gconstpointer data)
 static void
 test_drop_on_unplugged (Fixture *f, gconstpointer data)
 {
-  g_autoptr (FerryTestMount) mount = plug_in (f, "Gone Stick");
-  g_autoptr (FerryDestinationRow) row = g_object_ref (drive_row (f, "Gone Stick"));
+  g_autoptr (FerryTestMount) mount = ferry_test_window_plug_in (f, "Gone Stick");
+  g_autoptr (FerryDestinationRow) row
+      = g_object_ref (ferry_test_window_drive_row (f, "Gone Stick"));
   GSList *files;
 
   ferry_test_write_random (ferry_test_path (f->src, "a.bin", NULL), 1000, 4);
   ferry_drive_list_remove_mount (f->drives, G_MOUNT (mount));
-  files = files_in (f->src, "a.bin", NULL);
+  files = ferry_test_ui_files_in (f->src, "a.bin", NULL);
   g_assert_false (ferry_destination_row_drop_files (row, files));
   g_slist_free_full (files, g_object_unref);
   g_assert_null (ferry_test_ui_find (GTK_WIDGET (f->window), FERRY_TYPE_TRANSFER_ROW, NULL));
@@ -275,14 +224,15 @@ job_ended (gpointer data)
 static void
 test_conflict_keep_both (Fixture *f, gconstpointer data)
 {
-  g_autoptr (FerryTestMount) mount = plug_in (f, "SanDisk Cruzer");
+  g_autoptr (FerryTestMount) mount = ferry_test_window_plug_in (f, "SanDisk Cruzer");
   GSList *files;
   GtkWindow *dialog;
 
   ferry_test_write_text (ferry_test_path (f->src, "notes.txt", NULL), "new notes\n");
   ferry_test_write_text (ferry_test_path (f->stick, "notes.txt", NULL), "old notes\n");
-  files = files_in (f->src, "notes.txt", NULL);
-  g_assert_true (ferry_destination_row_drop_files (drive_row (f, "SanDisk Cruzer"), files));
+  files = ferry_test_ui_files_in (f->src, "notes.txt", NULL);
+  g_assert_true (
+      ferry_destination_row_drop_files (ferry_test_window_drive_row (f, "SanDisk Cruzer"), files));
   g_slist_free_full (files, g_object_unref);
 
   dialog = wait_for_dialog (f);
@@ -308,7 +258,7 @@ test_conflict_keep_both (Fixture *f, gconstpointer data)
 static void
 test_conflict_apply_to_all (Fixture *f, gconstpointer data)
 {
-  g_autoptr (FerryTestMount) mount = plug_in (f, "SanDisk Cruzer");
+  g_autoptr (FerryTestMount) mount = ferry_test_window_plug_in (f, "SanDisk Cruzer");
   GSList *files;
   GtkWindow *dialog;
   GtkWidget *check;
@@ -319,8 +269,9 @@ test_conflict_apply_to_all (Fixture *f, gconstpointer data)
       ferry_test_write_text (ferry_test_path (f->src, name, NULL), "new\n");
       ferry_test_write_text (ferry_test_path (f->stick, name, NULL), "old\n");
     }
-  files = files_in (f->src, "f0.txt", "f1.txt", "f2.txt", NULL);
-  g_assert_true (ferry_destination_row_drop_files (drive_row (f, "SanDisk Cruzer"), files));
+  files = ferry_test_ui_files_in (f->src, "f0.txt", "f1.txt", "f2.txt", NULL);
+  g_assert_true (
+      ferry_destination_row_drop_files (ferry_test_window_drive_row (f, "SanDisk Cruzer"), files));
   g_slist_free_full (files, g_object_unref);
 
   dialog = wait_for_dialog (f);
@@ -414,8 +365,9 @@ test_slow_drive_progress (Fixture *f, gconstpointer data)
     }
 
   sectors_before = ferry_test_stick_get_sectors_written (stick);
-  files = files_in (f->src, "Holiday video.mp4", "Photos", NULL);
-  g_assert_true (ferry_destination_row_drop_files (drive_row (f, "SanDisk Cruzer"), files));
+  files = ferry_test_ui_files_in (f->src, "Holiday video.mp4", "Photos", NULL);
+  g_assert_true (
+      ferry_destination_row_drop_files (ferry_test_window_drive_row (f, "SanDisk Cruzer"), files));
   g_slist_free_full (files, g_object_unref);
   row = FERRY_TRANSFER_ROW (
       ferry_test_ui_find (GTK_WIDGET (f->window), FERRY_TYPE_TRANSFER_ROW, NULL));
@@ -432,7 +384,7 @@ test_slow_drive_progress (Fixture *f, gconstpointer data)
       ferry_test_ui_wait (100);
     }
   g_assert_cmpint (ferry_job_get_phase (ferry_transfer_row_get_job (row)), ==, FERRY_PHASE_DONE);
-  assert_label_soon (f, "All data is on SanDisk Cruzer");
+  ferry_test_ui_assert_label_soon (GTK_WIDGET (f->window), "All data is on SanDisk Cruzer");
   ferry_test_assert_trees_equal (
       ferry_test_path (f->src, "Photos", NULL),
       ferry_test_path (ferry_test_stick_get_mountpoint (stick), "Photos", NULL),
@@ -466,7 +418,7 @@ test_error_list_and_retry (Fixture *f, gconstpointer data)
 
   if (stick == NULL)
     return;
-  mount = plug_in (f, "SanDisk Cruzer");
+  mount = ferry_test_window_plug_in (f, "SanDisk Cruzer");
   broken = g_build_filename (ferry_test_stick_get_mountpoint (stick), "wedding.mov", NULL);
   ferry_test_write_random (broken, 2 * 1024 * 1024, 12);
   ferry_test_write_text (ferry_test_path (f->src, "guests.txt", NULL), "Ana\nBruno\n");
@@ -477,9 +429,10 @@ test_error_list_and_retry (Fixture *f, gconstpointer data)
   g_assert_true (ferry_test_stick_set_fail_reads (stick, TRUE, &error));
   g_assert_no_error (error);
 
-  files = files_in (f->src, "guests.txt", NULL);
+  files = ferry_test_ui_files_in (f->src, "guests.txt", NULL);
   files = g_slist_append (files, g_file_new_for_path (broken));
-  g_assert_true (ferry_destination_row_drop_files (drive_row (f, "SanDisk Cruzer"), files));
+  g_assert_true (
+      ferry_destination_row_drop_files (ferry_test_window_drive_row (f, "SanDisk Cruzer"), files));
   g_slist_free_full (files, g_object_unref);
   row = FERRY_TRANSFER_ROW (
       ferry_test_ui_find (GTK_WIDGET (f->window), FERRY_TYPE_TRANSFER_ROW, NULL));
@@ -500,7 +453,7 @@ test_error_list_and_retry (Fixture *f, gconstpointer data)
   g_assert_true (ferry_test_stick_set_fail_reads (stick, FALSE, &error));
   g_assert_no_error (error);
   gtk_widget_activate_action (GTK_WIDGET (row), "transfer.retry", NULL);
-  assert_label_soon (f, "All data is on SanDisk Cruzer");
+  ferry_test_ui_assert_label_soon (GTK_WIDGET (f->window), "All data is on SanDisk Cruzer");
   ferry_test_assert_files_equal (broken, ferry_test_path (f->stick, "wedding.mov", NULL));
   /* The retry replaced the failed transfer's row. */
   rows = ferry_test_ui_find_all (GTK_WIDGET (f->window), FERRY_TYPE_TRANSFER_ROW);
@@ -598,7 +551,7 @@ start_drag_source (const char *const *files, int *x, int *y)
 static void
 test_drag_from_another_app (Fixture *f, gconstpointer data)
 {
-  g_autoptr (FerryTestMount) mount = plug_in (f, "SanDisk Cruzer");
+  g_autoptr (FerryTestMount) mount = ferry_test_window_plug_in (f, "SanDisk Cruzer");
   g_autofree char *photo = g_build_filename (f->src, "beach photo.jpg", NULL);
   g_autofree char *album = g_build_filename (f->src, "Album", NULL);
   g_autoptr (GSubprocess) source = NULL;
@@ -623,7 +576,8 @@ test_drag_from_another_app (Fixture *f, gconstpointer data)
   source = start_drag_source ((const char *[]){ photo, album, NULL }, &label_x, &label_y);
   xdotool ((const char *[]){ "search", "--sync", "--name", "^Ferry drag source$", "windowmove",
                              "--sync", "%@", "700", "100", NULL });
-  screen_point (GTK_WIDGET (drive_row (f, "SanDisk Cruzer")), 0, 0, &drive_x, &drive_y);
+  screen_point (GTK_WIDGET (ferry_test_window_drive_row (f, "SanDisk Cruzer")), 0, 0, &drive_x,
+                &drive_y);
 
   from_x = g_strdup_printf ("%d", 700 + label_x);
   from_y = g_strdup_printf ("%d", 100 + label_y);
@@ -661,7 +615,7 @@ test_drag_from_another_app (Fixture *f, gconstpointer data)
                              "1",
                              NULL });
 
-  assert_label_soon (f, "All data is on SanDisk Cruzer");
+  ferry_test_ui_assert_label_soon (GTK_WIDGET (f->window), "All data is on SanDisk Cruzer");
   ferry_test_assert_files_equal (photo, ferry_test_path (f->stick, "beach photo.jpg", NULL));
   ferry_test_assert_trees_equal (album, ferry_test_path (f->stick, "Album", NULL),
                                  FERRY_TEST_COMPARE_ALL);
@@ -672,13 +626,14 @@ test_drag_from_another_app (Fixture *f, gconstpointer data)
 static void
 test_close_asks (Fixture *f, gconstpointer data)
 {
-  g_autoptr (FerryTestMount) mount = plug_in (f, "SanDisk Cruzer");
+  g_autoptr (FerryTestMount) mount = ferry_test_window_plug_in (f, "SanDisk Cruzer");
   GSList *files;
   GtkWindow *dialog;
 
   ferry_test_write_random (ferry_test_path (f->src, "big.bin", NULL), 256 * 1024 * 1024, 9);
-  files = files_in (f->src, "big.bin", NULL);
-  g_assert_true (ferry_destination_row_drop_files (drive_row (f, "SanDisk Cruzer"), files));
+  files = ferry_test_ui_files_in (f->src, "big.bin", NULL);
+  g_assert_true (
+      ferry_destination_row_drop_files (ferry_test_window_drive_row (f, "SanDisk Cruzer"), files));
   g_slist_free_full (files, g_object_unref);
   ferry_job_pause (only_job (f));
   ferry_test_ui_wait (200);
