@@ -411,6 +411,7 @@ test_error_list_and_retry (Fixture *f, gconstpointer data)
   g_autoptr (FerryTestMount) mount = NULL;
   g_autoptr (GError) error = NULL;
   g_autofree char *broken = NULL;
+  g_autoptr (GSettings) settings = g_settings_new (APPLICATION_ID);
   g_autoptr (GList) rows = NULL;
   FerryTransferRow *row;
   GSList *files;
@@ -452,12 +453,16 @@ test_error_list_and_retry (Fixture *f, gconstpointer data)
 
   g_assert_true (ferry_test_stick_set_fail_reads (stick, FALSE, &error));
   g_assert_no_error (error);
+  /* A retry copies as the settings say now, like any transfer. */
+  g_settings_set_boolean (settings, "verify", TRUE);
   gtk_widget_activate_action (GTK_WIDGET (row), "transfer.retry", NULL);
   ferry_test_ui_assert_label_soon (GTK_WIDGET (f->window), "All data is on SanDisk Cruzer");
+  g_settings_reset (settings, "verify");
   ferry_test_assert_files_equal (broken, ferry_test_path (f->stick, "wedding.mov", NULL));
   /* The retry replaced the failed transfer's row. */
   rows = ferry_test_ui_find_all (GTK_WIDGET (f->window), FERRY_TYPE_TRANSFER_ROW);
   g_assert_cmpuint (g_list_length (rows), ==, 1);
+  g_assert_true (ferry_job_get_verify (ferry_transfer_row_get_job (rows->data)));
 }
 
 /* Where @widget's centre is on the X screen, for xdotool. */

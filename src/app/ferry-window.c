@@ -63,28 +63,6 @@ show_error (FerryWindow *self, const char *heading, const char *body)
 /* ------------------------------------------------------------------ */
 /* What the window shows                                               */
 
-static guint
-n_transfers (FerryWindow *self)
-{
-  guint n = 0;
-
-  for (GtkWidget *child = gtk_widget_get_first_child (GTK_WIDGET (self->transfer_list));
-       child != NULL; child = gtk_widget_get_next_sibling (child))
-    n += FERRY_IS_TRANSFER_ROW (child);
-  return n;
-}
-
-/* The empty state says what to do when there is nowhere to drop yet. */
-static void
-update_page (FerryWindow *self)
-{
-  gboolean empty = g_list_model_get_n_items (G_LIST_MODEL (self->drives)) == 0
-                   && self->folders->len == 0 && n_transfers (self) == 0 && self->staged == NULL;
-
-  gtk_stack_set_visible_child_name (self->stack, empty ? "empty" : "content");
-  gtk_widget_set_visible (self->transfers_group, n_transfers (self) > 0);
-}
-
 static GList *
 transfer_rows (FerryWindow *self)
 {
@@ -95,6 +73,18 @@ transfer_rows (FerryWindow *self)
     if (FERRY_IS_TRANSFER_ROW (child))
       rows = g_list_prepend (rows, child);
   return g_list_reverse (rows);
+}
+
+/* The empty state says what to do when there is nowhere to drop yet. */
+static void
+update_page (FerryWindow *self)
+{
+  g_autoptr (GList) transfers = transfer_rows (self);
+  gboolean empty = g_list_model_get_n_items (G_LIST_MODEL (self->drives)) == 0
+                   && self->folders->len == 0 && transfers == NULL && self->staged == NULL;
+
+  gtk_stack_set_visible_child_name (self->stack, empty ? "empty" : "content");
+  gtk_widget_set_visible (self->transfers_group, transfers != NULL);
 }
 
 static FerryDestinationRow *
@@ -358,16 +348,18 @@ on_row_retry (FerryTransferRow *row, FerryWindow *self)
       GPtrArray *list = sources;
       g_autoptr (FerryJob) job = ferry_job_new ((GFile *const *) list->pdata, list->len, folder);
 
-      /* Whatever copied meanwhile, or the first time, stays as it is. */
-      ferry_job_set_conflict_policy (job, FERRY_CONFLICT_POLICY_ASK);
       start_job (self, job, ferry_transfer_row_get_destination (row));
     }
   on_row_dismiss (row, self);
 }
 
+/* Every job the window starts, a retry too: the person's settings, and
+ * files already there (copied meanwhile, or the first time) are asked
+ * about, never overwritten unasked. */
 static void
 apply_settings (FerryWindow *self, FerryJob *job)
 {
+  ferry_job_set_conflict_policy (job, FERRY_CONFLICT_POLICY_ASK);
   ferry_job_set_verify (job, g_settings_get_boolean (self->settings, "verify"));
   ferry_job_set_device_mode (job, g_settings_get_enum (self->settings, "device-mode"));
   ferry_job_set_n_workers (job, g_get_num_processors ());
@@ -376,7 +368,10 @@ apply_settings (FerryWindow *self, FerryJob *job)
 static void
 start_job (FerryWindow *self, FerryJob *job, FerryDestination *destination)
 {
-  FerryTransferRow *row = ferry_transfer_row_new (job, destination);
+  FerryTransferRow *row;
+
+  apply_settings (self, job);
+  row = ferry_transfer_row_new (job, destination);
 
   g_signal_connect_object (job, "conflict", G_CALLBACK (on_conflict), self, 0);
   g_signal_connect (row, "dismiss", G_CALLBACK (on_row_dismiss), self);
@@ -417,8 +412,6 @@ ferry_window_copy (FerryWindow *self, GList *sources, GFile *destination, GError
     }
 
   job = ferry_job_new ((GFile *const *) files->pdata, files->len, destination);
-  ferry_job_set_conflict_policy (job, FERRY_CONFLICT_POLICY_ASK);
-  apply_settings (self, job);
   start_job (self, job, where);
   return TRUE;
 }
