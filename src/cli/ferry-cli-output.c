@@ -2,9 +2,19 @@
 #include "config.h"
 
 #include <glib/gi18n.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "ferry-cli-output.h"
+
+/* The one way ferry-copy writes an error of its own or a failed file: on
+ * standard error, after its name, so that a script's log says whose
+ * message it is. */
+void
+ferry_cli_print_error (const char *message)
+{
+  fprintf (stderr, "ferry-copy: %s\n", message);
+}
 
 static void
 append_json_string (GString *out, const char *s)

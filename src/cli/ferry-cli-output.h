@@ -5,6 +5,7 @@
 
 G_BEGIN_DECLS
 
+void ferry_cli_print_error (const char *message);
 char *ferry_cli_format_json (const FerryProgress *progress,
                              FerryDevice *device,
                              const char *strategy);

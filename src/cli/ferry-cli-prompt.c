@@ -65,31 +65,35 @@ typedef struct
   FerryConflictAction action;
 } AnswerKey;
 
-/* Whether @first is one of @keys; @action is set when it also answers
- * this kind of conflict. */
-static gboolean
+typedef enum
+{
+  KEY_UNKNOWN,      /* none of the keys */
+  KEY_DOES_NOT_FIT, /* a key, for another kind of conflict */
+  KEY_FITS,         /* a key that answers this conflict: the action is set */
+} KeyMatch;
+
+/* Whether @first is one of @keys, and whether it answers this kind of
+ * conflict; @action is set when it does. */
+static KeyMatch
 match_key (const AnswerKey *keys,
            guint n_keys,
            gunichar first,
            gboolean source_is_dir,
-           FerryConflictAction *action,
-           gboolean *fits)
+           FerryConflictAction *action)
 {
-  gboolean known = FALSE;
+  KeyMatch match = KEY_UNKNOWN;
 
-  *fits = FALSE;
   for (guint i = 0; i < n_keys; i++)
     if (g_unichar_tolower (g_utf8_get_char (keys[i].key)) == first)
       {
-        known = TRUE;
+        match = KEY_DOES_NOT_FIT;
         if (action_fits (keys[i].action, source_is_dir))
           {
             *action = keys[i].action;
-            *fits = TRUE;
-            return TRUE;
+            return KEY_FITS;
           }
       }
-  return known;
+  return match;
 }
 
 /* "r", "replace", "s!", "keep-both!" …: the first letter decides, a
@@ -122,7 +126,7 @@ ferry_cli_prompt_parse (const char *line,
     { "c", FERRY_CONFLICT_ACTION_CANCEL },  { "q", FERRY_CONFLICT_ACTION_CANCEL },
   };
   g_autofree char *answer = NULL;
-  gboolean fits;
+  KeyMatch match;
   gunichar first;
   gsize len;
 
@@ -139,10 +143,10 @@ ferry_cli_prompt_parse (const char *line,
   /* A letter of the person's language means what the translation says,
    * even when it does not answer this conflict; the English letters are
    * understood too, for those the translation leaves free. */
-  if (match_key (translated, G_N_ELEMENTS (translated), first, source_is_dir, action, &fits))
-    return fits;
-  match_key (english, G_N_ELEMENTS (english), first, source_is_dir, action, &fits);
-  return fits;
+  match = match_key (translated, G_N_ELEMENTS (translated), first, source_is_dir, action);
+  if (match == KEY_UNKNOWN)
+    match = match_key (english, G_N_ELEMENTS (english), first, source_is_dir, action);
+  return match == KEY_FITS;
 }
 
 static char *

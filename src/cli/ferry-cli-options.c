@@ -1,0 +1,216 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include "config.h"
+
+#include <glib/gi18n.h>
+#include <stdio.h>
+#include <unistd.h>
+
+#include "ferry-cli-enum-types.h"
+#include "ferry-cli-options.h"
+#include "ferry-cli-output.h"
+
+#define MAX_WORKERS 256
+
+/* The command line as GOptionContext leaves it, before any checking. */
+typedef struct
+{
+  GStrv paths;
+  char *conflict;
+  char *on_error;
+  char *progress;
+  char *device;
+  char *slow_method;
+  gboolean no_preserve;
+  gboolean verify;
+  gboolean dry_run;
+  gboolean version;
+  gint workers;
+} RawOptions;
+
+static void
+raw_options_clear (RawOptions *raw)
+{
+  g_clear_pointer (&raw->paths, g_strfreev);
+  g_clear_pointer (&raw->conflict, g_free);
+  g_clear_pointer (&raw->on_error, g_free);
+  g_clear_pointer (&raw->progress, g_free);
+  g_clear_pointer (&raw->device, g_free);
+  g_clear_pointer (&raw->slow_method, g_free);
+}
+
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (RawOptions, raw_options_clear)
+
+/* An option whose words are the nicks of a GEnum. */
+typedef struct
+{
+  const char *word;         /* as given, or NULL to keep the default */
+  GType type;
+  const char *refused_nick; /* a nick that is no word of the option, or NULL */
+  const char *message;      /* for a wrong word: the option and its words */
+  gint *value;              /* GLib keeps enum values as gint, as GEnumValue does */
+} EnumOption;
+
+static GOptionContext *
+option_context_new (RawOptions *raw)
+{
+  const GOptionEntry entries[]
+      = { { "conflict", 0, 0, G_OPTION_ARG_STRING, &raw->conflict,
+            N_ ("What to do when a file exists: ask, skip, overwrite, newer, keep-both (default: "
+                "ask on a terminal, else stop at the first one)"),
+            N_ ("POLICY") },
+          { "on-error", 0, 0, G_OPTION_ARG_STRING, &raw->on_error,
+            N_ ("After a file fails: skip it and go on, or stop (default: skip)"),
+            N_ ("skip|stop") },
+          { "no-preserve", 0, 0, G_OPTION_ARG_NONE, &raw->no_preserve,
+            N_ ("Do not keep owner, permissions, times and extended attributes"), NULL },
+          { "verify", 0, 0, G_OPTION_ARG_NONE, &raw->verify,
+            N_ ("Read every copy back from the disk and compare it"), NULL },
+          { "progress", 0, 0, G_OPTION_ARG_STRING, &raw->progress,
+            N_ ("How to show progress: bar, json (one object per line on standard output) or none"),
+            N_ ("STYLE") },
+          { "device", 0, 0, G_OPTION_ARG_STRING, &raw->device,
+            N_ ("Treat the destination's device as auto (its class, then measured), fast or slow"),
+            N_ ("auto|fast|slow") },
+          { "slow-method", 0, 0, G_OPTION_ARG_STRING, &raw->slow_method,
+            N_ ("How to write to a slow device: window (default) or chunk-sync"), N_ ("METHOD") },
+          { "dry-run", 0, 0, G_OPTION_ARG_NONE, &raw->dry_run,
+            N_ ("Only plan: report what would be copied"), NULL },
+          { "jobs", 'j', 0, G_OPTION_ARG_INT, &raw->workers,
+            N_ ("Copy with N threads (default: one per core)"), N_ ("N") },
+          { "version", 0, 0, G_OPTION_ARG_NONE, &raw->version, N_ ("Show the version"), NULL },
+          { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &raw->paths, NULL,
+            N_ ("SOURCE… DESTINATION") },
+          { NULL } };
+  GOptionContext *context = g_option_context_new (NULL);
+
+  g_option_context_set_translation_domain (context, GETTEXT_PACKAGE);
+  g_option_context_set_summary (context, _ ("Copy files and folders, keeping everything, and "
+                                            "return only when the copies are safely on the disk."));
+  /* The context copies the entries; their pointers lead into @raw. */
+  g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
+  return context;
+}
+
+/* What was wrong, then the help: always FALSE, for the caller to return. */
+static gboolean
+report_usage_error (GOptionContext *context, const char *message)
+{
+  g_autofree char *help = g_option_context_get_help (context, TRUE, NULL);
+
+  ferry_cli_print_error (message);
+  fprintf (stderr, "\n%s", help);
+  return FALSE;
+}
+
+static void
+set_defaults (FerryCliOptions *self)
+{
+  /* Only a person at a terminal can answer a question or watch a bar;
+   * a script gets the first conflict as a failure ("stop at the first
+   * one") and no bar in its log. */
+  self->conflict_policy = isatty (STDIN_FILENO) && isatty (STDERR_FILENO)
+                              ? FERRY_CONFLICT_POLICY_ASK
+                              : FERRY_CONFLICT_POLICY_FAIL;
+  self->progress_style
+      = isatty (STDERR_FILENO) ? FERRY_CLI_PROGRESS_STYLE_BAR : FERRY_CLI_PROGRESS_STYLE_NONE;
+  self->error_policy = FERRY_ERROR_POLICY_SKIP;
+  self->device_mode = FERRY_DEVICE_MODE_AUTO;
+  self->slow_method = FERRY_SLOW_METHOD_WINDOW;
+}
+
+/* The one way every word-taking option is read: the word must be a nick
+ * of the option's GEnum; without a word the default stays. */
+static gboolean
+parse_enum_option (const EnumOption *option)
+{
+  g_autoptr (GEnumClass) enum_class = NULL;
+  const GEnumValue *found;
+
+  if (option->word == NULL)
+    return TRUE;
+  enum_class = g_type_class_ref (option->type);
+  found = g_enum_get_value_by_nick (enum_class, option->word);
+  if (found == NULL || g_strcmp0 (found->value_nick, option->refused_nick) == 0)
+    return FALSE;
+  *option->value = found->value;
+  return TRUE;
+}
+
+static gboolean
+parse_enum_options (FerryCliOptions *self, const RawOptions *raw, GOptionContext *context)
+{
+  /* In the order their errors have always been reported. "fail" is what
+   * a script gets without --conflict; the option does not offer it. */
+  const EnumOption options[] = {
+    { raw->conflict, FERRY_TYPE_CONFLICT_POLICY, "fail",
+      _ ("--conflict takes ask, skip, overwrite, newer or keep-both"),
+      (gint *) &self->conflict_policy },
+    { raw->progress, FERRY_TYPE_CLI_PROGRESS_STYLE, NULL, _ ("--progress takes bar, json or none"),
+      (gint *) &self->progress_style },
+    { raw->on_error, FERRY_TYPE_ERROR_POLICY, NULL, _ ("--on-error takes skip or stop"),
+      (gint *) &self->error_policy },
+    { raw->device, FERRY_TYPE_DEVICE_MODE, NULL, _ ("--device takes auto, fast or slow"),
+      (gint *) &self->device_mode },
+    { raw->slow_method, FERRY_TYPE_SLOW_METHOD, NULL,
+      _ ("--slow-method takes window or chunk-sync"), (gint *) &self->slow_method },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (options); i++)
+    if (!parse_enum_option (&options[i]))
+      return report_usage_error (context, options[i].message);
+  return TRUE;
+}
+
+static void
+set_paths (FerryCliOptions *self, char **paths, guint n_paths)
+{
+  self->sources = g_ptr_array_new_with_free_func (g_object_unref);
+  for (guint i = 0; i + 1 < n_paths; i++)
+    g_ptr_array_add (self->sources, g_file_new_for_path (paths[i]));
+  self->destination = g_file_new_for_path (paths[n_paths - 1]);
+}
+
+/**
+ * ferry_cli_options_parse:
+ * Reads the command line into @self. A usage error is printed with the
+ * help, and FALSE returned for the caller to exit with status 2. With
+ * --version nothing else is checked.
+ */
+gboolean
+ferry_cli_options_parse (FerryCliOptions *self, int *argc, char ***argv)
+{
+  g_auto (RawOptions) raw = { 0 };
+  g_autoptr (GOptionContext) context = option_context_new (&raw);
+  g_autoptr (GError) error = NULL;
+  guint n_paths;
+
+  if (!g_option_context_parse (context, argc, argv, &error))
+    return report_usage_error (context, error->message);
+  self->show_version = raw.version;
+  if (raw.version)
+    return TRUE;
+
+  n_paths = raw.paths != NULL ? g_strv_length (raw.paths) : 0;
+  if (n_paths < 2)
+    return report_usage_error (context, n_paths == 0 ? _ ("missing SOURCE and DESTINATION")
+                                                     : _ ("missing DESTINATION"));
+  set_defaults (self);
+  if (!parse_enum_options (self, &raw, context))
+    return FALSE;
+  if (raw.workers < 0 || raw.workers > MAX_WORKERS)
+    return report_usage_error (context, _ ("--jobs takes a number from 1 to 256"));
+
+  set_paths (self, raw.paths, n_paths);
+  self->n_workers = raw.workers > 0 ? (guint) raw.workers : g_get_num_processors ();
+  self->preserve = !raw.no_preserve;
+  self->verify = raw.verify;
+  self->dry_run = raw.dry_run;
+  return TRUE;
+}
+
+void
+ferry_cli_options_clear (FerryCliOptions *self)
+{
+  g_clear_pointer (&self->sources, g_ptr_array_unref);
+  g_clear_object (&self->destination);
+}

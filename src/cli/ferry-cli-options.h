@@ -1,0 +1,45 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#pragma once
+
+#include "ferry-engine.h"
+
+G_BEGIN_DECLS
+
+/**
+ * FerryCliProgressStyle:
+ * How ferry-copy shows progress (--progress): the nicks of this GEnum are
+ * the words the option takes.
+ */
+typedef enum
+{
+  FERRY_CLI_PROGRESS_STYLE_NONE,
+  FERRY_CLI_PROGRESS_STYLE_BAR,  /* one line on standard error, redrawn */
+  FERRY_CLI_PROGRESS_STYLE_JSON, /* one object per line on standard output */
+} FerryCliProgressStyle;
+
+/**
+ * FerryCliOptions:
+ * The command line of ferry-copy, checked and with every default filled in.
+ */
+typedef struct
+{
+  GPtrArray *sources; /* of GFile */
+  GFile *destination;
+  FerryConflictPolicy conflict_policy;
+  FerryErrorPolicy error_policy;
+  FerryDeviceMode device_mode;
+  FerrySlowMethod slow_method;
+  FerryCliProgressStyle progress_style;
+  guint n_workers;
+  gboolean preserve;
+  gboolean verify;
+  gboolean dry_run;
+  gboolean show_version; /* --version: nothing else was checked */
+} FerryCliOptions;
+
+gboolean ferry_cli_options_parse (FerryCliOptions *self, int *argc, char ***argv);
+void ferry_cli_options_clear (FerryCliOptions *self);
+
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (FerryCliOptions, ferry_cli_options_clear)
+
+G_END_DECLS
