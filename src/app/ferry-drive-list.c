@@ -2,6 +2,7 @@
 #include "config.h"
 
 #include "ferry-drive-list.h"
+#include "ferry-removable-drive.h"
 
 /**
  * FerryDriveList:
@@ -55,23 +56,6 @@ list_model_iface_init (GListModelInterface *iface)
   iface->get_item = get_item;
 }
 
-/* A drive a person plugs in and may pull out again; the system's own
- * disks are not offered (the unix-mount monitor leaves those out, and a
- * mount that can be neither ejected nor unmounted is one). */
-static gboolean
-is_removable_drive (GMount *mount)
-{
-  g_autoptr (GFile) root = g_mount_get_root (mount);
-  g_autoptr (GDrive) drive = g_mount_get_drive (mount);
-  g_autofree char *path = g_file_get_path (root);
-
-  if (g_mount_is_shadowed (mount) || path == NULL)
-    return FALSE;
-  if (drive != NULL && (g_drive_is_removable (drive) || g_drive_is_media_removable (drive)))
-    return TRUE;
-  return g_mount_can_eject (mount) || g_mount_can_unmount (mount);
-}
-
 static gboolean
 find_mount (FerryDriveList *self, GMount *mount, guint *position)
 {
@@ -90,7 +74,7 @@ ferry_drive_list_add_mount (FerryDriveList *self, GMount *mount)
   guint position;
 
   g_return_if_fail (FERRY_IS_DRIVE_LIST (self));
-  if (!is_removable_drive (mount) || find_mount (self, mount, &position))
+  if (!ferry_mount_is_removable_drive (mount) || find_mount (self, mount, &position))
     return;
   g_ptr_array_add (self->drives, ferry_destination_new_for_mount (mount));
   g_list_model_items_changed (G_LIST_MODEL (self), self->drives->len - 1, 0, 1);

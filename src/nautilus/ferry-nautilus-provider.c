@@ -5,6 +5,7 @@
 
 #include "ferry-nautilus-launcher.h"
 #include "ferry-nautilus-provider.h"
+#include "ferry-removable-drive.h"
 
 /**
  * FerryNautilusProvider:
@@ -58,26 +59,6 @@ dup_root_uri (GMount *mount)
   return g_file_get_uri (root);
 }
 
-/* A drive someone plugs in and pulls out again; the system's own disks
- * are left out. Ferry copies local files only, so a drive without a local
- * path (a phone over MTP) is left out too. */
-static gboolean
-is_removable_drive (GMount *mount)
-{
-  g_autoptr (GFile) root = NULL;
-  g_autoptr (GDrive) drive = NULL;
-
-  if (g_mount_is_shadowed (mount))
-    return FALSE;
-  root = g_mount_get_root (mount);
-  if (!g_file_is_native (root))
-    return FALSE;
-  drive = g_mount_get_drive (mount);
-  if (drive == NULL)
-    return g_mount_can_eject (mount);
-  return g_drive_is_removable (drive) || g_drive_can_eject (drive) || g_drive_can_stop (drive);
-}
-
 /* Returns: (transfer full): the removable drives' mounts, in the
  * monitor's order. */
 static GList *
@@ -87,7 +68,7 @@ list_drives (FerryNautilusProvider *self)
   GList *drives = NULL;
 
   for (GList *l = mounts; l != NULL; l = l->next)
-    if (is_removable_drive (l->data))
+    if (ferry_mount_is_removable_drive (l->data))
       drives = g_list_prepend (drives, g_object_ref (l->data));
   g_list_free_full (mounts, g_object_unref);
   return g_list_reverse (drives);
@@ -292,7 +273,7 @@ menu_provider_iface_init (NautilusMenuProviderInterface *iface)
 static void
 on_mount_added_or_changed (GVolumeMonitor *monitor, GMount *mount, FerryNautilusProvider *self)
 {
-  if (is_removable_drive (mount))
+  if (ferry_mount_is_removable_drive (mount))
     refresh_free_space (self, mount);
   items_updated (self);
 }

@@ -4,7 +4,8 @@
 /**
  * FerryFakeDrive:
  * A GDrive of the test's making: a name and whether it can be pulled out,
- * ejected or stopped, which is all the "Send To" menu asks of a drive.
+ * its media can, and it can be ejected or stopped, which is all Ferry asks
+ * of a drive before offering it.
  */
 struct _FerryFakeDrive
 {
@@ -52,6 +53,12 @@ is_removable (GDrive *drive)
 }
 
 static gboolean
+is_media_removable (GDrive *drive)
+{
+  return (FERRY_FAKE_DRIVE (drive)->flags & FERRY_FAKE_DRIVE_MEDIA_REMOVABLE) != 0;
+}
+
+static gboolean
 can_eject (GDrive *drive)
 {
   return (FERRY_FAKE_DRIVE (drive)->flags & FERRY_FAKE_DRIVE_CAN_EJECT) != 0;
@@ -71,7 +78,7 @@ drive_iface_init (GDriveIface *iface)
   iface->has_volumes = has_volumes;
   iface->get_volumes = get_volumes;
   iface->is_removable = is_removable;
-  iface->is_media_removable = is_removable;
+  iface->is_media_removable = is_media_removable;
   iface->can_eject = can_eject;
   iface->can_stop = can_stop;
 }

@@ -15,6 +15,7 @@ typedef enum
   FERRY_FAKE_DRIVE_REMOVABLE = 1 << 0,
   FERRY_FAKE_DRIVE_CAN_EJECT = 1 << 1,
   FERRY_FAKE_DRIVE_CAN_STOP = 1 << 2,
+  FERRY_FAKE_DRIVE_MEDIA_REMOVABLE = 1 << 3,
 } FerryFakeDriveFlags;
 
 GDrive *ferry_fake_drive_new (const char *name, FerryFakeDriveFlags flags);

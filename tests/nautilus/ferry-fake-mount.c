@@ -13,7 +13,7 @@ struct _FerryFakeMount
   char *name;
   GFile *root;
   GDrive *drive;
-  gboolean can_eject;
+  FerryFakeMountFlags flags;
 };
 
 static void mount_iface_init (GMountIface *iface);
@@ -64,13 +64,13 @@ get_drive (GMount *mount)
 static gboolean
 can_unmount (GMount *mount)
 {
-  return TRUE;
+  return (FERRY_FAKE_MOUNT (mount)->flags & FERRY_FAKE_MOUNT_CAN_UNMOUNT) != 0;
 }
 
 static gboolean
 can_eject (GMount *mount)
 {
-  return FERRY_FAKE_MOUNT (mount)->can_eject;
+  return (FERRY_FAKE_MOUNT (mount)->flags & FERRY_FAKE_MOUNT_CAN_EJECT) != 0;
 }
 
 static void
@@ -109,15 +109,28 @@ ferry_fake_mount_init (FerryFakeMount *self)
 }
 
 /* @drive: (nullable): what the mount is on; NULL as for a mount that is
- *   not on a drive GIO knows (a loop device, a FUSE mount). */
+ *   not on a drive GIO knows (a loop device, a FUSE mount).
+ * @flags: whether it can be ejected, unmounted. */
 GMount *
-ferry_fake_mount_new (const char *name, GFile *root, GDrive *drive, gboolean can_eject)
+ferry_fake_mount_new_full (const char *name, GFile *root, GDrive *drive, FerryFakeMountFlags flags)
 {
   FerryFakeMount *self = g_object_new (FERRY_TYPE_FAKE_MOUNT, NULL);
 
   self->name = g_strdup (name);
   self->root = g_object_ref (root);
   self->drive = drive != NULL ? g_object_ref (drive) : NULL;
-  self->can_eject = can_eject;
+  self->flags = flags;
   return G_MOUNT (self);
+}
+
+/* A mount that can be unmounted, as every mount both GIO's unix-mount
+ * monitor and udisks2 list, and maybe ejected. */
+GMount *
+ferry_fake_mount_new (const char *name, GFile *root, GDrive *drive, gboolean can_eject)
+{
+  FerryFakeMountFlags flags = FERRY_FAKE_MOUNT_CAN_UNMOUNT;
+
+  if (can_eject)
+    flags |= FERRY_FAKE_MOUNT_CAN_EJECT;
+  return ferry_fake_mount_new_full (name, root, drive, flags);
 }

@@ -92,6 +92,27 @@ ferry_test_type_module_new (const char *path)
   return self;
 }
 
+/* Loads Ferry's extension as built, which FERRY_NAUTILUS_MODULE names,
+ * and keeps it in use: Nautilus never unloads its extensions. Returns the
+ * module; @first_type: the first type it lists, 0 for none. */
+FerryTestTypeModule *
+ferry_test_type_module_load_ferry (GType *first_type)
+{
+  const char *path = g_getenv ("FERRY_NAUTILUS_MODULE");
+  FerryTestTypeModule *self;
+  const GType *types = NULL;
+  int n_types = 0;
+
+  if (path == NULL)
+    g_error ("FERRY_NAUTILUS_MODULE names no module to test");
+  self = ferry_test_type_module_new (path);
+  if (!g_type_module_use (G_TYPE_MODULE (self)))
+    g_error ("Could not load %s", path);
+  ferry_test_type_module_list_types (self, &types, &n_types);
+  *first_type = n_types > 0 ? types[0] : 0;
+  return self;
+}
+
 /* Only while the module is in use (g_type_module_use()). */
 void
 ferry_test_type_module_list_types (FerryTestTypeModule *self, const GType **types, int *n_types)

@@ -14,6 +14,7 @@ G_DECLARE_FINAL_TYPE (FerryTestTypeModule,
                       GTypeModule)
 
 FerryTestTypeModule *ferry_test_type_module_new (const char *path);
+FerryTestTypeModule *ferry_test_type_module_load_ferry (GType *first_type);
 void ferry_test_type_module_list_types (FerryTestTypeModule *self,
                                         const GType **types,
                                         int *n_types);

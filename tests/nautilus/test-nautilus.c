@@ -9,6 +9,7 @@
 #include "ferry-fake-file-info.h"
 #include "ferry-fake-mount.h"
 #include "ferry-fake-volume-monitor.h"
+#include "ferry-test-menu.h"
 #include "ferry-test-type-module.h"
 
 /*
@@ -126,63 +127,9 @@ dup_free_space (GFile *folder)
 }
 
 static char *
-dup_string_property (NautilusMenuItem *item, const char *property)
-{
-  char *value = NULL;
-
-  g_object_get (item, property, &value, NULL);
-  return value;
-}
-
-/* Returns: (transfer full): the items of @item's submenu, if it has one. */
-static GList *
-dup_submenu_items (NautilusMenuItem *item)
-{
-  g_autoptr (NautilusMenu) menu = NULL;
-
-  g_object_get (item, "menu", &menu, NULL);
-  return menu != NULL ? nautilus_menu_get_items (menu) : NULL;
-}
-
-static void
-free_items (GList *items)
-{
-  if (items != NULL)
-    nautilus_menu_item_list_free (items);
-}
-
-/* "Send To {A; B}; Copy with Ferry…" */
-static void
-describe_items (GString *out, GList *items)
-{
-  for (GList *l = items; l != NULL; l = l->next)
-    {
-      g_autofree char *label = dup_string_property (l->data, "label");
-      GList *submenu = dup_submenu_items (l->data);
-
-      if (l != items)
-        g_string_append (out, "; ");
-      g_string_append (out, label);
-      if (submenu != NULL)
-        {
-          g_string_append (out, " {");
-          describe_items (out, submenu);
-          g_string_append (out, "}");
-        }
-      free_items (submenu);
-    }
-}
-
-/* The menu Nautilus would show for the selection now, or "" for none. */
-static char *
 describe_menu (Fixture *f)
 {
-  GList *items = nautilus_menu_provider_get_file_items (f->provider, f->files);
-  GString *out = g_string_new (NULL);
-
-  describe_items (out, items);
-  free_items (items);
-  return g_string_free (out, FALSE);
+  return ferry_test_describe_menu (f->provider, f->files);
 }
 
 static char *
@@ -232,7 +179,11 @@ add_other_mounts (Fixture *f)
   g_autoptr (GDrive) phone = ferry_fake_drive_new ("Phone", FERRY_FAKE_DRIVE_CAN_EJECT);
   g_autoptr (GFile) system = make_file (f, "system", TRUE);
   g_autoptr (GFile) shadowed = make_file (f, "shadowed", TRUE);
-  g_autoptr (GFile) share = make_file (f, "share", TRUE);
+  /* A network share as GIO's volume monitor presents one (gvfs): no
+   * local path. A share mounted by hand under /media has one, and looks
+   * exactly like a stick mounted by hand: both front ends offer it, which
+   * tests/test-drive-kind.c checks. */
+  g_autoptr (GFile) share = g_file_new_for_uri ("smb://server/share/");
   g_autoptr (GFile) mtp = g_file_new_for_uri ("mtp://phone/");
 
   add_mount (f, "System", system, disk, FALSE);
@@ -313,24 +264,6 @@ fixture_tear_down (Fixture *f, gconstpointer data)
 /* The module                                                         */
 
 static void
-load_module (void)
-{
-  const char *path = g_getenv ("FERRY_NAUTILUS_MODULE");
-  const GType *types = NULL;
-  int n_types = 0;
-
-  if (path == NULL)
-    g_error ("FERRY_NAUTILUS_MODULE names no module to test");
-  module = ferry_test_type_module_new (path);
-  /* Nautilus never unloads its extensions; neither does this test. */
-  if (!g_type_module_use (G_TYPE_MODULE (module)))
-    g_error ("Could not load %s", path);
-  ferry_test_type_module_list_types (module, &types, &n_types);
-  if (n_types > 0)
-    provider_type = types[0];
-}
-
-static void
 test_module_types (void)
 {
   const GType *types = NULL;
@@ -393,7 +326,7 @@ find_item (GList *items, const char *label_start)
 {
   for (GList *l = items; l != NULL; l = l->next)
     {
-      g_autofree char *label = dup_string_property (l->data, "label");
+      g_autofree char *label = ferry_test_dup_item_string (l->data, "label");
 
       if (g_str_has_prefix (label, label_start))
         return l->data;
@@ -404,7 +337,7 @@ find_item (GList *items, const char *label_start)
 static void
 assert_tip (NautilusMenuItem *item, const char *expected)
 {
-  g_autofree char *tip = dup_string_property (item, "tip");
+  g_autofree char *tip = ferry_test_dup_item_string (item, "tip");
 
   g_assert_cmpstr (tip, ==, expected);
 }
@@ -413,7 +346,7 @@ static void
 test_menu_tips (Fixture *f, gconstpointer data)
 {
   GList *items = nautilus_menu_provider_get_file_items (f->provider, f->files);
-  GList *drive_items = dup_submenu_items (find_item (items, SEND_TO));
+  GList *drive_items = ferry_test_dup_submenu_items (find_item (items, SEND_TO));
 
   assert_tip (find_item (items, SEND_TO),
               "Copy the selected items to a removable drive with Ferry");
@@ -421,8 +354,8 @@ test_menu_tips (Fixture *f, gconstpointer data)
               "Open the selected items in Ferry to choose where to copy them");
   assert_tip (find_item (drive_items, CRUZER), "Copy the selected items to " CRUZER " with Ferry");
   assert_tip (find_item (drive_items, STICK), "Copy the selected items to " STICK " with Ferry");
-  free_items (drive_items);
-  free_items (items);
+  ferry_test_free_items (drive_items);
+  ferry_test_free_items (items);
 }
 
 static void
@@ -613,7 +546,7 @@ static void
 test_activate_send_to (Fixture *f, gconstpointer data)
 {
   GList *items = nautilus_menu_provider_get_file_items (f->provider, f->files);
-  GList *drive_items = dup_submenu_items (find_item (items, SEND_TO));
+  GList *drive_items = ferry_test_dup_submenu_items (find_item (items, SEND_TO));
 
   for (guint i = 0; i < G_N_ELEMENTS (f->drives); i++)
     {
@@ -624,8 +557,8 @@ test_activate_send_to (Fixture *f, gconstpointer data)
       g_assert_cmpstr (method, ==, "ActivateAction");
       assert_copy_to (f, parameters, f->roots[i]);
     }
-  free_items (drive_items);
-  free_items (items);
+  ferry_test_free_items (drive_items);
+  ferry_test_free_items (items);
 }
 
 static void
@@ -643,7 +576,7 @@ test_activate_copy_with_ferry (Fixture *f, gconstpointer data)
   g_assert_cmpstr (g_variant_get_type_string (parameters), ==, "(asa{sv})");
   g_variant_get (parameters, "(^a&s@a{sv})", &uris, &platform_data);
   assert_source_uris (f, uris);
-  free_items (items);
+  ferry_test_free_items (items);
 }
 
 /* Files shown through Recent are sent as the files they stand for. */
@@ -664,7 +597,7 @@ test_activate_recent (Fixture *f, gconstpointer data)
   g_variant_get (parameters, "(^a&s@a{sv})", &uris, &platform_data);
   g_assert_cmpuint (g_strv_length ((char **) uris), ==, 1);
   g_assert_cmpstr (uris[0], ==, expected);
-  free_items (items);
+  ferry_test_free_items (items);
   g_list_free_full (files, g_object_unref);
 }
 
@@ -688,7 +621,7 @@ main (int argc, char *argv[])
   bus = g_test_dbus_new (G_TEST_DBUS_NONE);
   g_test_dbus_up (bus);
   ferry = ferry_fake_application_new (g_test_dbus_get_bus_address (bus));
-  load_module ();
+  module = ferry_test_type_module_load_ferry (&provider_type);
 
   g_test_add_func ("/nautilus/module/types", test_module_types);
   g_test_add_func ("/nautilus/module/default-monitor", test_module_default_monitor);
