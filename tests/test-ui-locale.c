@@ -252,9 +252,9 @@ test_paused (Fixture *f, gconstpointer data)
   row = FERRY_TRANSFER_ROW (
       ferry_test_ui_find (GTK_WIDGET (f->window), FERRY_TYPE_TRANSFER_ROW, NULL));
   g_assert_nonnull (row);
+  /* The row hears of the pause from its job: nothing tells it. */
   ferry_job_pause (ferry_transfer_row_get_job (row));
   ferry_test_ui_wait (300);
-  ferry_transfer_row_update (row);
 
   paused = g_strdup_printf (es ("Paused — %s"), "");
   g_assert_cmpstr (paused, ==, "En pausa — ");

@@ -465,6 +465,121 @@ test_error_list_and_retry (Fixture *f, gconstpointer data)
   g_assert_true (ferry_job_get_verify (ferry_transfer_row_get_job (rows->data)));
 }
 
+/* What a transfer row is seen to do with its job's notify::progress:
+ * before the row's own handler runs, the test blots out its status; after
+ * it, the row must have written it again from the job. */
+typedef struct
+{
+  FerryTransferRow *row; /* once the queue made it */
+  GtkLabel *status;
+  guint n_notified;
+  guint n_redrawn;
+  gint64 first_at;
+  gint64 last_at;
+} RowWatch;
+
+#define BLOTTED "(blotted out by the test)"
+
+static GtkLabel *
+status_label (FerryTransferRow *row)
+{
+  g_autoptr (GList) labels = ferry_test_ui_find_all (GTK_WIDGET (row), GTK_TYPE_LABEL);
+
+  for (GList *l = labels; l != NULL; l = l->next)
+    if (g_strcmp0 (gtk_label_get_label (l->data), ferry_transfer_row_get_status (row)) == 0)
+      return l->data;
+  g_error ("the transfer row shows no status");
+}
+
+/* Connected before the row exists, so it runs before the row's handler.
+ * A job that has ended shows its outcome, which no notification redraws. */
+static void
+blot_status (FerryJob *job, GParamSpec *pspec, RowWatch *watch)
+{
+  if (watch->status != NULL && ferry_job_get_phase (job) < FERRY_PHASE_DONE)
+    gtk_label_set_label (watch->status, BLOTTED);
+}
+
+static void
+check_redrawn (FerryJob *job, GParamSpec *pspec, RowWatch *watch)
+{
+  gint64 now = g_get_monotonic_time ();
+
+  if (watch->n_notified++ == 0)
+    watch->first_at = now;
+  watch->last_at = now;
+  if (ferry_job_get_phase (job) >= FERRY_PHASE_DONE)
+    return;
+  g_assert_cmpstr (gtk_label_get_label (watch->status), !=, BLOTTED);
+  watch->n_redrawn++;
+}
+
+static gboolean
+job_copying (gpointer data)
+{
+  return ferry_job_get_phase (data) == FERRY_PHASE_COPYING;
+}
+
+static gboolean
+row_done (gpointer data)
+{
+  return g_str_has_prefix (ferry_transfer_row_get_status (data), "Done");
+}
+
+static gboolean
+progress_watched (FerryJob *job)
+{
+  return g_signal_has_handler_pending (job, g_signal_lookup ("notify", FERRY_TYPE_JOB),
+                                       g_quark_from_static_string ("progress"), FALSE);
+}
+
+/* The transfer list is the queue's model: a job queued by anyone gets a
+ * row with no call to the window, the row redraws itself on its job's
+ * notify::progress (ten times a second at most) up to its done text, and
+ * a job taken out of the queue takes its row with it. */
+static void
+test_rows_follow_queue (Fixture *f, gconstpointer data)
+{
+  g_autoptr (GFile) source = g_file_new_build_filename (f->src, "film.mkv", NULL);
+  g_autoptr (GFile) destination = g_file_new_for_path (f->stick);
+  g_autoptr (FerryJob) job = ferry_job_new (&source, 1, destination);
+  RowWatch watch = { 0 };
+
+  ferry_test_write_random (ferry_test_path (f->src, "film.mkv", NULL), 8 * 1024 * 1024, 41);
+  g_assert_false (progress_watched (job));
+  /* Held at its first chunk, the job stays in "copying" until resumed. */
+  ferry_job_pause (job);
+  g_signal_connect (job, "notify::progress", G_CALLBACK (blot_status), &watch);
+  ferry_queue_add (f->queue, job);
+
+  watch.row = FERRY_TRANSFER_ROW (
+      ferry_test_ui_find (GTK_WIDGET (f->window), FERRY_TYPE_TRANSFER_ROW, NULL));
+  g_assert_nonnull (watch.row);
+  g_assert_true (ferry_transfer_row_get_job (watch.row) == job);
+  g_assert_true (progress_watched (job));
+  watch.status = status_label (watch.row);
+  g_signal_connect (job, "notify::progress", G_CALLBACK (check_redrawn), &watch);
+
+  /* While it is held, the job's own ticks redraw the row. */
+  g_assert_true (ferry_test_ui_wait_until (job_copying, job, 10000));
+  ferry_test_ui_wait (500);
+  g_assert_cmpuint (watch.n_redrawn, >, 0);
+  g_assert_true (g_str_has_prefix (ferry_transfer_row_get_status (watch.row), "Paused — "));
+
+  ferry_job_resume (job);
+  g_assert_true (ferry_test_ui_wait_until (row_done, watch.row, 20000));
+  ferry_test_ui_wait (300); /* the last notification, if it was still to come */
+  g_assert_true (row_done (watch.row));
+  g_assert_cmpuint (watch.n_notified, <=, 2 + (watch.last_at - watch.first_at) / 100000);
+  ferry_test_assert_files_equal (ferry_test_path (f->src, "film.mkv", NULL),
+                                 ferry_test_path (f->stick, "film.mkv", NULL));
+
+  g_signal_handlers_disconnect_by_data (job, &watch);
+  ferry_queue_remove (f->queue, job);
+  g_assert_null (ferry_test_ui_find (GTK_WIDGET (f->window), FERRY_TYPE_TRANSFER_ROW, NULL));
+  g_assert_false (progress_watched (job));
+}
+
 /* Where @widget's centre is on the X screen, for xdotool. */
 static void
 screen_point (GtkWidget *widget, int window_x, int window_y, int *x, int *y)
@@ -666,6 +781,7 @@ main (int argc, char **argv)
   ADD ("/ui/drop-copies-and-offers-eject", test_drop_copies_and_offers_eject);
   ADD ("/ui/eject-busy", test_eject_busy);
   ADD ("/ui/drop-on-unplugged", test_drop_on_unplugged);
+  ADD ("/ui/rows-follow-queue", test_rows_follow_queue);
   ADD ("/ui/conflict/keep-both", test_conflict_keep_both);
   ADD ("/ui/conflict/apply-to-all", test_conflict_apply_to_all);
   ADD ("/ui/close-asks", test_close_asks);

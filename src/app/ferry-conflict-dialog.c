@@ -5,12 +5,38 @@
 
 #include "ferry-conflict-dialog.h"
 
-/* Questions wait their turn: one dialog at a time per window. The engine
- * worker that asked waits for its answer on its own thread; the window
- * goes on updating meanwhile. */
-#define PENDING_KEY "ferry-conflict-pending"
+/**
+ * FerryConflictQueue:
+ * The conflict questions of one window, asked one at a time in the order
+ * they came: two dialogs at once would leave a person guessing which
+ * file each is about. The engine worker that asked waits for its answer
+ * on its own thread, so the window goes on updating meanwhile. A question
+ * dropped unanswered (the queue was freed with its window) makes its
+ * file fail, as the engine does with every request nobody answers.
+ */
+struct _FerryConflictQueue
+{
+  GtkWindow *parent;  /* not a reference: the window owns the queue */
+  GQueue pending;     /* FerryConflictRequest, the oldest first */
+  GtkWindow *showing; /* the dialog on screen, or NULL */
+};
 
-static void show_next (GtkWindow *parent);
+/* What a dialog needs when it is answered: the question, and whether
+ * the answer goes for every conflict of the copy. */
+typedef struct
+{
+  FerryConflictRequest *request;
+  GtkCheckButton *apply_to_all; /* the dialog's own, alive as long as it */
+} Question;
+
+static void
+question_free (gpointer data, GClosure *closure)
+{
+  Question *question = data;
+
+  g_object_unref (question->request);
+  g_free (question);
+}
 
 static char *
 describe (GFile *file, guint64 size, GDateTime *modified, gboolean is_dir)
@@ -72,25 +98,23 @@ action_for (const char *response)
 }
 
 static void
-on_response (AdwMessageDialog *dialog, const char *response, FerryConflictRequest *request)
+on_response (AdwMessageDialog *dialog, const char *response, Question *question)
 {
-  GtkCheckButton *apply_to_all = g_object_get_data (G_OBJECT (dialog), "apply-to-all");
-  GtkWindow *parent = gtk_window_get_transient_for (GTK_WINDOW (dialog));
-
-  ferry_conflict_request_answer (request, action_for (response),
-                                 gtk_check_button_get_active (apply_to_all));
-  g_object_set_data (G_OBJECT (parent), "ferry-conflict-showing", NULL);
-  show_next (parent);
+  ferry_conflict_request_answer (question->request, action_for (response),
+                                 gtk_check_button_get_active (question->apply_to_all));
 }
 
-static void
-show (GtkWindow *parent, FerryConflictRequest *request)
+/* A dialog over @parent asking what to do about @request; the response
+ * chosen answers it. Closing the dialog skips the file. */
+static GtkWidget *
+dialog_new (GtkWindow *parent, FerryConflictRequest *request)
 {
   gboolean is_dir = ferry_conflict_request_get_source_is_dir (request);
   g_autofree char *name = g_file_get_basename (ferry_conflict_request_get_destination (request));
   g_autofree char *display = g_filename_display_name (name);
   g_autofree char *heading
       = g_strdup_printf (is_dir ? _ ("Merge Folder “%s”?") : _ ("Replace “%s”?"), display);
+  Question *question = g_new0 (Question, 1);
   GtkWidget *apply_to_all = NULL;
   GtkWidget *dialog = adw_message_dialog_new (
       parent, heading,
@@ -101,7 +125,6 @@ show (GtkWindow *parent, FerryConflictRequest *request)
 
   adw_message_dialog_set_extra_child (ADW_MESSAGE_DIALOG (dialog),
                                       comparison (request, &apply_to_all));
-  g_object_set_data (G_OBJECT (dialog), "apply-to-all", apply_to_all);
   adw_message_dialog_add_responses (ADW_MESSAGE_DIALOG (dialog), "cancel", _ ("_Cancel Copy"),
                                     "skip", _ ("_Skip"), "keep-both", _ ("_Keep Both"), NULL);
   if (is_dir)
@@ -114,49 +137,75 @@ show (GtkWindow *parent, FerryConflictRequest *request)
     }
   adw_message_dialog_set_default_response (ADW_MESSAGE_DIALOG (dialog), is_dir ? "merge" : "skip");
   adw_message_dialog_set_close_response (ADW_MESSAGE_DIALOG (dialog), "skip");
-  g_signal_connect_data (dialog, "response", G_CALLBACK (on_response), g_object_ref (request),
-                         (GClosureNotify) (void (*) (void)) g_object_unref, 0);
-  g_object_set_data (G_OBJECT (parent), "ferry-conflict-showing", dialog);
-  gtk_window_present (GTK_WINDOW (dialog));
+  question->request = g_object_ref (request);
+  question->apply_to_all = GTK_CHECK_BUTTON (apply_to_all);
+  g_signal_connect_data (dialog, "response", G_CALLBACK (on_response), question, question_free, 0);
+  return dialog;
+}
+
+/* ------------------------------------------------------------------ */
+/* One question at a time                                              */
+
+static void show_next (FerryConflictQueue *self);
+
+/* Connected after the dialog's own handler, which answers the request. */
+static void
+on_answered (AdwMessageDialog *dialog, const char *response, FerryConflictQueue *self)
+{
+  g_clear_object (&self->showing);
+  show_next (self);
 }
 
 static void
-show_next (GtkWindow *parent)
+show_next (FerryConflictQueue *self)
 {
-  GQueue *pending = g_object_get_data (G_OBJECT (parent), PENDING_KEY);
   g_autoptr (FerryConflictRequest) request = NULL;
 
-  if (pending == NULL || g_object_get_data (G_OBJECT (parent), "ferry-conflict-showing") != NULL)
+  if (self->showing != NULL)
     return;
   /* A request the job stopped waiting for (cancelled) needs no dialog. */
-  while ((request = g_queue_pop_head (pending)) != NULL
+  while ((request = g_queue_pop_head (&self->pending)) != NULL
          && ferry_conflict_request_get_answered (request))
     g_clear_object (&request);
-  if (request != NULL)
-    show (parent, request);
+  if (request == NULL)
+    return;
+  self->showing = g_object_ref (GTK_WINDOW (dialog_new (self->parent, request)));
+  g_signal_connect_after (self->showing, "response", G_CALLBACK (on_answered), self);
+  gtk_window_present (self->showing);
 }
 
-static void
-free_pending (gpointer data)
+FerryConflictQueue *
+ferry_conflict_queue_new (GtkWindow *parent)
 {
-  g_queue_free_full (data, g_object_unref);
+  FerryConflictQueue *self = g_new0 (FerryConflictQueue, 1);
+
+  self->parent = parent;
+  g_queue_init (&self->pending);
+  return self;
 }
 
 /**
- * ferry_conflict_dialog_ask:
- * Asks what to do about @request in a dialog over @parent, after the
- * questions already showing; the answer goes to the request.
+ * ferry_conflict_queue_ask:
+ * Asks what to do about @request in a dialog over the window, after the
+ * questions already asked; the answer goes to the request.
  */
 void
-ferry_conflict_dialog_ask (GtkWindow *parent, FerryConflictRequest *request)
+ferry_conflict_queue_ask (FerryConflictQueue *self, FerryConflictRequest *request)
 {
-  GQueue *pending = g_object_get_data (G_OBJECT (parent), PENDING_KEY);
+  g_queue_push_tail (&self->pending, g_object_ref (request));
+  show_next (self);
+}
 
-  if (pending == NULL)
+/* What is not answered yet is dropped: each of those files fails. */
+void
+ferry_conflict_queue_free (FerryConflictQueue *self)
+{
+  g_queue_clear_full (&self->pending, g_object_unref);
+  if (self->showing != NULL)
     {
-      pending = g_queue_new ();
-      g_object_set_data_full (G_OBJECT (parent), PENDING_KEY, pending, free_pending);
+      g_signal_handlers_disconnect_by_data (self->showing, self);
+      gtk_window_destroy (self->showing);
+      g_object_unref (self->showing);
     }
-  g_queue_push_tail (pending, g_object_ref (request));
-  show_next (parent);
+  g_free (self);
 }

@@ -7,6 +7,12 @@
 
 G_BEGIN_DECLS
 
-void ferry_conflict_dialog_ask (GtkWindow *parent, FerryConflictRequest *request);
+typedef struct _FerryConflictQueue FerryConflictQueue;
+
+FerryConflictQueue *ferry_conflict_queue_new (GtkWindow *parent);
+void ferry_conflict_queue_ask (FerryConflictQueue *self, FerryConflictRequest *request);
+void ferry_conflict_queue_free (FerryConflictQueue *self);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (FerryConflictQueue, ferry_conflict_queue_free)
 
 G_END_DECLS

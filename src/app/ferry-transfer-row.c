@@ -10,8 +10,10 @@
  * One transfer in the queue: what goes where, in which phase, and a bar
  * whose solid part is what is on the device and whose lighter part is
  * what was handed to the kernel but is not there yet. Rate and time left
- * follow the device. Pause, resume and cancel act on the job; dismiss,
- * retry and eject are asked of the window through signals.
+ * follow the device. The row follows its job's notifications (progress
+ * at most ten times a second) by itself. Pause, resume and cancel act on
+ * the job; dismiss, retry and eject are asked of the window through
+ * signals.
  */
 struct _FerryTransferRow
 {
@@ -165,14 +167,15 @@ describe_progress (FerryTransferRow *self, const FerryProgress *p)
   return g_steal_pointer (&text);
 }
 
-void
-ferry_transfer_row_update (FerryTransferRow *self)
+/* Once finished, the row shows the outcome, which only the window hears
+ * of; a last progress notification must not cover it. */
+static void
+update (FerryTransferRow *self)
 {
   g_auto (FerryProgress) p = { 0 };
   g_autofree char *status = NULL;
   g_autofree char *files = NULL;
 
-  g_return_if_fail (FERRY_IS_TRANSFER_ROW (self));
   if (self->finished)
     return;
 
@@ -322,7 +325,6 @@ pause_action (GtkWidget *widget, const char *action_name, GVariant *parameter)
     ferry_job_resume (self->job);
   else
     ferry_job_pause (self->job);
-  ferry_transfer_row_update (self);
 }
 
 static void
@@ -349,6 +351,10 @@ eject_action (GtkWidget *widget, const char *action_name, GVariant *parameter)
   g_signal_emit (widget, signals[SIGNAL_EJECT], 0);
 }
 
+static const char *const followed[] = {
+  "notify::progress", "notify::phase", "notify::paused", "notify::strategy", "notify::device",
+};
+
 FerryTransferRow *
 ferry_transfer_row_new (FerryJob *job, FerryDestination *destination)
 {
@@ -360,7 +366,10 @@ ferry_transfer_row_new (FerryJob *job, FerryDestination *destination)
   title = describe_sources (job, destination);
   gtk_label_set_label (self->title, title);
   gtk_image_set_from_gicon (self->icon, ferry_destination_get_icon (destination));
-  ferry_transfer_row_update (self);
+  /* What the status says depends on the strategy and the device too. */
+  for (guint i = 0; i < G_N_ELEMENTS (followed); i++)
+    g_signal_connect_object (job, followed[i], G_CALLBACK (update), self, G_CONNECT_SWAPPED);
+  update (self);
   return self;
 }
 
@@ -383,6 +392,9 @@ ferry_transfer_row_dispose (GObject *object)
 {
   FerryTransferRow *self = FERRY_TRANSFER_ROW (object);
 
+  /* The job may outlive the row, and must not reach it any more. */
+  if (self->job != NULL)
+    g_signal_handlers_disconnect_by_data (self->job, self);
   gtk_widget_dispose_template (GTK_WIDGET (self), FERRY_TYPE_TRANSFER_ROW);
   g_clear_object (&self->job);
   g_clear_object (&self->destination);

@@ -26,7 +26,6 @@ G_DECLARE_FINAL_TYPE (FerryTransferRow, ferry_transfer_row, FERRY, TRANSFER_ROW,
 FerryTransferRow *ferry_transfer_row_new (FerryJob *job, FerryDestination *destination);
 FerryJob *ferry_transfer_row_get_job (FerryTransferRow *self);
 FerryDestination *ferry_transfer_row_get_destination (FerryTransferRow *self);
-void ferry_transfer_row_update (FerryTransferRow *self);
 void ferry_transfer_row_finished (FerryTransferRow *self, const GError *error);
 void ferry_transfer_row_set_eject_state (FerryTransferRow *self, FerryEjectState state);
 FerryEjectState ferry_transfer_row_get_eject_state (FerryTransferRow *self);

@@ -17,6 +17,8 @@
  * failure is still counted and signalled. */
 #define MAX_KEPT_FAILURES 1000
 
+typedef struct ProgressWatch ProgressWatch; /* see "Progress notifications" */
+
 struct _FerryJob
 {
   GObject parent_instance;
@@ -50,6 +52,8 @@ struct _FerryJob
   FerryRateMeter rate_meter;
   GPtrArray *failures;
   guint64 n_failures;
+
+  ProgressWatch *progress_watch; /* while running; touched on the main context only */
 };
 
 G_DEFINE_FINAL_TYPE (FerryJob, ferry_job, G_TYPE_OBJECT)
@@ -70,6 +74,7 @@ enum
   PROP_STRATEGY,
   PROP_PHASE,
   PROP_PAUSED,
+  PROP_PROGRESS,
   N_PROPS
 };
 
@@ -200,6 +205,127 @@ _ferry_job_wait_while_paused (FerryJob *self, GCancellable *cancellable)
     g_cond_wait_until (&self->pause_cond, &self->state_lock,
                        g_get_monotonic_time () + G_USEC_PER_SEC / 10);
   g_mutex_unlock (&self->state_lock);
+}
+
+/* ------------------------------------------------------------------ */
+/* Progress notifications                                              */
+
+/* Workers bump the counters without telling anyone, so while the job
+ * runs a timeout on its main context looks at them ten times a second and
+ * notifies "progress" only when something a person sees has changed: a
+ * display then redraws when there is news, never faster than it can be
+ * read, and never from a worker thread. (A push-based idle may replace
+ * this polling; the contract in ferry-job.h stays.) */
+
+#define PROGRESS_INTERVAL_MS 100
+
+struct ProgressWatch
+{
+  GSource *source;
+  FerryProgress shown; /* as it was when "progress" was last notified */
+};
+
+static void read_counters (FerryJob *self, FerryProgress *p);
+
+/* What a person sees of the progress; rate, time left and elapsed time
+ * follow from it, and reading them here would disturb the rate meter. */
+static void
+read_shown (FerryJob *self, FerryProgress *p)
+{
+  *p = (FerryProgress){ 0 };
+  read_counters (self, p);
+  g_mutex_lock (&self->state_lock);
+  p->phase = self->phase;
+  p->paused = self->paused;
+  p->current = g_strdup (self->current);
+  g_mutex_unlock (&self->state_lock);
+}
+
+static gboolean
+shown_equal (const FerryProgress *a, const FerryProgress *b)
+{
+  return a->phase == b->phase && a->paused == b->paused && a->planning_done == b->planning_done
+         && a->files_total == b->files_total && a->files_done == b->files_done
+         && a->files_failed == b->files_failed && a->bytes_total == b->bytes_total
+         && a->bytes_written == b->bytes_written && a->bytes_durable == b->bytes_durable
+         && g_strcmp0 (a->current, b->current) == 0;
+}
+
+static void
+progress_watch_free (ProgressWatch *watch)
+{
+  g_source_destroy (watch->source);
+  g_source_unref (watch->source);
+  ferry_progress_clear (&watch->shown);
+  g_free (watch);
+}
+
+/* Notifies "progress" when what is shown changed. The phase that ends the
+ * job is such a change, so the notification that sees it is the last one
+ * and watching stops; returns whether it goes on. What is shown is
+ * recorded before handlers run, so one that pauses the job re-enters
+ * safely. */
+static gboolean
+notify_progress_if_changed (FerryJob *self)
+{
+  ProgressWatch *watch = self->progress_watch;
+  FerryProgress now;
+  gboolean ended;
+
+  read_shown (self, &now);
+  if (shown_equal (&watch->shown, &now))
+    {
+      ferry_progress_clear (&now);
+      return TRUE;
+    }
+  ended = now.phase >= FERRY_PHASE_DONE;
+  ferry_progress_clear (&watch->shown);
+  watch->shown = now;
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_PROGRESS]);
+  if (ended)
+    g_clear_pointer (&self->progress_watch, progress_watch_free);
+  return !ended;
+}
+
+static gboolean
+on_progress_tick (gpointer data)
+{
+  return notify_progress_if_changed (data) ? G_SOURCE_CONTINUE : G_SOURCE_REMOVE;
+}
+
+/* The timeout holds a reference: the job lives until its main context
+ * has seen it end. */
+static void
+watch_progress (FerryJob *self)
+{
+  ProgressWatch *watch = g_new0 (ProgressWatch, 1);
+
+  watch->source = g_timeout_source_new (PROGRESS_INTERVAL_MS);
+  g_source_set_static_name (watch->source, "[ferry] job progress");
+  g_source_set_callback (watch->source, on_progress_tick, g_object_ref (self), g_object_unref);
+  g_source_attach (watch->source, self->main_context);
+  self->progress_watch = watch;
+}
+
+static gboolean
+emit_progress_now (gpointer data)
+{
+  Dispatch *d = data;
+
+  if (d->job->progress_watch != NULL)
+    notify_progress_if_changed (d->job);
+  return G_SOURCE_REMOVE;
+}
+
+/* A pause or resume shows at once, not at the next tick. Before the job
+ * runs there is nothing to coalesce; once it has ended, nothing changes. */
+static void
+notify_progress_now (FerryJob *self)
+{
+  if (!self->started)
+    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_PROGRESS]);
+  else if (self->progress_watch != NULL)
+    dispatch (self, emit_progress_now, NULL, NULL);
 }
 
 /* ------------------------------------------------------------------ */
@@ -434,6 +560,7 @@ ferry_job_run_async (FerryJob *self,
   g_mutex_lock (&self->state_lock);
   self->started_at = g_get_monotonic_time ();
   g_mutex_unlock (&self->state_lock);
+  watch_progress (self);
 
   if (cancellable != NULL)
     g_cancellable_connect (cancellable, G_CALLBACK (forward_cancel), g_object_ref (self),
@@ -485,8 +612,10 @@ set_paused (FerryJob *self, gboolean paused)
   self->paused = paused;
   g_cond_broadcast (&self->pause_cond);
   g_mutex_unlock (&self->state_lock);
-  if (changed)
-    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_PAUSED]);
+  if (!changed)
+    return;
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_PAUSED]);
+  notify_progress_now (self);
 }
 
 /* Pausing holds every worker at its next check (between chunks of a
@@ -775,6 +904,13 @@ ferry_job_get_property (GObject *object, guint prop_id, GValue *value, GParamSpe
       case PROP_PAUSED:
         g_value_set_boolean (value, ferry_job_get_paused (self));
         break;
+      case PROP_PROGRESS:
+        {
+          g_auto (FerryProgress) progress = { 0 };
+          ferry_job_get_progress (self, &progress);
+          g_value_set_double (value, ferry_progress_get_fraction (&progress));
+          break;
+        }
       default:
         G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -827,6 +963,7 @@ ferry_job_class_init (FerryJobClass *klass)
 {
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
   const GParamFlags rw = G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS;
+  const GParamFlags ro = G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS;
 
   object_class->dispose = ferry_job_dispose;
   object_class->finalize = ferry_job_finalize;
@@ -848,16 +985,13 @@ ferry_job_class_init (FerryJobClass *klass)
       "device-mode", NULL, NULL, FERRY_TYPE_DEVICE_MODE, FERRY_DEVICE_MODE_AUTO, rw);
   properties[PROP_SLOW_METHOD] = g_param_spec_enum (
       "slow-method", NULL, NULL, FERRY_TYPE_SLOW_METHOD, FERRY_SLOW_METHOD_WINDOW, rw);
-  properties[PROP_DEVICE]
-      = g_param_spec_object ("device", NULL, NULL, FERRY_TYPE_DEVICE,
-                             G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
-  properties[PROP_STRATEGY]
-      = g_param_spec_string ("strategy", NULL, NULL, NULL,
-                             G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  properties[PROP_DEVICE] = g_param_spec_object ("device", NULL, NULL, FERRY_TYPE_DEVICE, ro);
+  properties[PROP_STRATEGY] = g_param_spec_string ("strategy", NULL, NULL, NULL, ro);
   properties[PROP_PHASE]
-      = g_param_spec_enum ("phase", NULL, NULL, FERRY_TYPE_PHASE, FERRY_PHASE_QUEUED,
-                           G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+      = g_param_spec_enum ("phase", NULL, NULL, FERRY_TYPE_PHASE, FERRY_PHASE_QUEUED, ro);
   properties[PROP_PAUSED] = g_param_spec_boolean ("paused", NULL, NULL, FALSE, rw);
+  /* The fraction done; see ferry-job.h for when it is notified. */
+  properties[PROP_PROGRESS] = g_param_spec_double ("progress", NULL, NULL, 0.0, 1.0, 0.0, ro);
 
   g_object_class_install_properties (object_class, N_PROPS, properties);
 

@@ -13,6 +13,26 @@ G_BEGIN_DECLS
 
 #define FERRY_TYPE_JOB (ferry_job_get_type ())
 
+/**
+ * FerryJob:
+ * One transfer: sources, a destination folder, options, and its state
+ * and progress, which any thread may read.
+ *
+ * Its notifications come on the main context that was thread-default
+ * where ferry_job_run_async() was called, never from a worker:
+ * - "phase", "strategy" and "device" as they change;
+ * - "paused" from ferry_job_pause() and ferry_job_resume() (call them
+ *   on that main context);
+ * - "progress", the fraction done (0 to 1; the whole snapshot is
+ *   ferry_job_get_progress()), whenever something a person sees of the
+ *   progress changed: bytes written or durable, files done or failed,
+ *   the totals, the current file, the phase, paused. While the job runs
+ *   these changes are coalesced and notified at most ten times a second;
+ *   a pause or resume is notified at once. When the job has ended (done,
+ *   failed or cancelled) one last notification carries the final
+ *   snapshot, and none comes after it.
+ */
+
 G_DECLARE_FINAL_TYPE (FerryJob, ferry_job, FERRY, JOB, GObject)
 
 FerryJob *ferry_job_new (GFile *const *sources, guint n_sources, GFile *destination);

@@ -5,24 +5,31 @@
 
 /**
  * FerryQueue:
- * The transfers of a session, in the order they were asked for. One job
- * per destination device runs at a time (two jobs to one pendrive only
- * fight over it, and the first would finish later); jobs to different
- * devices run side by side. Which device a destination is on is looked up
- * without blocking the caller's main loop.
+ * The transfers of a session, as a GListModel of FerryJob, newest first
+ * (the order a window lists them in: what was just dropped is on top).
+ * Jobs start in the order they were asked for. One job per destination
+ * device runs at a time (two jobs to one pendrive only fight over it, and
+ * the first would finish later); jobs to different devices run side by
+ * side. Which device a destination is on is looked up without blocking
+ * the caller's main loop.
  */
 struct _FerryQueue
 {
   GObject parent_instance;
 
-  GListStore *jobs;     /* every job added and not removed */
+  GListStore *jobs;     /* every job added and not removed, newest first */
   GHashTable *devices;  /* FerryJob -> dev_t of its destination, once known */
   GHashTable *running;  /* FerryJob set */
   GHashTable *finished; /* FerryJob set */
   GCancellable *cancellable;
 };
 
-G_DEFINE_FINAL_TYPE (FerryQueue, ferry_queue, G_TYPE_OBJECT)
+static void list_model_iface_init (GListModelInterface *iface);
+
+G_DEFINE_FINAL_TYPE_WITH_CODE (FerryQueue,
+                               ferry_queue,
+                               G_TYPE_OBJECT,
+                               G_IMPLEMENT_INTERFACE (G_TYPE_LIST_MODEL, list_model_iface_init))
 
 enum
 {
@@ -41,6 +48,44 @@ static GParamSpec *properties[N_PROPS];
 static guint signals[N_SIGNALS];
 
 static void start_what_can_run (FerryQueue *self);
+
+/* ------------------------------------------------------------------ */
+/* GListModel: the store's items, its changes forwarded                */
+
+static GType
+get_item_type (GListModel *model)
+{
+  return FERRY_TYPE_JOB;
+}
+
+static guint
+get_n_items (GListModel *model)
+{
+  return g_list_model_get_n_items (G_LIST_MODEL (FERRY_QUEUE (model)->jobs));
+}
+
+static gpointer
+get_item (GListModel *model, guint position)
+{
+  return g_list_model_get_item (G_LIST_MODEL (FERRY_QUEUE (model)->jobs), position);
+}
+
+static void
+on_jobs_changed (GListModel *jobs, guint position, guint removed, guint added, FerryQueue *self)
+{
+  g_list_model_items_changed (G_LIST_MODEL (self), position, removed, added);
+}
+
+static void
+list_model_iface_init (GListModelInterface *iface)
+{
+  iface->get_item_type = get_item_type;
+  iface->get_n_items = get_n_items;
+  iface->get_item = get_item;
+}
+
+/* ------------------------------------------------------------------ */
+/* Running                                                             */
 
 static gboolean
 device_of (FerryQueue *self, FerryJob *job, guint64 *dev)
@@ -78,19 +123,20 @@ on_job_done (GObject *source, GAsyncResult *result, gpointer user_data)
 
   ferry_job_run_finish (job, result, &error);
   g_hash_table_remove (self->running, job);
-  g_hash_table_add (self->finished, g_object_ref (job));
+  /* A job removed while it ran is no longer counted. */
+  if (g_list_store_find (self->jobs, job, NULL))
+    g_hash_table_add (self->finished, g_object_ref (job));
   g_signal_emit (self, signals[SIGNAL_JOB_FINISHED], 0, job, error);
   start_what_can_run (self);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_BUSY]);
 }
 
-/* In order of arrival, every waiting job whose device is free starts. */
+/* In order of arrival (the store lists the newest first), every waiting
+ * job whose device is free starts. */
 static void
 start_what_can_run (FerryQueue *self)
 {
-  guint n = g_list_model_get_n_items (G_LIST_MODEL (self->jobs));
-
-  for (guint i = 0; i < n; i++)
+  for (guint i = g_list_model_get_n_items (G_LIST_MODEL (self->jobs)); i-- > 0;)
     {
       g_autoptr (FerryJob) job = g_list_model_get_item (G_LIST_MODEL (self->jobs), i);
       guint64 dev;
@@ -185,8 +231,8 @@ ferry_queue_new (void)
 
 /**
  * ferry_queue_add:
- * Queues @job: it starts as soon as no other job of the queue is writing
- * to its destination's device.
+ * Queues @job, at the top of the model (position 0): it starts as soon as
+ * no other job of the queue is writing to its destination's device.
  */
 void
 ferry_queue_add (FerryQueue *self, FerryJob *job)
@@ -194,12 +240,14 @@ ferry_queue_add (FerryQueue *self, FerryJob *job)
   g_return_if_fail (FERRY_IS_QUEUE (self));
   g_return_if_fail (FERRY_IS_JOB (job));
 
-  g_list_store_append (self->jobs, job);
+  g_list_store_insert (self->jobs, 0, job);
   look_up_device (self, job, ferry_job_get_destination (job));
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_BUSY]);
 }
 
-/* Forgets a job that has ended; one still running is cancelled first. */
+/* Forgets a job that has ended; one still running is cancelled first.
+ * The model changes last, so that what its handlers ask of the queue
+ * (busy, work on a drive) already leaves the job out. */
 void
 ferry_queue_remove (FerryQueue *self, FerryJob *job)
 {
@@ -210,17 +258,10 @@ ferry_queue_remove (FerryQueue *self, FerryJob *job)
     return;
   if (!g_hash_table_contains (self->finished, job))
     ferry_job_cancel (job);
-  g_list_store_remove (self->jobs, position);
   g_hash_table_remove (self->devices, job);
   g_hash_table_remove (self->finished, job);
+  g_list_store_remove (self->jobs, position);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_BUSY]);
-}
-
-GListModel *
-ferry_queue_get_jobs (FerryQueue *self)
-{
-  g_return_val_if_fail (FERRY_IS_QUEUE (self), NULL);
-  return G_LIST_MODEL (self->jobs);
 }
 
 /* Whether any job is waiting or running. */
@@ -331,6 +372,7 @@ static void
 ferry_queue_init (FerryQueue *self)
 {
   self->jobs = g_list_store_new (FERRY_TYPE_JOB);
+  g_signal_connect_object (self->jobs, "items-changed", G_CALLBACK (on_jobs_changed), self, 0);
   self->devices = g_hash_table_new_full (g_direct_hash, g_direct_equal, NULL, g_free);
   self->running = g_hash_table_new_full (g_direct_hash, g_direct_equal, g_object_unref, NULL);
   self->finished = g_hash_table_new_full (g_direct_hash, g_direct_equal, g_object_unref, NULL);

@@ -14,7 +14,6 @@ G_DECLARE_FINAL_TYPE (FerryQueue, ferry_queue, FERRY, QUEUE, GObject)
 FerryQueue *ferry_queue_new (void);
 void ferry_queue_add (FerryQueue *self, FerryJob *job);
 void ferry_queue_remove (FerryQueue *self, FerryJob *job);
-GListModel *ferry_queue_get_jobs (FerryQueue *self);
 gboolean ferry_queue_get_busy (FerryQueue *self);
 gboolean ferry_queue_has_work_on (FerryQueue *self, GFile *file);
 void ferry_queue_cancel_all (FerryQueue *self);

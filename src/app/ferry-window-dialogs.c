@@ -1,0 +1,92 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* The window's messages and questions: notices, errors, asking before
+ * closing while a copy runs, and the conflicts a copy asks about. */
+#include "config.h"
+
+#include <glib/gi18n.h>
+
+#include "ferry-window-private.h"
+
+void
+_ferry_window_toast (FerryWindow *self, const char *text)
+{
+  adw_toast_overlay_add_toast (self->toasts, adw_toast_new (text));
+}
+
+void
+_ferry_window_show_error (FerryWindow *self, const char *heading, const char *body)
+{
+  GtkWidget *dialog = adw_message_dialog_new (GTK_WINDOW (self), heading, body);
+
+  adw_message_dialog_add_response (ADW_MESSAGE_DIALOG (dialog), "close", _ ("_Close"));
+  gtk_window_present (GTK_WINDOW (dialog));
+}
+
+/* ------------------------------------------------------------------ */
+/* Closing                                                             */
+
+/* After "Stop and Close" the window goes once every job has cleaned up
+ * after itself. */
+void
+_ferry_window_close_if_stopped (FerryWindow *self)
+{
+  if (self->closing && !ferry_queue_get_busy (self->queue))
+    gtk_window_destroy (GTK_WINDOW (self));
+}
+
+static void
+on_close_response (AdwMessageDialog *dialog, const char *response, FerryWindow *self)
+{
+  if (g_strcmp0 (response, "stop") != 0)
+    return;
+  self->closing = TRUE;
+  ferry_queue_cancel_all (self->queue);
+  gtk_widget_set_visible (GTK_WIDGET (self), FALSE);
+  _ferry_window_close_if_stopped (self);
+}
+
+/* Closing while copying asks first: what is not copied yet would be
+ * missing. */
+gboolean
+_ferry_window_close_request (GtkWindow *window)
+{
+  FerryWindow *self = FERRY_WINDOW (window);
+  GtkWidget *dialog;
+
+  if (self->closing || !ferry_queue_get_busy (self->queue))
+    return FALSE;
+  dialog = adw_message_dialog_new (window, _ ("Stop Copying?"),
+                                   _ ("Files are still being copied. If you stop now, what is not "
+                                      "copied yet will be missing at the destination."));
+  adw_message_dialog_add_responses (ADW_MESSAGE_DIALOG (dialog), "cancel", _ ("_Keep Copying"),
+                                    "stop", _ ("_Stop and Close"), NULL);
+  adw_message_dialog_set_response_appearance (ADW_MESSAGE_DIALOG (dialog), "stop",
+                                              ADW_RESPONSE_DESTRUCTIVE);
+  adw_message_dialog_set_default_response (ADW_MESSAGE_DIALOG (dialog), "cancel");
+  adw_message_dialog_set_close_response (ADW_MESSAGE_DIALOG (dialog), "cancel");
+  g_signal_connect (dialog, "response", G_CALLBACK (on_close_response), self);
+  gtk_window_present (GTK_WINDOW (dialog));
+  return TRUE;
+}
+
+/* ------------------------------------------------------------------ */
+/* Conflicts                                                           */
+
+/* Unhandled once the window is going: the file then fails, as the
+ * engine does with a question nobody answers. */
+static gboolean
+on_conflict (FerryJob *job, FerryConflictRequest *request, FerryWindow *self)
+{
+  if (self->conflicts == NULL)
+    return FALSE;
+  ferry_conflict_queue_ask (self->conflicts, request);
+  return TRUE;
+}
+
+/* Whatever @job finds already there is asked about in this window, one
+ * question at a time. */
+void
+_ferry_window_ask_conflicts_of (FerryWindow *self, FerryJob *job)
+{
+  g_signal_connect_object (job, "conflict", G_CALLBACK (on_conflict), self, 0);
+}

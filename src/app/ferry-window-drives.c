@@ -1,0 +1,146 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* The drives in the window: listed as they come and go, and ejected once
+ * nothing in the queue writes to them any more. */
+#include "config.h"
+
+#include <glib/gi18n.h>
+
+#include "ferry-destination-row.h"
+#include "ferry-window-private.h"
+
+/* The drive @file is on, or else the folder itself. For a drive it is
+ * the list's own object, so that everything going to one drive shares
+ * it (and its eject state). */
+FerryDestination *
+_ferry_window_destination_for (FerryWindow *self, GFile *file)
+{
+  FerryDestination *drive = ferry_drive_list_find (self->drives, file);
+
+  if (drive != NULL)
+    return g_object_ref (drive);
+  return ferry_destination_new_for_folder (file);
+}
+
+static FerryDestinationRow *
+find_drive_row (FerryWindow *self, FerryDestination *destination)
+{
+  for (GtkWidget *child = gtk_widget_get_first_child (GTK_WIDGET (self->drive_list)); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    if (FERRY_IS_DESTINATION_ROW (child)
+        && ferry_destination_row_get_destination (FERRY_DESTINATION_ROW (child)) == destination)
+      return FERRY_DESTINATION_ROW (child);
+  return NULL;
+}
+
+/* What a finished transfer's row says about ejecting its drive now. */
+static FerryEjectState
+eject_state_for (FerryWindow *self, FerryTransferRow *row)
+{
+  FerryDestination *destination = ferry_transfer_row_get_destination (row);
+  FerryEjectState state = ferry_transfer_row_get_eject_state (row);
+  FerryPhase phase = ferry_job_get_phase (ferry_transfer_row_get_job (row));
+
+  if (ferry_destination_get_kind (destination) != FERRY_DESTINATION_DRIVE
+      || phase != FERRY_PHASE_DONE || state == FERRY_EJECT_EJECTING || state == FERRY_EJECT_DONE)
+    return state;
+  if (!ferry_destination_get_plugged (destination))
+    return FERRY_EJECT_GONE;
+  if (!ferry_destination_can_eject (destination))
+    return FERRY_EJECT_NONE;
+  if (ferry_queue_has_work_on (self->queue, ferry_destination_get_root (destination)))
+    return FERRY_EJECT_WAITING;
+  return FERRY_EJECT_READY;
+}
+
+/* A drive can be ejected once nothing in the queue writes to it; until
+ * then its rows say why not. */
+void
+_ferry_window_update_eject_offers (FerryWindow *self)
+{
+  for (guint i = 0; i < g_list_model_get_n_items (G_LIST_MODEL (self->queue)); i++)
+    {
+      FerryTransferRow *row = _ferry_window_get_transfer_row (self, i);
+      FerryEjectState state = eject_state_for (self, row);
+
+      if (state != ferry_transfer_row_get_eject_state (row))
+        ferry_transfer_row_set_eject_state (row, state);
+    }
+
+  for (guint i = 0; i < g_list_model_get_n_items (G_LIST_MODEL (self->drives)); i++)
+    {
+      g_autoptr (FerryDestination) drive = g_list_model_get_item (G_LIST_MODEL (self->drives), i);
+      FerryDestinationRow *row = find_drive_row (self, drive);
+
+      if (row != NULL)
+        ferry_destination_row_set_busy (
+            row, ferry_queue_has_work_on (self->queue, ferry_destination_get_root (drive)));
+    }
+}
+
+static void
+set_rows_eject_state (FerryWindow *self, FerryDestination *destination, FerryEjectState state)
+{
+  for (guint i = 0; i < g_list_model_get_n_items (G_LIST_MODEL (self->queue)); i++)
+    {
+      FerryTransferRow *row = _ferry_window_get_transfer_row (self, i);
+
+      if (ferry_transfer_row_get_destination (row) == destination
+          && ferry_transfer_row_get_eject_state (row) != FERRY_EJECT_NONE)
+        ferry_transfer_row_set_eject_state (row, state);
+    }
+}
+
+static void
+on_ejected (GObject *source, GAsyncResult *result, gpointer user_data)
+{
+  g_autoptr (FerryWindow) self = user_data;
+  FerryDestination *destination = FERRY_DESTINATION (source);
+  g_autoptr (GError) error = NULL;
+  g_autofree char *text = NULL;
+
+  if (!ferry_destination_eject_finish (destination, result, &error))
+    {
+      g_autofree char *heading
+          = g_strdup_printf (_ ("Could Not Eject %s"), ferry_destination_get_name (destination));
+      set_rows_eject_state (self, destination, FERRY_EJECT_READY);
+      if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_FAILED_HANDLED))
+        _ferry_window_show_error (self, heading, error->message);
+      return;
+    }
+  set_rows_eject_state (self, destination, FERRY_EJECT_DONE);
+  text = g_strdup_printf (_ ("You can now unplug %s"), ferry_destination_get_name (destination));
+  _ferry_window_toast (self, text);
+}
+
+void
+_ferry_window_eject (FerryWindow *self, FerryDestination *destination)
+{
+  g_autoptr (GMountOperation) operation = gtk_mount_operation_new (GTK_WINDOW (self));
+
+  if (ferry_queue_has_work_on (self->queue, ferry_destination_get_root (destination)))
+    {
+      g_autofree char *text
+          = g_strdup_printf (_ ("%s cannot be ejected while files are being copied to it"),
+                             ferry_destination_get_name (destination));
+      _ferry_window_toast (self, text);
+      return;
+    }
+  set_rows_eject_state (self, destination, FERRY_EJECT_EJECTING);
+  ferry_destination_eject_async (destination, operation, NULL, on_ejected, g_object_ref (self));
+}
+
+static void
+on_drives_changed (GListModel *model, guint position, guint removed, guint added, FerryWindow *self)
+{
+  _ferry_window_update_page (self);
+  _ferry_window_update_eject_offers (self);
+}
+
+/* The drive list follows the drives plugged in, a row each. */
+void
+_ferry_window_bind_drives (FerryWindow *self)
+{
+  gtk_list_box_bind_model (self->drive_list, G_LIST_MODEL (self->drives),
+                           _ferry_window_create_destination_row, self, NULL);
+  g_signal_connect_object (self->drives, "items-changed", G_CALLBACK (on_drives_changed), self, 0);
+}

@@ -1,0 +1,159 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* Where copies start: files dropped on a drive or a folder, files waiting
+ * for a destination ("Copy with Ferry…", Open With), and copies asked
+ * for from outside (ferry_window_copy). */
+#include "config.h"
+
+#include <glib/gi18n.h>
+
+#include "ferry-destination-row.h"
+#include "ferry-window-private.h"
+
+/**
+ * ferry_window_copy:
+ * Queues a transfer of @sources into the folder @destination. A drive
+ * that was unplugged is refused with a clear error.
+ */
+gboolean
+ferry_window_copy (FerryWindow *self, GList *sources, GFile *destination, GError **error)
+{
+  g_autoptr (FerryDestination) where = NULL;
+  g_autoptr (GPtrArray) files = g_ptr_array_new ();
+  g_autoptr (FerryJob) job = NULL;
+
+  g_return_val_if_fail (FERRY_IS_WINDOW (self), FALSE);
+  where = _ferry_window_destination_for (self, destination);
+  if (!ferry_destination_get_plugged (where))
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_MOUNTED,
+                   _ ("%s is no longer plugged in; plug it in again to copy to it"),
+                   ferry_destination_get_name (where));
+      return FALSE;
+    }
+  for (GList *l = sources; l != NULL; l = l->next)
+    g_ptr_array_add (files, l->data);
+  if (files->len == 0)
+    {
+      g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT, _ ("Nothing to copy"));
+      return FALSE;
+    }
+
+  job = ferry_job_new ((GFile *const *) files->pdata, files->len, destination);
+  _ferry_window_start_job (self, job);
+  return TRUE;
+}
+
+static gboolean
+copy_to_destination (FerryWindow *self, FerryDestination *destination, GList *files)
+{
+  g_autoptr (GError) error = NULL;
+
+  if (!ferry_destination_get_plugged (destination))
+    {
+      g_autofree char *text = g_strdup_printf (_ ("%s is no longer plugged in"),
+                                               ferry_destination_get_name (destination));
+      _ferry_window_toast (self, text);
+      return FALSE;
+    }
+  if (!ferry_window_copy (self, files, ferry_destination_get_root (destination), &error))
+    {
+      _ferry_window_toast (self, error->message);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+static gboolean
+on_files_dropped (FerryDestinationRow *row, GSList *files, FerryWindow *self)
+{
+  g_autoptr (GList) list = NULL;
+
+  for (GSList *l = files; l != NULL; l = l->next)
+    list = g_list_append (list, l->data);
+  return copy_to_destination (self, ferry_destination_row_get_destination (row), list);
+}
+
+static void
+on_destination_row_eject (FerryDestinationRow *row, FerryWindow *self)
+{
+  _ferry_window_eject (self, ferry_destination_row_get_destination (row));
+}
+
+/* A row for a drive or a folder: files dropped on it are copied there. */
+GtkWidget *
+_ferry_window_create_destination_row (gpointer item, gpointer user_data)
+{
+  FerryWindow *self = user_data;
+  GtkWidget *row = ferry_destination_row_new (item);
+
+  g_signal_connect (row, "files-dropped", G_CALLBACK (on_files_dropped), self);
+  g_signal_connect (row, "eject", G_CALLBACK (on_destination_row_eject), self);
+  return row;
+}
+
+/* ------------------------------------------------------------------ */
+/* Files waiting for a destination                                     */
+
+void
+_ferry_window_unstage (FerryWindow *self)
+{
+  g_list_free_full (g_steal_pointer (&self->staged), g_object_unref);
+  gtk_revealer_set_reveal_child (self->staged_revealer, FALSE);
+  _ferry_window_update_page (self);
+}
+
+static gpointer
+copy_object (gconstpointer object, gpointer user_data)
+{
+  return g_object_ref ((gpointer) object);
+}
+
+void
+ferry_window_stage (FerryWindow *self, GList *files)
+{
+  guint n = g_list_length (files);
+  g_autofree char *text = NULL;
+
+  g_return_if_fail (FERRY_IS_WINDOW (self));
+  _ferry_window_unstage (self);
+  self->staged = g_list_copy_deep (files, copy_object, NULL);
+  text = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
+                                       "%u item is ready to copy: choose a drive or a folder",
+                                       "%u items are ready to copy: choose a drive or a folder", n),
+                          n);
+  gtk_label_set_label (self->staged_label, text);
+  gtk_revealer_set_reveal_child (self->staged_revealer, TRUE);
+  _ferry_window_update_page (self);
+}
+
+/* The files waiting, if any, go to the folder just chosen. */
+void
+_ferry_window_copy_staged (FerryWindow *self, GFile *folder)
+{
+  g_autoptr (GError) error = NULL;
+
+  if (self->staged == NULL)
+    return;
+  if (ferry_window_copy (self, self->staged, folder, &error))
+    _ferry_window_unstage (self);
+  else
+    _ferry_window_toast (self, error->message);
+}
+
+/* Picking a drive or a folder copies the files waiting there. */
+static void
+on_row_activated (GtkListBox *list, GtkListBoxRow *row, FerryWindow *self)
+{
+  if (!FERRY_IS_DESTINATION_ROW (row) || self->staged == NULL)
+    return;
+  if (copy_to_destination (
+          self, ferry_destination_row_get_destination (FERRY_DESTINATION_ROW (row)), self->staged))
+    _ferry_window_unstage (self);
+}
+
+void
+_ferry_window_drops_init (FerryWindow *self)
+{
+  g_signal_connect (self->drive_list, "row-activated", G_CALLBACK (on_row_activated), self);
+  g_signal_connect (self->folder_list, "row-activated", G_CALLBACK (on_row_activated), self);
+}

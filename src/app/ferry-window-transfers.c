@@ -1,0 +1,191 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* The transfers in the window: one row for each job of the queue, made
+ * and dropped as the queue's model changes, each following its job on
+ * its own. Here too: retrying and dismissing, the notice when a copy
+ * ends unseen, and no suspend while anything is copied. */
+#include "config.h"
+
+#include <glib/gi18n.h>
+
+#include "ferry-window-private.h"
+
+/* The row of the job at @position of the queue: the list box is bound to
+ * the queue, so its rows stand in the same order. */
+FerryTransferRow *
+_ferry_window_get_transfer_row (FerryWindow *self, guint position)
+{
+  return FERRY_TRANSFER_ROW (gtk_list_box_get_row_at_index (self->transfer_list, (int) position));
+}
+
+static FerryTransferRow *
+find_transfer_row (FerryWindow *self, FerryJob *job)
+{
+  for (guint i = 0; i < g_list_model_get_n_items (G_LIST_MODEL (self->queue)); i++)
+    {
+      g_autoptr (FerryJob) item = g_list_model_get_item (G_LIST_MODEL (self->queue), i);
+
+      if (item == job)
+        return _ferry_window_get_transfer_row (self, i);
+    }
+  return NULL;
+}
+
+/* Every job the window starts, a retry too: the person's settings, and
+ * files already there (copied meanwhile, or the first time) are asked
+ * about, never overwritten unasked. */
+void
+_ferry_window_start_job (FerryWindow *self, FerryJob *job)
+{
+  ferry_job_set_conflict_policy (job, FERRY_CONFLICT_POLICY_ASK);
+  ferry_job_set_verify (job, g_settings_get_boolean (self->settings, "verify"));
+  ferry_job_set_device_mode (job, g_settings_get_enum (self->settings, "device-mode"));
+  ferry_job_set_n_workers (job, g_get_num_processors ());
+  ferry_queue_add (self->queue, job);
+}
+
+static void
+on_row_dismiss (FerryTransferRow *row, FerryWindow *self)
+{
+  ferry_queue_remove (self->queue, ferry_transfer_row_get_job (row));
+}
+
+/* The sources of @failures, by the folder each was going to. */
+static GHashTable *
+sources_by_folder (GPtrArray *failures)
+{
+  GHashTable *by_folder = g_hash_table_new_full (
+      g_file_hash, (GEqualFunc) g_file_equal, g_object_unref, (GDestroyNotify) g_ptr_array_unref);
+
+  for (guint i = 0; i < failures->len; i++)
+    {
+      FerryFailure *failure = g_ptr_array_index (failures, i);
+      g_autoptr (GFile) parent = g_file_get_parent (failure->destination);
+      GPtrArray *list = g_hash_table_lookup (by_folder, parent);
+
+      if (list == NULL)
+        {
+          list = g_ptr_array_new_with_free_func (g_object_unref);
+          g_hash_table_insert (by_folder, g_object_ref (parent), list);
+        }
+      g_ptr_array_add (list, g_object_ref (failure->source));
+    }
+  return by_folder;
+}
+
+/* Retry: the files that failed, each again to where it was going; the
+ * new transfers take the old one's place. */
+static void
+on_row_retry (FerryTransferRow *row, FerryWindow *self)
+{
+  g_autoptr (GPtrArray) failures = ferry_job_dup_failures (ferry_transfer_row_get_job (row));
+  g_autoptr (GHashTable) by_folder = sources_by_folder (failures);
+  GHashTableIter iter;
+  gpointer folder, sources;
+
+  g_hash_table_iter_init (&iter, by_folder);
+  while (g_hash_table_iter_next (&iter, &folder, &sources))
+    {
+      GPtrArray *list = sources;
+      g_autoptr (FerryJob) job = ferry_job_new ((GFile *const *) list->pdata, list->len, folder);
+
+      _ferry_window_start_job (self, job);
+    }
+  on_row_dismiss (row, self);
+}
+
+static void
+on_transfer_row_eject (FerryTransferRow *row, FerryWindow *self)
+{
+  _ferry_window_eject (self, ferry_transfer_row_get_destination (row));
+}
+
+/* A row for each job, whoever queued it. Where it goes is looked up
+ * again from the job's destination: the same drive object as the drive
+ * list's while the drive is plugged in. */
+static GtkWidget *
+create_transfer_row (gpointer item, gpointer user_data)
+{
+  FerryWindow *self = user_data;
+  FerryJob *job = item;
+  g_autoptr (FerryDestination) destination
+      = _ferry_window_destination_for (self, ferry_job_get_destination (job));
+  FerryTransferRow *row = ferry_transfer_row_new (job, destination);
+
+  _ferry_window_ask_conflicts_of (self, job);
+  g_signal_connect (row, "dismiss", G_CALLBACK (on_row_dismiss), self);
+  g_signal_connect (row, "retry", G_CALLBACK (on_row_retry), self);
+  g_signal_connect (row, "eject", G_CALLBACK (on_transfer_row_eject), self);
+  return GTK_WIDGET (row);
+}
+
+/* While transfers run, no suspend. */
+static void
+on_queue_busy (FerryQueue *queue, GParamSpec *pspec, FerryWindow *self)
+{
+  gboolean busy = ferry_queue_get_busy (queue);
+  GtkApplication *app = gtk_window_get_application (GTK_WINDOW (self));
+
+  if (busy && self->inhibit_cookie == 0 && app != NULL)
+    self->inhibit_cookie = gtk_application_inhibit (
+        app, GTK_WINDOW (self), GTK_APPLICATION_INHIBIT_SUSPEND, _ ("Files are being copied"));
+  else if (!busy && self->inhibit_cookie != 0 && app != NULL)
+    {
+      gtk_application_uninhibit (app, self->inhibit_cookie);
+      self->inhibit_cookie = 0;
+    }
+  _ferry_window_update_eject_offers (self);
+}
+
+/* A copy that ends while the person looks elsewhere is told of. */
+static void
+notify_finished (FerryWindow *self, FerryTransferRow *row, const GError *error)
+{
+  GApplication *app = G_APPLICATION (gtk_window_get_application (GTK_WINDOW (self)));
+  FerryDestination *destination = ferry_transfer_row_get_destination (row);
+  g_autoptr (GNotification) notification = NULL;
+  g_autofree char *body = NULL;
+
+  if (app == NULL || gtk_window_is_active (GTK_WINDOW (self))
+      || g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    return;
+  notification = g_notification_new (error ? _ ("Copy Failed") : _ ("Copy Finished"));
+  body = error
+             ? g_strdup (error->message)
+             : g_strdup_printf (_ ("All data is on %s"), ferry_destination_get_name (destination));
+  g_notification_set_body (notification, body);
+  g_application_send_notification (app, NULL, notification);
+}
+
+/* Only the queue knows why a job ended: its row is told. */
+static void
+on_job_finished (FerryQueue *queue, FerryJob *job, GError *error, FerryWindow *self)
+{
+  FerryTransferRow *row = find_transfer_row (self, job);
+
+  if (row == NULL)
+    return;
+  ferry_transfer_row_finished (row, error);
+  notify_finished (self, row, error);
+  _ferry_window_update_eject_offers (self);
+  _ferry_window_close_if_stopped (self);
+}
+
+static void
+on_queue_changed (GListModel *model, guint position, guint removed, guint added, FerryWindow *self)
+{
+  _ferry_window_update_page (self);
+  _ferry_window_update_eject_offers (self);
+}
+
+/* The transfer list is the queue's model. Bound first, so that the rows
+ * are there when the window hears of a change. */
+void
+_ferry_window_bind_queue (FerryWindow *self)
+{
+  gtk_list_box_bind_model (self->transfer_list, G_LIST_MODEL (self->queue), create_transfer_row,
+                           self, NULL);
+  g_signal_connect_object (self->queue, "items-changed", G_CALLBACK (on_queue_changed), self, 0);
+  g_signal_connect_object (self->queue, "notify::busy", G_CALLBACK (on_queue_busy), self, 0);
+  g_signal_connect_object (self->queue, "job-finished", G_CALLBACK (on_job_finished), self, 0);
+  _ferry_window_update_eject_offers (self);
+}
