@@ -3,15 +3,11 @@
 
 #include <glib/gi18n-lib.h>
 
-#include "ferry-copy-context.h"
-#include "ferry-copy-data.h"
 #include "ferry-enum-types.h"
 #include "ferry-error.h"
-#include "ferry-job-private.h"
-#include "ferry-plan.h"
-#include "ferry-planner.h"
+#include "ferry-job.h"
 #include "ferry-rate-meter.h"
-#include "ferry-tree-copy.h"
+#include "ferry-run.h"
 
 /* A job keeps this many failures for ferry_job_dup_failures(); every
  * failure is still counted and signalled. */
@@ -33,20 +29,16 @@ struct _FerryJob
   FerrySlowMethod slow_method;
 
   GMainContext *main_context; /* where signals are emitted */
-  GCancellable *cancellable;
   gboolean started;
   FerryCounters counters;
+  FerryControl *control; /* pause, cancel */
+  FerryRun *run;         /* from the start */
 
   GMutex state_lock; /* guards everything below */
-  GCond pause_cond;
   FerryPhase phase;
-  gboolean paused;
   gint64 started_at;
   gint64 ended_at;
-  char *current;
   FerryDevice *device;
-  FerryCopyContext *ctx; /* while copying */
-  const char *strategy;  /* a static string */
   FerryRateMeter rate_meter;
   GPtrArray *failures;
   guint64 n_failures;
@@ -146,77 +138,27 @@ emit_conflict (gpointer data)
   return G_SOURCE_REMOVE;
 }
 
+/* What the run tells the job, from its threads. */
+
 static void
-set_phase (FerryJob *self, FerryPhase phase)
+on_phase_changed (gpointer user_data, FerryPhase phase)
 {
+  FerryJob *self = user_data;
+
   g_mutex_lock (&self->state_lock);
   self->phase = phase;
   if (phase >= FERRY_PHASE_DONE)
-    {
-      self->ended_at = g_get_monotonic_time ();
-      g_clear_pointer (&self->current, g_free);
-    }
+    self->ended_at = g_get_monotonic_time ();
   g_mutex_unlock (&self->state_lock);
+  if (phase >= FERRY_PHASE_DONE)
+    ferry_counters_take_current (&self->counters, NULL);
   dispatch (self, emit_notify, properties[PROP_PHASE], NULL);
 }
 
-void
-_ferry_job_report_failure (FerryJob *self, FerryFailure *failure)
-{
-  g_mutex_lock (&self->state_lock);
-  self->n_failures++;
-  if (self->failures->len < MAX_KEPT_FAILURES)
-    g_ptr_array_add (self->failures, ferry_failure_copy (failure));
-  g_mutex_unlock (&self->state_lock);
-  dispatch (self, emit_failure, failure, (GDestroyNotify) ferry_failure_free);
-}
-
-void
-_ferry_job_post_conflict (FerryJob *self, FerryConflictRequest *request)
-{
-  dispatch (self, emit_conflict, request, g_object_unref);
-}
-
-void
-_ferry_job_set_current (FerryJob *self, char *display_path)
-{
-  g_mutex_lock (&self->state_lock);
-  g_free (self->current);
-  self->current = display_path;
-  g_mutex_unlock (&self->state_lock);
-}
-
-void
-_ferry_job_strategy_changed (FerryJob *self)
-{
-  dispatch (self, emit_notify, properties[PROP_STRATEGY], NULL);
-}
-
-void
-_ferry_job_wait_while_paused (FerryJob *self, GCancellable *cancellable)
-{
-  g_mutex_lock (&self->state_lock);
-  while (self->paused && !g_cancellable_is_cancelled (cancellable))
-    g_cond_wait_until (&self->pause_cond, &self->state_lock,
-                       g_get_monotonic_time () + G_USEC_PER_SEC / 10);
-  g_mutex_unlock (&self->state_lock);
-}
-
-/* ------------------------------------------------------------------ */
-/* Running                                                             */
-
-/* On a slow device each worker waits until its file is on the device
- * before naming it; with many of them some are always writing, and the
- * device never idles. Measured on the broad tree (1,687 x 300 KB) to a
- * 40 MB/s stick: 4 workers took 14.0 s, 16 took 13.6 s, 32 took 13.5 s
- * (the device alone needs 12.7 s). The chunk-sync method is one stream,
- * as first described. */
-#define SLOW_WORKERS 16
-
 static void
-find_device (FerryJob *self, FerryPlan *plan)
+on_device_found (gpointer user_data, FerryDevice *device)
 {
-  FerryDevice *device = ferry_device_new_for_fd (plan->dst_fd);
+  FerryJob *self = user_data;
 
   g_mutex_lock (&self->state_lock);
   g_clear_object (&self->device);
@@ -225,166 +167,56 @@ find_device (FerryJob *self, FerryPlan *plan)
   dispatch (self, emit_notify, properties[PROP_DEVICE], NULL);
 }
 
-static gboolean
-slow_from_start (FerryJob *self)
+static void
+on_method_changed (gpointer user_data)
 {
-  if (self->device_mode != FERRY_DEVICE_MODE_AUTO)
-    return self->device_mode == FERRY_DEVICE_MODE_SLOW;
-  return ferry_device_get_speed (self->device) == FERRY_DEVICE_SPEED_SLOW;
-}
+  FerryJob *self = user_data;
 
-static guint
-count_workers (FerryJob *self)
-{
-  if (!slow_from_start (self))
-    return self->n_workers;
-  return self->slow_method == FERRY_SLOW_METHOD_CHUNK_SYNC ? 1 : SLOW_WORKERS;
+  dispatch (self, emit_notify, properties[PROP_STRATEGY], NULL);
 }
 
 static void
-configure_context (FerryJob *self, FerryCopyContext *ctx, FerryPlan *plan)
+on_file_failed (gpointer user_data, FerryFailure *failure)
 {
-  ctx->conflict_policy = self->conflict_policy;
-  ctx->error_policy = self->error_policy;
-  ctx->preserve = self->preserve;
-  ctx->verify = self->verify;
-  ctx->n_pieces = self->n_workers;
-  ctx->strategy = &ferry_strategy_local;
-  ctx->dst_dir_fd = plan->dst_fd;
-  ctx->dst_dev = plan->dst_st.st_dev;
-  ctx->device = g_object_ref (self->device);
-  ctx->device_mode = self->device_mode;
-  ctx->slow_method = self->slow_method;
-  ctx->slow_workers = self->slow_method == FERRY_SLOW_METHOD_CHUNK_SYNC ? 1 : SLOW_WORKERS;
-}
+  FerryJob *self = user_data;
 
-/* The job reports the strategy of the copy running, and the last one's
- * once it ended. */
-static void
-attach_context (FerryJob *self, FerryCopyContext *ctx)
-{
   g_mutex_lock (&self->state_lock);
-  if (ctx == NULL && self->ctx != NULL)
-    self->strategy = ferry_copy_context_get_strategy_name (self->ctx);
-  self->ctx = ctx;
+  self->n_failures++;
+  if (self->failures->len < MAX_KEPT_FAILURES)
+    g_ptr_array_add (self->failures, ferry_failure_copy (failure));
   g_mutex_unlock (&self->state_lock);
+  dispatch (self, emit_failure, failure, (GDestroyNotify) ferry_failure_free);
 }
 
 static void
-copy_tree (FerryJob *self, FerryCopyContext *ctx, FerryPlan *plan, guint n_workers)
+on_conflict (gpointer user_data, FerryConflictRequest *request)
 {
-  g_autoptr (FerryTreeCopy) tree = ferry_tree_copy_new (ctx);
+  FerryJob *self = user_data;
 
-  for (guint i = 0; i < plan->roots->len; i++)
-    {
-      FerrySourceRoot *root = g_ptr_array_index (plan->roots, i);
-      ferry_tree_copy_add_root (tree, root->parent_fd, root->parent_path, root->name, plan->dst_fd,
-                                plan->dst_path, root->dst_name);
-    }
-  ferry_copy_context_set_tree (ctx, tree);
-  ferry_tree_copy_run (tree, n_workers);
-  ferry_copy_context_set_tree (ctx, NULL);
+  dispatch (self, emit_conflict, request, g_object_unref);
 }
 
-static gboolean
-return_partial (FerryJob *self, GError **error)
+/* ------------------------------------------------------------------ */
+/* Running                                                             */
+
+static FerryRun *
+new_run (FerryJob *self)
 {
-  guint64 n = ferry_job_get_n_failures (self);
-  g_autofree char *count = NULL;
+  const FerryRunOptions options = {
+    .conflict_policy = self->conflict_policy,
+    .error_policy = self->error_policy,
+    .preserve = self->preserve,
+    .verify = self->verify,
+    .dry_run = self->dry_run,
+    .n_workers = self->n_workers,
+    .device_mode = self->device_mode,
+    .slow_method = self->slow_method,
+  };
+  const FerryRunListener listener = {
+    on_phase_changed, on_device_found, on_method_changed, on_file_failed, on_conflict, self,
+  };
 
-  if (n == 0)
-    return TRUE;
-  /* Numbers go in as text: xgettext cannot see through G_GUINT64_FORMAT. */
-  count = g_strdup_printf ("%" G_GUINT64_FORMAT, n);
-  g_set_error (error, FERRY_ERROR, FERRY_ERROR_PARTIAL,
-               /* Translators: %s is a number of files and folders */
-               g_dngettext (GETTEXT_PACKAGE, "%s item could not be copied",
-                            "%s items could not be copied", n),
-               count);
-  return FALSE;
-}
-
-static gboolean
-check_cancelled (FerryJob *self, GError **error)
-{
-  if (!g_cancellable_is_cancelled (self->cancellable))
-    return TRUE;
-  g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_CANCELLED, _ ("The copy was cancelled"));
-  return FALSE;
-}
-
-static void
-stop_strategy (FerryCopyContext *ctx)
-{
-  if (ctx->strategy->stop != NULL)
-    ctx->strategy->stop (ctx);
-  attach_context (ctx->job, NULL);
-}
-
-/* Resolves and checks the plan, then copies while the planner counts.
- * Data starts moving before the totals are known only when the
- * destination could not run out of space whatever they turn out to be. */
-static gboolean
-run_steps (FerryJob *self, GError **error)
-{
-  g_autoptr (FerryPlan) plan = NULL;
-  g_autoptr (FerryPlanner) planner = NULL;
-  g_autoptr (FerryCopyContext) ctx = NULL;
-  g_autoptr (GError) stop_error = NULL;
-  FerryTreeTotals totals;
-  gboolean ok;
-
-  set_phase (self, FERRY_PHASE_PLANNING);
-  if ((plan = ferry_plan_resolve (self->sources, self->destination, error)) == NULL)
-    return FALSE;
-
-  planner = ferry_planner_new (&self->counters, self->cancellable);
-  for (guint i = 0; i < plan->roots->len; i++)
-    {
-      FerrySourceRoot *root = g_ptr_array_index (plan->roots, i);
-      ferry_planner_add (planner, root->parent_fd, root->name);
-    }
-  ferry_planner_start (planner);
-
-  if (self->dry_run || !ferry_plan_surely_fits (plan))
-    {
-      ferry_planner_wait (planner, &totals);
-      if (!check_cancelled (self, error) || !ferry_plan_check_space (plan, &totals, error))
-        return FALSE;
-      if (self->dry_run)
-        return TRUE;
-    }
-
-  find_device (self, plan);
-  ctx = ferry_copy_context_new (self, &self->counters, self->cancellable);
-  configure_context (self, ctx, plan);
-  attach_context (self, ctx);
-  set_phase (self, FERRY_PHASE_COPYING);
-  if (ctx->strategy->start != NULL)
-    ctx->strategy->start (ctx);
-  _ferry_job_strategy_changed (self);
-  copy_tree (self, ctx, plan, count_workers (self));
-  ferry_planner_wait (planner, NULL);
-
-  if (!check_cancelled (self, error))
-    {
-      stop_strategy (ctx);
-      return FALSE;
-    }
-
-  /* Even when a failure stopped the job, what was copied is made durable
-   * before the job says it has ended. */
-  set_phase (self, FERRY_PHASE_SYNCING);
-  ok = ctx->strategy->finish (ctx, plan->dst_path, error);
-  stop_strategy (ctx);
-  if (!ok)
-    return FALSE;
-  if ((stop_error = ferry_copy_context_dup_stop_error (ctx)) != NULL)
-    {
-      g_propagate_error (error, g_steal_pointer (&stop_error));
-      return FALSE;
-    }
-  return return_partial (self, error);
+  return ferry_run_new (&options, &self->counters, self->control, &listener);
 }
 
 static void
@@ -393,14 +225,15 @@ run_in_thread (GTask *task, gpointer source_object, gpointer task_data, GCancell
   FerryJob *self = source_object;
   GError *error = NULL;
 
-  if (run_steps (self, &error))
+  if (ferry_run_execute (self->run, self->sources, self->destination, &error))
     {
-      set_phase (self, FERRY_PHASE_DONE);
+      on_phase_changed (self, FERRY_PHASE_DONE);
       g_task_return_boolean (task, TRUE);
       return;
     }
-  set_phase (self, g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED) ? FERRY_PHASE_CANCELLED
-                                                                             : FERRY_PHASE_FAILED);
+  on_phase_changed (self, g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED)
+                              ? FERRY_PHASE_CANCELLED
+                              : FERRY_PHASE_FAILED);
   g_task_return_error (task, error);
 }
 
@@ -431,6 +264,7 @@ ferry_job_run_async (FerryJob *self,
 
   self->started = TRUE;
   self->main_context = g_main_context_ref_thread_default ();
+  self->run = new_run (self);
   g_mutex_lock (&self->state_lock);
   self->started_at = g_get_monotonic_time ();
   g_mutex_unlock (&self->state_lock);
@@ -469,23 +303,13 @@ ferry_job_cancel (FerryJob *self)
 {
   g_return_if_fail (FERRY_IS_JOB (self));
 
-  g_cancellable_cancel (self->cancellable);
-  g_mutex_lock (&self->state_lock);
-  g_cond_broadcast (&self->pause_cond);
-  g_mutex_unlock (&self->state_lock);
+  ferry_control_cancel (self->control);
 }
 
 static void
 set_paused (FerryJob *self, gboolean paused)
 {
-  gboolean changed;
-
-  g_mutex_lock (&self->state_lock);
-  changed = self->paused != paused;
-  self->paused = paused;
-  g_cond_broadcast (&self->pause_cond);
-  g_mutex_unlock (&self->state_lock);
-  if (changed)
+  if (ferry_control_set_paused (self->control, paused))
     g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_PAUSED]);
 }
 
@@ -508,13 +332,8 @@ ferry_job_resume (FerryJob *self)
 gboolean
 ferry_job_get_paused (FerryJob *self)
 {
-  gboolean paused;
-
   g_return_val_if_fail (FERRY_IS_JOB (self), FALSE);
-  g_mutex_lock (&self->state_lock);
-  paused = self->paused;
-  g_mutex_unlock (&self->state_lock);
-  return paused;
+  return ferry_control_get_paused (self->control);
 }
 
 /**
@@ -536,19 +355,27 @@ ferry_job_dup_device (FerryJob *self)
 
 /**
  * ferry_job_get_strategy:
- * How data travels: "reflink", "copy-range" or "sendfile" (fast disks),
- * "window" or "chunk-sync" (slow devices); NULL before the copy starts.
+ * How data travels, as the nick of its FerryCopyMethod: "reflink",
+ * "copy-range" or "sendfile" (fast disks), "window" or "chunk-sync" (slow
+ * devices); NULL before the copy starts.
  */
 const char *
 ferry_job_get_strategy (FerryJob *self)
 {
-  const char *strategy;
+  FerryCopyMethod method = ferry_job_get_copy_method (self);
+  g_autoptr (GEnumClass) methods = NULL;
 
-  g_return_val_if_fail (FERRY_IS_JOB (self), NULL);
-  g_mutex_lock (&self->state_lock);
-  strategy = self->ctx ? ferry_copy_context_get_strategy_name (self->ctx) : self->strategy;
-  g_mutex_unlock (&self->state_lock);
-  return strategy;
+  if (method == FERRY_COPY_METHOD_NONE)
+    return NULL;
+  methods = g_type_class_ref (FERRY_TYPE_COPY_METHOD);
+  return g_enum_get_value (methods, method)->value_nick;
+}
+
+FerryCopyMethod
+ferry_job_get_copy_method (FerryJob *self)
+{
+  g_return_val_if_fail (FERRY_IS_JOB (self), FERRY_COPY_METHOD_NONE);
+  return self->run != NULL ? ferry_run_get_method (self->run) : FERRY_COPY_METHOD_NONE;
 }
 
 FerryPhase
@@ -601,10 +428,10 @@ ferry_job_get_progress (FerryJob *self, FerryProgress *progress)
   read_counters (self, progress);
   done = progress->durable_live ? progress->bytes_durable : progress->bytes_written;
 
+  progress->paused = ferry_control_get_paused (self->control);
+  progress->current = ferry_counters_dup_current (&self->counters);
   g_mutex_lock (&self->state_lock);
   progress->phase = self->phase;
-  progress->paused = self->paused;
-  progress->current = g_strdup (self->current);
   if (self->started_at != 0)
     progress->elapsed
         = (double) ((self->ended_at ? self->ended_at : now) - self->started_at) / G_USEC_PER_SEC;
@@ -719,12 +546,12 @@ ferry_job_finalize (GObject *object)
 
   g_clear_pointer (&self->sources, g_ptr_array_unref);
   g_clear_object (&self->destination);
-  g_clear_object (&self->cancellable);
+  g_clear_pointer (&self->run, ferry_run_free);
+  g_clear_pointer (&self->control, ferry_control_free);
+  ferry_counters_clear (&self->counters);
   g_clear_pointer (&self->failures, g_ptr_array_unref);
-  g_clear_pointer (&self->current, g_free);
   g_clear_object (&self->device);
   g_mutex_clear (&self->state_lock);
-  g_cond_clear (&self->pause_cond);
 
   G_OBJECT_CLASS (ferry_job_parent_class)->finalize (object);
 }
@@ -892,8 +719,8 @@ ferry_job_init (FerryJob *self)
   self->error_policy = FERRY_ERROR_POLICY_SKIP;
   self->preserve = TRUE;
   self->n_workers = 1;
-  self->cancellable = g_cancellable_new ();
+  self->control = ferry_control_new ();
+  ferry_counters_init (&self->counters);
   self->failures = g_ptr_array_new_with_free_func ((GDestroyNotify) ferry_failure_free);
   g_mutex_init (&self->state_lock);
-  g_cond_init (&self->pause_cond);
 }
