@@ -23,8 +23,7 @@
 #include <sys/statvfs.h>
 #include <unistd.h>
 
-#include "ferry-copy-context.h"
-#include "ferry-dir-node.h"
+#include "ferry-control.h"
 #include "ferry-test-stick.h"
 #include "ferry-test-util.h"
 #include "ferry-verify.h"
@@ -1199,41 +1198,40 @@ open_dir (const char *path)
   return fd;
 }
 
+/* The file being verified is src/original on its way to dst/original. */
+static char *
+path_of_original (const FerryFileCopy *fc, gboolean source)
+{
+  const Fixture *f = fc->entry;
+
+  return g_build_filename (source ? f->src : f->dst, "original", NULL);
+}
+
 /* Verifies @candidate as if it were the temporary file holding the copy
  * of src/original on its way to dst/original, through the engine's own
  * verification step. */
 static gboolean
 verify_candidate (Fixture *f, const char *candidate, GError **error)
 {
-  const char *sources[] = { f->src, NULL };
-  g_autoptr (FerryJob) job = ferry_test_job_new (sources, f->dst);
-  g_autoptr (GCancellable) cancellable = g_cancellable_new ();
-  FerryCounters counters;
-  g_autoptr (FerryCopyContext) ctx = NULL;
-  FerryDirNode *root
-      = ferry_dir_node_new_root (open_dir (f->src), f->src, open_dir (f->dst), f->dst);
+  g_autoptr (FerryControl) control = ferry_control_new ();
+  g_autofree char *source = g_build_filename (f->src, "original", NULL);
   FerryFileCopy fc = {
-    .node = root,
-    .src_name = "original",
-    .dst_name = "original",
+    .entry = f,
+    .path_of = path_of_original,
     .tmp = FERRY_TEMP_FILE_INIT,
   };
   gboolean ok;
 
-  memset (&counters, 0, sizeof counters);
-  ctx = ferry_copy_context_new (job, &counters, cancellable);
-  fc.src_fd = openat (root->src_fd, fc.src_name, O_RDONLY | O_CLOEXEC);
+  fc.src_fd = open (source, O_RDONLY | O_CLOEXEC);
   g_assert_cmpint (fc.src_fd, >=, 0);
   g_assert_cmpint (fstat (fc.src_fd, &fc.st), ==, 0);
-  fc.tmp.dir_fd = root->dst_fd;
   fc.tmp.fd = open (candidate, O_RDWR | O_CLOEXEC);
   g_assert_cmpint (fc.tmp.fd, >=, 0);
 
-  ok = ferry_verify_copy (ctx, &fc, error);
+  ok = ferry_verify_copy (control, &fc, error);
 
   close (fc.src_fd);
   close (fc.tmp.fd);
-  ferry_dir_node_free (root);
   return ok;
 }
 

@@ -87,6 +87,22 @@ typedef enum
   FERRY_SLOW_METHOD_CHUNK_SYNC,
 } FerrySlowMethod;
 
+/**
+ * FerryCopyMethod:
+ * How a job's data travels, as its progress reports it: on fast disks
+ * by sharing extents, by copy_file_range or, where that is refused, by
+ * sendfile; on slow devices in throttled windows or synced chunks.
+ */
+typedef enum
+{
+  FERRY_COPY_METHOD_NONE, /* the copy has not started */
+  FERRY_COPY_METHOD_REFLINK,
+  FERRY_COPY_METHOD_COPY_RANGE,
+  FERRY_COPY_METHOD_SENDFILE,
+  FERRY_COPY_METHOD_WINDOW,
+  FERRY_COPY_METHOD_CHUNK_SYNC,
+} FerryCopyMethod;
+
 const char *ferry_phase_to_string (FerryPhase phase);
 
 G_END_DECLS

@@ -3,21 +3,15 @@
 
 #include <glib/gi18n-lib.h>
 
-#include "ferry-copy-context.h"
-#include "ferry-copy-data.h"
 #include "ferry-enum-types.h"
 #include "ferry-error.h"
-#include "ferry-job-private.h"
-#include "ferry-plan.h"
-#include "ferry-planner.h"
+#include "ferry-job.h"
 #include "ferry-rate-meter.h"
-#include "ferry-tree-copy.h"
+#include "ferry-run.h"
 
 /* A job keeps this many failures for ferry_job_dup_failures(); every
  * failure is still counted and signalled. */
 #define MAX_KEPT_FAILURES 1000
-
-typedef struct ProgressWatch ProgressWatch; /* see "Progress notifications" */
 
 struct _FerryJob
 {
@@ -35,25 +29,21 @@ struct _FerryJob
   FerrySlowMethod slow_method;
 
   GMainContext *main_context; /* where signals are emitted */
-  GCancellable *cancellable;
   gboolean started;
   FerryCounters counters;
+  FerryControl *control; /* pause, cancel */
+  FerryRun *run;         /* from the start */
 
   GMutex state_lock; /* guards everything below */
-  GCond pause_cond;
   FerryPhase phase;
-  gboolean paused;
   gint64 started_at;
   gint64 ended_at;
-  char *current;
   FerryDevice *device;
-  FerryCopyContext *ctx; /* while copying */
-  const char *strategy;  /* a static string */
   FerryRateMeter rate_meter;
   GPtrArray *failures;
   guint64 n_failures;
 
-  ProgressWatch *progress_watch; /* while running; touched on the main context only */
+  atomic_int_fast64_t progress_notified_at;
 };
 
 G_DEFINE_FINAL_TYPE (FerryJob, ferry_job, G_TYPE_OBJECT)
@@ -151,198 +141,65 @@ emit_conflict (gpointer data)
   return G_SOURCE_REMOVE;
 }
 
-static void
-set_phase (FerryJob *self, FerryPhase phase)
-{
-  g_mutex_lock (&self->state_lock);
-  self->phase = phase;
-  if (phase >= FERRY_PHASE_DONE)
-    {
-      self->ended_at = g_get_monotonic_time ();
-      g_clear_pointer (&self->current, g_free);
-    }
-  g_mutex_unlock (&self->state_lock);
-  dispatch (self, emit_notify, properties[PROP_PHASE], NULL);
-}
-
-void
-_ferry_job_report_failure (FerryJob *self, FerryFailure *failure)
-{
-  g_mutex_lock (&self->state_lock);
-  self->n_failures++;
-  if (self->failures->len < MAX_KEPT_FAILURES)
-    g_ptr_array_add (self->failures, ferry_failure_copy (failure));
-  g_mutex_unlock (&self->state_lock);
-  dispatch (self, emit_failure, failure, (GDestroyNotify) ferry_failure_free);
-}
-
-void
-_ferry_job_post_conflict (FerryJob *self, FerryConflictRequest *request)
-{
-  dispatch (self, emit_conflict, request, g_object_unref);
-}
-
-void
-_ferry_job_set_current (FerryJob *self, char *display_path)
-{
-  g_mutex_lock (&self->state_lock);
-  g_free (self->current);
-  self->current = display_path;
-  g_mutex_unlock (&self->state_lock);
-}
-
-void
-_ferry_job_strategy_changed (FerryJob *self)
-{
-  dispatch (self, emit_notify, properties[PROP_STRATEGY], NULL);
-}
-
-void
-_ferry_job_wait_while_paused (FerryJob *self, GCancellable *cancellable)
-{
-  g_mutex_lock (&self->state_lock);
-  while (self->paused && !g_cancellable_is_cancelled (cancellable))
-    g_cond_wait_until (&self->pause_cond, &self->state_lock,
-                       g_get_monotonic_time () + G_USEC_PER_SEC / 10);
-  g_mutex_unlock (&self->state_lock);
-}
-
 /* ------------------------------------------------------------------ */
 /* Progress notifications                                              */
 
-/* Workers bump the counters without telling anyone, so while the job
- * runs a timeout on its main context looks at them ten times a second and
- * notifies "progress" only when something a person sees has changed: a
- * display then redraws when there is news, never faster than it can be
- * read, and never from a worker thread. (A push-based idle may replace
- * this polling; the contract in ferry-job.h stays.) */
-
-#define PROGRESS_INTERVAL_MS 100
-
-struct ProgressWatch
-{
-  GSource *source;
-  FerryProgress shown; /* as it was when "progress" was last notified */
-};
-
-static void read_counters (FerryJob *self, FerryProgress *p);
-
-/* What a person sees of the progress; rate, time left and elapsed time
- * follow from it, and reading them here would disturb the rate meter. */
-static void
-read_shown (FerryJob *self, FerryProgress *p)
-{
-  *p = (FerryProgress){ 0 };
-  read_counters (self, p);
-  g_mutex_lock (&self->state_lock);
-  p->phase = self->phase;
-  p->paused = self->paused;
-  p->current = g_strdup (self->current);
-  g_mutex_unlock (&self->state_lock);
-}
+/* At most ten a second: as often as a person can read a figure. */
+#define PROGRESS_INTERVAL_USEC (G_USEC_PER_SEC / 10)
 
 static gboolean
-shown_equal (const FerryProgress *a, const FerryProgress *b)
+emit_progress (gpointer data)
 {
-  return a->phase == b->phase && a->paused == b->paused && a->planning_done == b->planning_done
-         && a->files_total == b->files_total && a->files_done == b->files_done
-         && a->files_failed == b->files_failed && a->bytes_total == b->bytes_total
-         && a->bytes_written == b->bytes_written && a->bytes_durable == b->bytes_durable
-         && g_strcmp0 (a->current, b->current) == 0;
-}
+  FerryJob *self = data;
 
-static void
-progress_watch_free (ProgressWatch *watch)
-{
-  g_source_destroy (watch->source);
-  g_source_unref (watch->source);
-  ferry_progress_clear (&watch->shown);
-  g_free (watch);
-}
-
-/* Notifies "progress" when what is shown changed. The phase that ends the
- * job is such a change, so the notification that sees it is the last one
- * and watching stops; returns whether it goes on. What is shown is
- * recorded before handlers run, so one that pauses the job re-enters
- * safely. */
-static gboolean
-notify_progress_if_changed (FerryJob *self)
-{
-  ProgressWatch *watch = self->progress_watch;
-  FerryProgress now;
-  gboolean ended;
-
-  read_shown (self, &now);
-  if (shown_equal (&watch->shown, &now))
-    {
-      ferry_progress_clear (&now);
-      return TRUE;
-    }
-  ended = now.phase >= FERRY_PHASE_DONE;
-  ferry_progress_clear (&watch->shown);
-  watch->shown = now;
+  atomic_store (&self->progress_notified_at, g_get_monotonic_time ());
+  /* Changes from now on queue the next notification. */
+  ferry_counters_take_change (&self->counters);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_PROGRESS]);
-  if (ended)
-    g_clear_pointer (&self->progress_watch, progress_watch_free);
-  return !ended;
-}
-
-static gboolean
-on_progress_tick (gpointer data)
-{
-  return notify_progress_if_changed (data) ? G_SOURCE_CONTINUE : G_SOURCE_REMOVE;
-}
-
-/* The timeout holds a reference: the job lives until its main context
- * has seen it end. */
-static void
-watch_progress (FerryJob *self)
-{
-  ProgressWatch *watch = g_new0 (ProgressWatch, 1);
-
-  watch->source = g_timeout_source_new (PROGRESS_INTERVAL_MS);
-  g_source_set_static_name (watch->source, "[ferry] job progress");
-  g_source_set_callback (watch->source, on_progress_tick, g_object_ref (self), g_object_unref);
-  g_source_attach (watch->source, self->main_context);
-  self->progress_watch = watch;
-}
-
-static gboolean
-emit_progress_now (gpointer data)
-{
-  Dispatch *d = data;
-
-  if (d->job->progress_watch != NULL)
-    notify_progress_if_changed (d->job);
   return G_SOURCE_REMOVE;
 }
 
-/* A pause or resume shows at once, not at the next tick. Before the job
- * runs there is nothing to coalesce; once it has ended, nothing changes. */
+/* From any thread, on the first change to the counters since the last
+ * notification (as nautilus-progress-info.c queues an idle): one source
+ * on the job's main context, due no sooner than a tenth of a second after
+ * the last notification. The source holds the job until it has run. */
 static void
-notify_progress_now (FerryJob *self)
+on_counters_changed (gpointer user_data)
 {
-  if (!self->started)
-    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_PROGRESS]);
-  else if (self->progress_watch != NULL)
-    dispatch (self, emit_progress_now, NULL, NULL);
+  FerryJob *self = user_data;
+  gint64 due = atomic_load (&self->progress_notified_at) + PROGRESS_INTERVAL_USEC;
+  gint64 wait = due - g_get_monotonic_time ();
+  GSource *source = wait > 0 ? g_timeout_source_new (wait / 1000 + 1) : g_idle_source_new ();
+
+  g_source_set_static_name (source, "[ferry] job progress");
+  g_source_set_callback (source, emit_progress, g_object_ref (self), g_object_unref);
+  g_source_attach (source, self->main_context);
+  g_source_unref (source);
 }
 
 /* ------------------------------------------------------------------ */
-/* Running                                                             */
-
-/* On a slow device each worker waits until its file is on the device
- * before naming it; with many of them some are always writing, and the
- * device never idles. Measured on the broad tree (1,687 x 300 KB) to a
- * 40 MB/s stick: 4 workers took 14.0 s, 16 took 13.6 s, 32 took 13.5 s
- * (the device alone needs 12.7 s). The chunk-sync method is one stream,
- * as first described. */
-#define SLOW_WORKERS 16
+/* What the run tells the job, from its threads                        */
 
 static void
-find_device (FerryJob *self, FerryPlan *plan)
+on_phase_changed (gpointer user_data, FerryPhase phase)
 {
-  FerryDevice *device = ferry_device_new_for_fd (plan->dst_fd);
+  FerryJob *self = user_data;
+
+  g_mutex_lock (&self->state_lock);
+  self->phase = phase;
+  if (phase >= FERRY_PHASE_DONE)
+    self->ended_at = g_get_monotonic_time ();
+  g_mutex_unlock (&self->state_lock);
+  if (phase >= FERRY_PHASE_DONE)
+    ferry_counters_take_current (&self->counters, NULL);
+  ferry_counters_touch (&self->counters);
+  dispatch (self, emit_notify, properties[PROP_PHASE], NULL);
+}
+
+static void
+on_device_found (gpointer user_data, FerryDevice *device)
+{
+  FerryJob *self = user_data;
 
   g_mutex_lock (&self->state_lock);
   g_clear_object (&self->device);
@@ -351,166 +208,56 @@ find_device (FerryJob *self, FerryPlan *plan)
   dispatch (self, emit_notify, properties[PROP_DEVICE], NULL);
 }
 
-static gboolean
-slow_from_start (FerryJob *self)
+static void
+on_method_changed (gpointer user_data)
 {
-  if (self->device_mode != FERRY_DEVICE_MODE_AUTO)
-    return self->device_mode == FERRY_DEVICE_MODE_SLOW;
-  return ferry_device_get_speed (self->device) == FERRY_DEVICE_SPEED_SLOW;
-}
+  FerryJob *self = user_data;
 
-static guint
-count_workers (FerryJob *self)
-{
-  if (!slow_from_start (self))
-    return self->n_workers;
-  return self->slow_method == FERRY_SLOW_METHOD_CHUNK_SYNC ? 1 : SLOW_WORKERS;
+  dispatch (self, emit_notify, properties[PROP_STRATEGY], NULL);
 }
 
 static void
-configure_context (FerryJob *self, FerryCopyContext *ctx, FerryPlan *plan)
+on_file_failed (gpointer user_data, FerryFailure *failure)
 {
-  ctx->conflict_policy = self->conflict_policy;
-  ctx->error_policy = self->error_policy;
-  ctx->preserve = self->preserve;
-  ctx->verify = self->verify;
-  ctx->n_pieces = self->n_workers;
-  ctx->strategy = &ferry_strategy_local;
-  ctx->dst_dir_fd = plan->dst_fd;
-  ctx->dst_dev = plan->dst_st.st_dev;
-  ctx->device = g_object_ref (self->device);
-  ctx->device_mode = self->device_mode;
-  ctx->slow_method = self->slow_method;
-  ctx->slow_workers = self->slow_method == FERRY_SLOW_METHOD_CHUNK_SYNC ? 1 : SLOW_WORKERS;
-}
+  FerryJob *self = user_data;
 
-/* The job reports the strategy of the copy running, and the last one's
- * once it ended. */
-static void
-attach_context (FerryJob *self, FerryCopyContext *ctx)
-{
   g_mutex_lock (&self->state_lock);
-  if (ctx == NULL && self->ctx != NULL)
-    self->strategy = ferry_copy_context_get_strategy_name (self->ctx);
-  self->ctx = ctx;
+  self->n_failures++;
+  if (self->failures->len < MAX_KEPT_FAILURES)
+    g_ptr_array_add (self->failures, ferry_failure_copy (failure));
   g_mutex_unlock (&self->state_lock);
+  dispatch (self, emit_failure, failure, (GDestroyNotify) ferry_failure_free);
 }
 
 static void
-copy_tree (FerryJob *self, FerryCopyContext *ctx, FerryPlan *plan, guint n_workers)
+on_conflict (gpointer user_data, FerryConflictRequest *request)
 {
-  g_autoptr (FerryTreeCopy) tree = ferry_tree_copy_new (ctx);
+  FerryJob *self = user_data;
 
-  for (guint i = 0; i < plan->roots->len; i++)
-    {
-      FerrySourceRoot *root = g_ptr_array_index (plan->roots, i);
-      ferry_tree_copy_add_root (tree, root->parent_fd, root->parent_path, root->name, plan->dst_fd,
-                                plan->dst_path, root->dst_name);
-    }
-  ferry_copy_context_set_tree (ctx, tree);
-  ferry_tree_copy_run (tree, n_workers);
-  ferry_copy_context_set_tree (ctx, NULL);
+  dispatch (self, emit_conflict, request, g_object_unref);
 }
 
-static gboolean
-return_partial (FerryJob *self, GError **error)
+/* ------------------------------------------------------------------ */
+/* Running                                                             */
+
+static FerryRun *
+new_run (FerryJob *self)
 {
-  guint64 n = ferry_job_get_n_failures (self);
-  g_autofree char *count = NULL;
+  const FerryRunOptions options = {
+    .conflict_policy = self->conflict_policy,
+    .error_policy = self->error_policy,
+    .preserve = self->preserve,
+    .verify = self->verify,
+    .dry_run = self->dry_run,
+    .n_workers = self->n_workers,
+    .device_mode = self->device_mode,
+    .slow_method = self->slow_method,
+  };
+  const FerryRunListener listener = {
+    on_phase_changed, on_device_found, on_method_changed, on_file_failed, on_conflict, self,
+  };
 
-  if (n == 0)
-    return TRUE;
-  /* Numbers go in as text: xgettext cannot see through G_GUINT64_FORMAT. */
-  count = g_strdup_printf ("%" G_GUINT64_FORMAT, n);
-  g_set_error (error, FERRY_ERROR, FERRY_ERROR_PARTIAL,
-               /* Translators: %s is a number of files and folders */
-               g_dngettext (GETTEXT_PACKAGE, "%s item could not be copied",
-                            "%s items could not be copied", n),
-               count);
-  return FALSE;
-}
-
-static gboolean
-check_cancelled (FerryJob *self, GError **error)
-{
-  if (!g_cancellable_is_cancelled (self->cancellable))
-    return TRUE;
-  g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_CANCELLED, _ ("The copy was cancelled"));
-  return FALSE;
-}
-
-static void
-stop_strategy (FerryCopyContext *ctx)
-{
-  if (ctx->strategy->stop != NULL)
-    ctx->strategy->stop (ctx);
-  attach_context (ctx->job, NULL);
-}
-
-/* Resolves and checks the plan, then copies while the planner counts.
- * Data starts moving before the totals are known only when the
- * destination could not run out of space whatever they turn out to be. */
-static gboolean
-run_steps (FerryJob *self, GError **error)
-{
-  g_autoptr (FerryPlan) plan = NULL;
-  g_autoptr (FerryPlanner) planner = NULL;
-  g_autoptr (FerryCopyContext) ctx = NULL;
-  g_autoptr (GError) stop_error = NULL;
-  FerryTreeTotals totals;
-  gboolean ok;
-
-  set_phase (self, FERRY_PHASE_PLANNING);
-  if ((plan = ferry_plan_resolve (self->sources, self->destination, error)) == NULL)
-    return FALSE;
-
-  planner = ferry_planner_new (&self->counters, self->cancellable);
-  for (guint i = 0; i < plan->roots->len; i++)
-    {
-      FerrySourceRoot *root = g_ptr_array_index (plan->roots, i);
-      ferry_planner_add (planner, root->parent_fd, root->name);
-    }
-  ferry_planner_start (planner);
-
-  if (self->dry_run || !ferry_plan_surely_fits (plan))
-    {
-      ferry_planner_wait (planner, &totals);
-      if (!check_cancelled (self, error) || !ferry_plan_check_space (plan, &totals, error))
-        return FALSE;
-      if (self->dry_run)
-        return TRUE;
-    }
-
-  find_device (self, plan);
-  ctx = ferry_copy_context_new (self, &self->counters, self->cancellable);
-  configure_context (self, ctx, plan);
-  attach_context (self, ctx);
-  set_phase (self, FERRY_PHASE_COPYING);
-  if (ctx->strategy->start != NULL)
-    ctx->strategy->start (ctx);
-  _ferry_job_strategy_changed (self);
-  copy_tree (self, ctx, plan, count_workers (self));
-  ferry_planner_wait (planner, NULL);
-
-  if (!check_cancelled (self, error))
-    {
-      stop_strategy (ctx);
-      return FALSE;
-    }
-
-  /* Even when a failure stopped the job, what was copied is made durable
-   * before the job says it has ended. */
-  set_phase (self, FERRY_PHASE_SYNCING);
-  ok = ctx->strategy->finish (ctx, plan->dst_path, error);
-  stop_strategy (ctx);
-  if (!ok)
-    return FALSE;
-  if ((stop_error = ferry_copy_context_dup_stop_error (ctx)) != NULL)
-    {
-      g_propagate_error (error, g_steal_pointer (&stop_error));
-      return FALSE;
-    }
-  return return_partial (self, error);
+  return ferry_run_new (&options, &self->counters, self->control, &listener);
 }
 
 static void
@@ -519,14 +266,15 @@ run_in_thread (GTask *task, gpointer source_object, gpointer task_data, GCancell
   FerryJob *self = source_object;
   GError *error = NULL;
 
-  if (run_steps (self, &error))
+  if (ferry_run_execute (self->run, self->sources, self->destination, &error))
     {
-      set_phase (self, FERRY_PHASE_DONE);
+      on_phase_changed (self, FERRY_PHASE_DONE);
       g_task_return_boolean (task, TRUE);
       return;
     }
-  set_phase (self, g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED) ? FERRY_PHASE_CANCELLED
-                                                                             : FERRY_PHASE_FAILED);
+  on_phase_changed (self, g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED)
+                              ? FERRY_PHASE_CANCELLED
+                              : FERRY_PHASE_FAILED);
   g_task_return_error (task, error);
 }
 
@@ -557,10 +305,11 @@ ferry_job_run_async (FerryJob *self,
 
   self->started = TRUE;
   self->main_context = g_main_context_ref_thread_default ();
+  self->run = new_run (self);
+  ferry_counters_set_changed_func (&self->counters, on_counters_changed, self);
   g_mutex_lock (&self->state_lock);
   self->started_at = g_get_monotonic_time ();
   g_mutex_unlock (&self->state_lock);
-  watch_progress (self);
 
   if (cancellable != NULL)
     g_cancellable_connect (cancellable, G_CALLBACK (forward_cancel), g_object_ref (self),
@@ -596,26 +345,18 @@ ferry_job_cancel (FerryJob *self)
 {
   g_return_if_fail (FERRY_IS_JOB (self));
 
-  g_cancellable_cancel (self->cancellable);
-  g_mutex_lock (&self->state_lock);
-  g_cond_broadcast (&self->pause_cond);
-  g_mutex_unlock (&self->state_lock);
+  ferry_control_cancel (self->control);
 }
 
+/* A pause shows at once, not at the next notification. */
 static void
 set_paused (FerryJob *self, gboolean paused)
 {
-  gboolean changed;
-
-  g_mutex_lock (&self->state_lock);
-  changed = self->paused != paused;
-  self->paused = paused;
-  g_cond_broadcast (&self->pause_cond);
-  g_mutex_unlock (&self->state_lock);
-  if (!changed)
+  if (!ferry_control_set_paused (self->control, paused))
     return;
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_PAUSED]);
-  notify_progress_now (self);
+  if (ferry_job_get_phase (self) < FERRY_PHASE_DONE)
+    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_PROGRESS]);
 }
 
 /* Pausing holds every worker at its next check (between chunks of a
@@ -637,13 +378,8 @@ ferry_job_resume (FerryJob *self)
 gboolean
 ferry_job_get_paused (FerryJob *self)
 {
-  gboolean paused;
-
   g_return_val_if_fail (FERRY_IS_JOB (self), FALSE);
-  g_mutex_lock (&self->state_lock);
-  paused = self->paused;
-  g_mutex_unlock (&self->state_lock);
-  return paused;
+  return ferry_control_get_paused (self->control);
 }
 
 /**
@@ -665,19 +401,27 @@ ferry_job_dup_device (FerryJob *self)
 
 /**
  * ferry_job_get_strategy:
- * How data travels: "reflink", "copy-range" or "sendfile" (fast disks),
- * "window" or "chunk-sync" (slow devices); NULL before the copy starts.
+ * How data travels, as the nick of its FerryCopyMethod: "reflink",
+ * "copy-range" or "sendfile" (fast disks), "window" or "chunk-sync" (slow
+ * devices); NULL before the copy starts.
  */
 const char *
 ferry_job_get_strategy (FerryJob *self)
 {
-  const char *strategy;
+  FerryCopyMethod method = ferry_job_get_copy_method (self);
+  g_autoptr (GEnumClass) methods = NULL;
 
-  g_return_val_if_fail (FERRY_IS_JOB (self), NULL);
-  g_mutex_lock (&self->state_lock);
-  strategy = self->ctx ? ferry_copy_context_get_strategy_name (self->ctx) : self->strategy;
-  g_mutex_unlock (&self->state_lock);
-  return strategy;
+  if (method == FERRY_COPY_METHOD_NONE)
+    return NULL;
+  methods = g_type_class_ref (FERRY_TYPE_COPY_METHOD);
+  return g_enum_get_value (methods, method)->value_nick;
+}
+
+FerryCopyMethod
+ferry_job_get_copy_method (FerryJob *self)
+{
+  g_return_val_if_fail (FERRY_IS_JOB (self), FERRY_COPY_METHOD_NONE);
+  return self->run != NULL ? ferry_run_get_method (self->run) : FERRY_COPY_METHOD_NONE;
 }
 
 FerryPhase
@@ -730,10 +474,10 @@ ferry_job_get_progress (FerryJob *self, FerryProgress *progress)
   read_counters (self, progress);
   done = progress->durable_live ? progress->bytes_durable : progress->bytes_written;
 
+  progress->paused = ferry_control_get_paused (self->control);
+  progress->current = ferry_counters_dup_current (&self->counters);
   g_mutex_lock (&self->state_lock);
   progress->phase = self->phase;
-  progress->paused = self->paused;
-  progress->current = g_strdup (self->current);
   if (self->started_at != 0)
     progress->elapsed
         = (double) ((self->ended_at ? self->ended_at : now) - self->started_at) / G_USEC_PER_SEC;
@@ -848,12 +592,12 @@ ferry_job_finalize (GObject *object)
 
   g_clear_pointer (&self->sources, g_ptr_array_unref);
   g_clear_object (&self->destination);
-  g_clear_object (&self->cancellable);
+  g_clear_pointer (&self->run, ferry_run_free);
+  g_clear_pointer (&self->control, ferry_control_free);
+  ferry_counters_clear (&self->counters);
   g_clear_pointer (&self->failures, g_ptr_array_unref);
-  g_clear_pointer (&self->current, g_free);
   g_clear_object (&self->device);
   g_mutex_clear (&self->state_lock);
-  g_cond_clear (&self->pause_cond);
 
   G_OBJECT_CLASS (ferry_job_parent_class)->finalize (object);
 }
@@ -1026,8 +770,8 @@ ferry_job_init (FerryJob *self)
   self->error_policy = FERRY_ERROR_POLICY_SKIP;
   self->preserve = TRUE;
   self->n_workers = 1;
-  self->cancellable = g_cancellable_new ();
+  self->control = ferry_control_new ();
+  ferry_counters_init (&self->counters);
   self->failures = g_ptr_array_new_with_free_func ((GDestroyNotify) ferry_failure_free);
   g_mutex_init (&self->state_lock);
-  g_cond_init (&self->pause_cond);
 }

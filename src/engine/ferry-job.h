@@ -71,6 +71,7 @@ gboolean ferry_job_get_paused (FerryJob *self);
 FerryPhase ferry_job_get_phase (FerryJob *self);
 FerryDevice *ferry_job_dup_device (FerryJob *self);
 const char *ferry_job_get_strategy (FerryJob *self);
+FerryCopyMethod ferry_job_get_copy_method (FerryJob *self);
 void ferry_job_get_progress (FerryJob *self, FerryProgress *progress);
 GPtrArray *ferry_job_dup_failures (FerryJob *self);
 guint64 ferry_job_get_n_failures (FerryJob *self);

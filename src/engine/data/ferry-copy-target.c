@@ -1,0 +1,105 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include "config.h"
+
+#include <errno.h>
+#include <glib/gi18n-lib.h>
+#include <unistd.h>
+
+#include "ferry-copy-target.h"
+#include "ferry-fs.h"
+
+FerryCopyTarget *
+ferry_copy_target_new (int dir_fd, const char *path, FerryCounters *counters, FerryControl *control)
+{
+  FerryCopyTarget *self = g_new0 (FerryCopyTarget, 1);
+  struct stat st;
+
+  self->dir_fd = dir_fd;
+  self->dev = fstat (dir_fd, &st) == 0 ? st.st_dev : 0;
+  self->path = g_strdup (path);
+  self->counters = counters;
+  self->control = control;
+  self->n_pieces = 1;
+  return self;
+}
+
+/* A strategy's helpers (a flusher thread) never outlive the copy. */
+void
+ferry_copy_target_free (FerryCopyTarget *self)
+{
+  ferry_strategy_free (self->successor);
+  ferry_strategy_free (self->first);
+  g_free (self->path);
+  g_free (self);
+}
+
+/* Before any worker runs. */
+void
+ferry_copy_target_start (FerryCopyTarget *self, FerryStrategy *strategy)
+{
+  g_return_if_fail (self->first == NULL);
+  self->first = strategy;
+  atomic_store (&self->strategy, strategy);
+}
+
+/* From any thread, once: later calls free @successor and return FALSE. */
+gboolean
+ferry_copy_target_hand_over (FerryCopyTarget *self, FerryStrategy *successor)
+{
+  FerryStrategy *expected = self->first;
+
+  if (!atomic_compare_exchange_strong (&self->strategy, &expected, successor))
+    {
+      ferry_strategy_free (successor);
+      return FALSE;
+    }
+  self->successor = successor;
+  return TRUE;
+}
+
+FerryStrategy *
+ferry_copy_target_get_strategy (FerryCopyTarget *self)
+{
+  return atomic_load (&self->strategy);
+}
+
+/* How data travels now, as the progress reports it. */
+FerryCopyMethod
+ferry_copy_target_get_method (FerryCopyTarget *self)
+{
+  return ferry_strategy_get_method (ferry_copy_target_get_strategy (self));
+}
+
+/* Every strategy used hands over what it holds, in the order they were
+ * used, then one syncfs makes all of it, names too, durable. */
+gboolean
+ferry_copy_target_finish (FerryCopyTarget *self, GError **error)
+{
+  int errsv = ferry_strategy_finish (self->first);
+
+  if (errsv == 0 && self->successor != NULL)
+    errsv = ferry_strategy_finish (self->successor);
+  if (errsv == 0 && syncfs (self->dir_fd) != 0)
+    errsv = errno;
+  if (errsv != 0)
+    return ferry_set_error_from_errno (error, errsv,
+                                       _ ("Could not make the copies in “%s” durable"), self->path);
+  ferry_counters_all_durable (self->counters);
+  return TRUE;
+}
+
+/* A file that takes more than one chunk is named on display at its first
+ * chunk, whatever the interval: a name skipped by the interval is never
+ * shown later. */
+void
+ferry_copy_target_add_written (FerryCopyTarget *self, FerryFileCopy *fc, guint64 bytes)
+{
+  if (fc->written == 0 && bytes < (guint64) fc->st.st_size
+      && ferry_counters_current_is_due (self->counters, TRUE))
+    {
+      g_autofree char *path = ferry_file_copy_path (fc, TRUE);
+      ferry_counters_take_current (self->counters, ferry_path_display (path));
+    }
+  fc->written += bytes;
+  ferry_counters_add (self->counters, &self->counters->bytes_written, bytes);
+}

@@ -1,0 +1,52 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#pragma once
+
+#include <gio/gio.h>
+#include <stdatomic.h>
+#include <sys/types.h>
+
+#include "ferry-control.h"
+#include "ferry-counters.h"
+#include "ferry-strategy.h"
+
+G_BEGIN_DECLS
+
+/**
+ * FerryCopyTarget:
+ * Where a job's data goes, and what every strategy writing there shares:
+ * the destination folder, the progress counters, the job's control, and
+ * the strategy in use. A job starts with one strategy and may hand over
+ * once, to a slow one, when the device is measured slow; from then on
+ * every chunk, of a file begun before as well, goes the new way.
+ */
+struct _FerryCopyTarget
+{
+  int dir_fd; /* not owned */
+  dev_t dev;
+  char *path;
+  FerryCounters *counters;
+  FerryControl *control;
+  guint n_pieces;                /* threads for one very large file */
+  atomic_bool range_unsupported; /* copy_file_range refused this pair of filesystems */
+  _Atomic (FerryStrategy *) strategy;
+  FerryStrategy *first;
+  FerryStrategy *successor;
+};
+
+FerryCopyTarget *ferry_copy_target_new (int dir_fd,
+                                        const char *path,
+                                        FerryCounters *counters,
+                                        FerryControl *control);
+void ferry_copy_target_free (FerryCopyTarget *self);
+
+void ferry_copy_target_start (FerryCopyTarget *self, FerryStrategy *strategy);
+gboolean ferry_copy_target_hand_over (FerryCopyTarget *self, FerryStrategy *successor);
+FerryStrategy *ferry_copy_target_get_strategy (FerryCopyTarget *self);
+FerryCopyMethod ferry_copy_target_get_method (FerryCopyTarget *self);
+gboolean ferry_copy_target_finish (FerryCopyTarget *self, GError **error);
+
+void ferry_copy_target_add_written (FerryCopyTarget *self, FerryFileCopy *fc, guint64 bytes);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (FerryCopyTarget, ferry_copy_target_free)
+
+G_END_DECLS

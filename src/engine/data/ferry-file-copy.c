@@ -1,0 +1,77 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include "config.h"
+
+#include <errno.h>
+#include <glib/gi18n-lib.h>
+
+#include "ferry-error.h"
+#include "ferry-file-copy.h"
+#include "ferry-fs.h"
+
+char *
+ferry_file_copy_path (const FerryFileCopy *fc, gboolean source)
+{
+  return fc->path_of (fc, source);
+}
+
+/* A failure of one call on the file: a read of the source, or a write
+ * of the copy, which may mean the destination itself is failing. */
+gboolean
+ferry_file_copy_fail_errno (FerryFileCopy *fc, int errsv, gboolean on_destination, GError **error)
+{
+  g_autofree char *path = ferry_file_copy_path (fc, !on_destination);
+
+  if (!on_destination)
+    return ferry_set_error_from_errno (error, errsv, _ ("Could not read “%s”"), path);
+
+  fc->destination_failed = ferry_errno_is_device_failure (errsv);
+  if (errsv == EFBIG)
+    {
+      g_autofree char *display = ferry_path_display (path);
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED,
+                   _ ("Could not write “%s”: the file is too large for the destination’s filesystem"),
+                   display);
+      return FALSE;
+    }
+  return ferry_set_error_from_errno (error, errsv, _ ("Could not write “%s”"), path);
+}
+
+gboolean
+ferry_file_copy_fail_changed (FerryFileCopy *fc, GError **error)
+{
+  g_autofree char *path = ferry_file_copy_path (fc, TRUE);
+
+  return ferry_set_ferry_error (
+      error, FERRY_ERROR_CHANGED,
+      _ ("“%s” changed while it was being copied; the copy was discarded"), path);
+}
+
+static gboolean
+same_time (const struct timespec *a, const struct timespec *b)
+{
+  return a->tv_sec == b->tv_sec && a->tv_nsec == b->tv_nsec;
+}
+
+/* A file that changed size or content while it was read cannot be
+ * trusted as a copy of either version; one that was deleted is gone. */
+gboolean
+ferry_file_copy_check_source_unchanged (FerryFileCopy *fc, GError **error)
+{
+  struct stat now;
+
+  if (fstat (fc->src_fd, &now) != 0)
+    return ferry_file_copy_fail_errno (fc, errno, FALSE, error);
+
+  if (now.st_nlink == 0)
+    {
+      g_autofree char *path = ferry_file_copy_path (fc, TRUE);
+      return ferry_set_ferry_error (error, FERRY_ERROR_VANISHED,
+                                    _ ("“%s” was deleted while it was being copied"), path);
+    }
+  /* The change time too: a program can rewrite a file and put its
+   * modification time back, but it cannot put the change time back. */
+  if (now.st_size != fc->st.st_size || !same_time (&now.st_mtim, &fc->st.st_mtim)
+      || !same_time (&now.st_ctim, &fc->st.st_ctim))
+    return ferry_file_copy_fail_changed (fc, error);
+  return TRUE;
+}

@@ -1,0 +1,48 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#pragma once
+
+#include <gio/gio.h>
+#include <sys/stat.h>
+
+#include "ferry-temp-file.h"
+
+G_BEGIN_DECLS
+
+typedef struct _FerryFileCopy FerryFileCopy;
+
+/* Names the file in messages: the tree knows the folders above it, the
+ * data room only the open descriptors. */
+typedef char *(*FerryFileCopyPathFunc) (const FerryFileCopy *fc, gboolean source);
+
+/**
+ * FerryFileCopy:
+ * One regular file on its way, from an open source into a temporary
+ * file in its destination folder.
+ */
+struct _FerryFileCopy
+{
+  gconstpointer entry; /* the tree's entry for this file, for @path_of */
+  FerryFileCopyPathFunc path_of;
+  int src_fd;
+  struct stat st; /* of the open source */
+  int dst_dir_fd; /* not owned */
+  FerryTempFile tmp;
+  guint64 written;             /* bytes of this file handed to the kernel */
+  gboolean destination_failed; /* the error came from the destination */
+
+  /* slow devices */
+  FerryFileCopy *whole; /* for a piece of a large file: the file it is part of */
+  gboolean throttled;   /* in flight in the throttle's windows */
+  guint64 window;       /* the last window holding its data */
+  guint64 unsynced;     /* chunk-sync: written since the last fdatasync */
+};
+
+char *ferry_file_copy_path (const FerryFileCopy *fc, gboolean source);
+gboolean ferry_file_copy_fail_errno (FerryFileCopy *fc,
+                                     int errsv,
+                                     gboolean on_destination,
+                                     GError **error);
+gboolean ferry_file_copy_fail_changed (FerryFileCopy *fc, GError **error);
+gboolean ferry_file_copy_check_source_unchanged (FerryFileCopy *fc, GError **error);
+
+G_END_DECLS

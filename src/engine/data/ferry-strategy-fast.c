@@ -1,0 +1,100 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include "config.h"
+
+#include "ferry-copy-range.h"
+#include "ferry-reflink.h"
+#include "ferry-strategy-fast.h"
+
+/**
+ * The fast strategy, for internal disks: share extents where the
+ * filesystem can (XFS, btrfs), else copy inside the kernel, a very large
+ * file in several ranges at once, while a flusher makes the data durable
+ * behind the copy. The flusher also measures the device in case its
+ * class lied, and says when it is slow (the job then hands over to the
+ * slow strategy).
+ */
+typedef struct
+{
+  FerryStrategy parent;
+  FerryFlusher *flusher;
+  FerryReflink reflink;
+} FerryStrategyFast;
+
+static FerryCopyMethod
+fast_get_method (FerryStrategy *strategy)
+{
+  FerryStrategyFast *self = (FerryStrategyFast *) strategy;
+
+  if (atomic_load (&self->reflink.used))
+    return FERRY_COPY_METHOD_REFLINK;
+  return atomic_load (&strategy->target->range_unsupported) ? FERRY_COPY_METHOD_SENDFILE
+                                                            : FERRY_COPY_METHOD_COPY_RANGE;
+}
+
+static gboolean
+fast_copy_data (FerryStrategy *strategy, FerryFileCopy *fc, GError **error)
+{
+  FerryStrategyFast *self = (FerryStrategyFast *) strategy;
+  FerryCopyTarget *target = strategy->target;
+  gboolean cloned = FALSE;
+
+  if (!ferry_reflink_copy (&self->reflink, target, fc, &cloned, error))
+    return FALSE;
+  return cloned || ferry_copy_range (target, fc, target->n_pieces, error);
+}
+
+/* While the flusher still measures, writers stay only a little ahead. */
+static gboolean
+fast_chunk_written (FerryStrategy *strategy,
+                    FerryFileCopy *fc,
+                    off_t offset,
+                    size_t len,
+                    GError **error)
+{
+  FerryStrategyFast *self = (FerryStrategyFast *) strategy;
+
+  ferry_flusher_wait_for_room (self->flusher,
+                               ferry_control_get_cancellable (strategy->target->control));
+  return TRUE;
+}
+
+static int
+fast_finish (FerryStrategy *strategy)
+{
+  FerryStrategyFast *self = (FerryStrategyFast *) strategy;
+
+  return ferry_flusher_stop (self->flusher);
+}
+
+static void
+fast_free (FerryStrategy *strategy)
+{
+  FerryStrategyFast *self = (FerryStrategyFast *) strategy;
+
+  g_clear_pointer (&self->flusher, ferry_flusher_free);
+  g_free (self);
+}
+
+static const FerryStrategyClass fast_class = {
+  .get_method = fast_get_method,
+  .copy_data = fast_copy_data,
+  .chunk_written = fast_chunk_written,
+  .finish = fast_finish,
+  .free = fast_free,
+};
+
+/* @measure: the device's class said fast, but it may not be: call
+ * @on_slow (once, from the flusher's thread) when it turns out slow. */
+FerryStrategy *
+ferry_strategy_fast_new (FerryCopyTarget *target,
+                         gboolean measure,
+                         FerryFlusherSlowFunc on_slow,
+                         gpointer user_data)
+{
+  FerryStrategyFast *self = g_new0 (FerryStrategyFast, 1);
+
+  self->parent.klass = &fast_class;
+  self->parent.target = target;
+  self->flusher = ferry_flusher_new (target->dir_fd, target->counters, measure, on_slow, user_data);
+  return &self->parent;
+}

@@ -1,0 +1,41 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#pragma once
+
+#include <gio/gio.h>
+#include <sys/stat.h>
+
+#include "ferry-tree-size.h"
+
+G_BEGIN_DECLS
+
+/* One source, opened through the folder that holds it. */
+typedef struct
+{
+  int parent_fd;
+  char *parent_path;
+  char *name;     /* in the parent folder */
+  char *dst_name; /* in the destination folder */
+  struct stat st;
+} FerrySourceRoot;
+
+/**
+ * FerryPlan:
+ * The sources and the destination folder of a job, resolved and checked
+ * before anything is written.
+ */
+typedef struct
+{
+  GPtrArray *roots; /* FerrySourceRoot */
+  int dst_fd;
+  char *dst_path;
+  struct stat dst_st;
+} FerryPlan;
+
+FerryPlan *ferry_plan_resolve (GPtrArray *sources, GFile *destination, GError **error);
+void ferry_plan_free (FerryPlan *plan);
+gboolean ferry_plan_surely_fits (FerryPlan *plan);
+gboolean ferry_plan_check_space (FerryPlan *plan, const FerryTreeTotals *totals, GError **error);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (FerryPlan, ferry_plan_free)
+
+G_END_DECLS

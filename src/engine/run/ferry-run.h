@@ -1,0 +1,52 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#pragma once
+
+#include <gio/gio.h>
+
+#include "ferry-conflict-request.h"
+#include "ferry-control.h"
+#include "ferry-counters.h"
+#include "ferry-device.h"
+#include "ferry-enums.h"
+#include "ferry-failure.h"
+
+G_BEGIN_DECLS
+
+/* What a job asks of its run, fixed before it starts. */
+typedef struct
+{
+  FerryConflictPolicy conflict_policy;
+  FerryErrorPolicy error_policy;
+  gboolean preserve;
+  gboolean verify;
+  gboolean dry_run;
+  guint n_workers;
+  FerryDeviceMode device_mode;
+  FerrySlowMethod slow_method;
+} FerryRunOptions;
+
+/* What a run tells its job, from the run's own threads; each call takes
+ * what it is given. */
+typedef struct
+{
+  void (*phase_changed) (gpointer user_data, FerryPhase phase);
+  void (*device_found) (gpointer user_data, FerryDevice *device);
+  void (*method_changed) (gpointer user_data);
+  void (*file_failed) (gpointer user_data, FerryFailure *failure);
+  void (*conflict) (gpointer user_data, FerryConflictRequest *request);
+  gpointer user_data;
+} FerryRunListener;
+
+typedef struct _FerryRun FerryRun;
+
+FerryRun *ferry_run_new (const FerryRunOptions *options,
+                         FerryCounters *counters,
+                         FerryControl *control,
+                         const FerryRunListener *listener);
+void ferry_run_free (FerryRun *self);
+gboolean ferry_run_execute (FerryRun *self, GPtrArray *sources, GFile *destination, GError **error);
+FerryCopyMethod ferry_run_get_method (FerryRun *self);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (FerryRun, ferry_run_free)
+
+G_END_DECLS

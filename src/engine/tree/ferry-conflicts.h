@@ -1,0 +1,33 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#pragma once
+
+#include <gio/gio.h>
+#include <sys/stat.h>
+
+#include "ferry-conflict-request.h"
+#include "ferry-control.h"
+#include "ferry-enums.h"
+
+G_BEGIN_DECLS
+
+typedef struct _FerryConflicts FerryConflicts;
+
+/* One taken name, as a question a person may be asked; @post hands the
+ * request to whoever answers (and takes it). */
+typedef struct
+{
+  const char *src_path;
+  const char *dst_path;
+  const struct stat *src_st;
+  const struct stat *dst_st;
+  void (*post) (gpointer post_data, FerryConflictRequest *request);
+  gpointer post_data;
+} FerryConflictQuestion;
+
+FerryConflicts *ferry_conflicts_new (FerryConflictPolicy policy, FerryControl *control);
+void ferry_conflicts_free (FerryConflicts *self);
+FerryConflictPolicy ferry_conflicts_get_policy (FerryConflicts *self);
+FerryConflictAction ferry_conflicts_resolve (FerryConflicts *self,
+                                             const FerryConflictQuestion *question);
+
+G_END_DECLS

@@ -1,0 +1,121 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <glib/gi18n-lib.h>
+#include <unistd.h>
+
+#include "ferry-copy-file.h"
+#include "ferry-fs.h"
+#include "ferry-place.h"
+#include "ferry-regular-file.h"
+#include "ferry-special-file.h"
+#include "ferry-temp-file.h"
+
+/* Makes the copy's name another name of a file this job already copied.
+ * FALSE without an error means "copy it instead" (the filesystem has no
+ * hard links, or the first copy is gone). */
+static gboolean
+link_to_copy (const FerryEntry *entry, const char *relpath, GError **error)
+{
+  FerryDirNode *node = entry->node;
+  FerryDirNode *root = ferry_dir_node_get_root (node);
+
+  if (entry->replace)
+    {
+      g_autofree char *temp_name = ferry_temp_name_new ();
+      if (linkat (root->dst_fd, relpath, node->dst_fd, temp_name, 0) == 0)
+        {
+          if (renameat (node->dst_fd, temp_name, node->dst_fd, entry->dst_name) == 0)
+            return TRUE;
+          unlinkat (node->dst_fd, temp_name, 0);
+        }
+    }
+  else if (linkat (root->dst_fd, relpath, node->dst_fd, entry->dst_name, 0) == 0)
+    return TRUE;
+
+  if (errno == EPERM || errno == EMLINK || errno == ENOENT || errno == EXDEV
+      || errno == ENAMETOOLONG)
+    return FALSE;
+  return ferry_entry_fail_errno (entry, FALSE, errno, _ ("Could not create the hard link “%s”"),
+                                 error);
+}
+
+/* The first copied name of a file with several is where the others link
+ * to; a failed one lets the next name be copied instead. */
+static void
+remember_copy (FerryTreeContext *ctx, const FerryEntry *entry, gboolean copied)
+{
+  g_autofree char *relpath = NULL;
+
+  if (!copied)
+    {
+      ferry_hardlinks_release (ctx->hardlinks, &entry->st);
+      return;
+    }
+  relpath = ferry_dir_node_dst_relpath (entry->node, entry->dst_name);
+  ferry_hardlinks_copied (ctx->hardlinks, &entry->st, relpath);
+}
+
+/* Copies the entry, or links it to the copy of another of its names.
+ * *@first_name tells whether its bytes were counted in the plan (the
+ * planner counts each file with several names once). */
+static gboolean
+copy_or_link (FerryTreeContext *ctx,
+              FerryEntry *entry,
+              int *src_fd,
+              gboolean *first_name,
+              GError **error)
+{
+  gboolean hardlinked = entry->st.st_nlink > 1;
+  g_autofree char *link_relpath = NULL;
+  gboolean ok;
+
+  if (hardlinked && (link_relpath = ferry_hardlinks_claim (ctx->hardlinks, &entry->st)) != NULL)
+    {
+      GError *link_error = NULL;
+
+      *first_name = FALSE;
+      if (link_to_copy (entry, link_relpath, &link_error))
+        return TRUE;
+      if (link_error != NULL)
+        {
+          g_propagate_error (error, link_error);
+          return FALSE;
+        }
+      hardlinked = FALSE;
+    }
+
+  if (S_ISREG (entry->st.st_mode))
+    ok = ferry_regular_file_copy (ctx, entry, src_fd, error);
+  else
+    ok = ferry_special_file_copy (ctx, entry, error);
+  if (hardlinked)
+    remember_copy (ctx, entry, ok && !entry->skip);
+  return ok;
+}
+
+/**
+ * ferry_copy_file:
+ * Copies an entry that is not a folder (a regular file, a symlink, a
+ * FIFO, a socket, a device node) and counts how it ended. @opened_fd is
+ * the source when the walk opened it already (taken over), or -1.
+ */
+void
+ferry_copy_file (FerryTreeContext *ctx, FerryEntry *entry, int opened_fd)
+{
+  ferry_autofd src_fd = opened_fd;
+  g_autoptr (GError) error = NULL;
+  guint64 size = S_ISREG (entry->st.st_mode) ? entry->st.st_size : 0;
+  gboolean first_name = TRUE;
+
+  if (!ferry_place_settle (ctx, entry, &error)
+      || (!entry->skip && !copy_or_link (ctx, entry, &src_fd, &first_name, &error)))
+    ferry_tree_context_file_failed (ctx, entry, size, error, entry->destination_failed);
+  else if (entry->skip)
+    ferry_tree_context_file_skipped (ctx, 1, first_name ? size : 0);
+  else
+    ferry_tree_context_file_done (ctx);
+}

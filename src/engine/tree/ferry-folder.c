@@ -1,0 +1,165 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <glib/gi18n-lib.h>
+#include <unistd.h>
+
+#include "ferry-folder.h"
+#include "ferry-fs.h"
+#include "ferry-place.h"
+
+/* Folders of the copy: made (or merged into) before their entries are
+ * copied, given their own metadata after, since copying the entries
+ * changes the folder's times. */
+
+typedef enum
+{
+  MADE_CREATED,
+  MADE_MERGE,  /* an existing folder takes the entries */
+  MADE_RETRY,  /* the name changed under us, or was freed: try again */
+  MADE_NOTHING, /* skipped, or failed with an error */
+} Made;
+
+static Made
+fail_made (FerryEntry *entry, gboolean source, int errsv, const char *format, GError **error)
+{
+  ferry_entry_fail_errno (entry, source, errsv, format, error);
+  return MADE_NOTHING;
+}
+
+/* One try at making the folder, settling a conflict with what has its
+ * name. */
+static Made
+try_make (FerryTreeContext *ctx, FerryEntry *entry, GError **error)
+{
+  FerryDirNode *node = entry->node;
+  struct stat dst_st;
+
+  if (mkdirat (node->dst_fd, entry->dst_name, 0700) == 0)
+    return MADE_CREATED;
+  if (errno != EEXIST)
+    {
+      entry->destination_failed = ferry_errno_is_device_failure (errno);
+      return fail_made (entry, FALSE, errno, _ ("Could not create the folder “%s”"), error);
+    }
+  if (fstatat (node->dst_fd, entry->dst_name, &dst_st, AT_SYMLINK_NOFOLLOW) != 0)
+    return MADE_RETRY; /* gone again */
+  if (fstatat (node->src_fd, entry->src_name, &entry->st, AT_SYMLINK_NOFOLLOW) != 0)
+    return fail_made (entry, TRUE, errno, _ ("Could not read “%s”"), error);
+  if (!ferry_place_settle_taken (ctx, entry, &dst_st, error))
+    return MADE_NOTHING;
+  if (entry->skip)
+    {
+      ferry_tree_context_subtree_dropped (ctx, entry, TRUE);
+      return MADE_NOTHING;
+    }
+  if (entry->replace && S_ISDIR (dst_st.st_mode))
+    return MADE_MERGE;
+  if (entry->replace && unlinkat (node->dst_fd, entry->dst_name, 0) != 0)
+    return fail_made (entry, FALSE, errno, _ ("Could not replace “%s”"), error);
+  entry->replace = FALSE;
+  return MADE_RETRY;
+}
+
+/**
+ * ferry_folder_make:
+ * Makes the destination folder for @entry; returns the node to fill, or
+ * NULL when the folder is skipped (no error) or cannot be made.
+ */
+FerryDirNode *
+ferry_folder_make (FerryTreeContext *ctx, FerryEntry *entry, GError **error)
+{
+  Made made = MADE_RETRY;
+  FerryDirNode *child;
+
+  for (guint attempt = 0; attempt < 8 && made == MADE_RETRY; attempt++)
+    made = try_make (ctx, entry, error);
+  if (made == MADE_RETRY)
+    fail_made (entry, FALSE, EEXIST, _ ("Could not create the folder “%s”"), error);
+  if (made != MADE_CREATED && made != MADE_MERGE)
+    return NULL;
+
+  child = ferry_dir_node_new_child (entry->node, entry->src_name, entry->dst_name);
+  child->created = made == MADE_CREATED;
+  child->fresh = child->created;
+  return child;
+}
+
+static gboolean
+fail_open (FerryDirNode *node, gboolean source, int errsv, const char *format, GError **error)
+{
+  g_autofree char *path
+      = ferry_dir_node_path (node->parent, source ? node->src_name : node->dst_name, source);
+
+  if (source && errsv == ENOENT)
+    return ferry_set_ferry_error (error, FERRY_ERROR_VANISHED,
+                                  _ ("“%s” disappeared before it could be copied"), path);
+  return ferry_set_error_from_errno (error, errsv, format, path);
+}
+
+/* Opens both sides of a folder found by the walk. */
+gboolean
+ferry_folder_open (FerryDirNode *node, GError **error)
+{
+  const int flags = O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC;
+
+  node->src_fd = ferry_open_source_at (node->parent->src_fd, node->src_name, flags);
+  if (node->src_fd < 0)
+    return fail_open (node, TRUE, errno, _ ("Could not open the folder “%s”"), error);
+  if (fstat (node->src_fd, &node->src_st) != 0)
+    return fail_open (node, TRUE, errno, _ ("Could not read “%s”"), error);
+
+  node->dst_fd = openat (node->parent->dst_fd, node->dst_name, flags);
+  if (node->dst_fd < 0)
+    return fail_open (node, FALSE, errno, _ ("Could not open the folder “%s”"), error);
+
+  /* A folder Ferry made got these from its parent (mkdir passes on both
+   * setgid and a default ACL); one that was there is asked. */
+  node->dst_shapes_new = node->created ? node->parent->dst_shapes_new
+                                       : ferry_folder_shapes_new_entries (node->dst_fd);
+  return TRUE;
+}
+
+/* A folder reported as failed counts as handled. */
+void
+ferry_folder_fail (FerryTreeContext *ctx, FerryDirNode *node, const GError *error, gboolean fatal)
+{
+  g_auto (FerryEntry) entry;
+
+  ferry_entry_init (&entry, node->parent, node->src_name, node->dst_name);
+  ferry_tree_context_file_failed (ctx, &entry, 0, error, fatal);
+  node->failed = TRUE;
+}
+
+/**
+ * ferry_folder_finish:
+ * Everything inside is copied: now the folder's own times and mode,
+ * which copying its children would have disturbed.
+ */
+void
+ferry_folder_finish (FerryTreeContext *ctx, FerryDirNode *node)
+{
+  FerryMetaTarget src = { node->src_fd, -1, NULL, FALSE, 0 };
+  FerryMetaTarget dst = { node->dst_fd, -1, NULL, FALSE, 0 };
+  g_autoptr (GError) error = NULL;
+  g_autofree char *path = NULL;
+  int errsv;
+
+  /* A stopped job leaves no empty folder it made without filling it. */
+  if (node->created && node->parent->dst_fd >= 0 && ferry_control_is_ending (ctx->control)
+      && unlinkat (node->parent->dst_fd, node->dst_name, AT_REMOVEDIR) == 0)
+    return;
+
+  if (!node->created || node->src_fd < 0 || node->dst_fd < 0
+      || ferry_metadata_apply (&ctx->meta, src, dst, &node->src_st, &errsv))
+    {
+      if (!node->failed)
+        ferry_tree_context_file_done (ctx);
+      return;
+    }
+  path = ferry_dir_node_dst_path (node->parent, node->dst_name);
+  ferry_set_error_from_errno (&error, errsv, _ ("Could not set the attributes of “%s”"), path);
+  ferry_folder_fail (ctx, node, error, ferry_errno_is_device_failure (errsv));
+}

@@ -1,0 +1,233 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <string.h>
+#include <sys/xattr.h>
+#include <unistd.h>
+
+#include "ferry-fs.h"
+#include "ferry-metadata.h"
+
+void
+ferry_meta_policy_init (FerryMetaPolicy *policy, gboolean preserve)
+{
+  policy->preserve = preserve;
+  policy->euid = geteuid ();
+  policy->egid = getegid ();
+  policy->is_root = policy->euid == 0;
+  policy->umask = ferry_get_umask ();
+}
+
+/* A filesystem that cannot keep some kind of metadata (FAT has no owners
+ * and no extended attributes) is not a reason to fail a copy. */
+static gboolean
+is_unsupported (int errsv)
+{
+  return errsv == EPERM || errsv == ENOTSUP || errsv == EOPNOTSUPP || errsv == ENOSYS
+         || errsv == EINVAL;
+}
+
+static gboolean
+xattr_wanted (const FerryMetaPolicy *policy, const char *name)
+{
+  if (g_str_has_prefix (name, "user."))
+    return TRUE;
+  if (strcmp (name, "system.posix_acl_access") == 0
+      || strcmp (name, "system.posix_acl_default") == 0)
+    return TRUE;
+  if (g_str_has_prefix (name, "security.") || g_str_has_prefix (name, "trusted."))
+    return policy->is_root;
+  return FALSE;
+}
+
+static ssize_t
+list_xattrs (FerryMetaTarget t, char *buf, size_t size)
+{
+  if (t.fd >= 0)
+    return flistxattr (t.fd, buf, size);
+  g_autofree char *path = ferry_proc_fd_path (t.dir_fd, t.name);
+  return llistxattr (path, buf, size);
+}
+
+static ssize_t
+get_xattr (FerryMetaTarget t, const char *name, void *buf, size_t size)
+{
+  if (t.fd >= 0)
+    return fgetxattr (t.fd, name, buf, size);
+  g_autofree char *path = ferry_proc_fd_path (t.dir_fd, t.name);
+  return lgetxattr (path, name, buf, size);
+}
+
+static int
+set_xattr (FerryMetaTarget t, const char *name, const void *value, size_t size)
+{
+  if (t.fd >= 0)
+    return fsetxattr (t.fd, name, value, size, 0);
+  g_autofree char *path = ferry_proc_fd_path (t.dir_fd, t.name);
+  return lsetxattr (path, name, value, size, 0);
+}
+
+/* Reads a variable-size xattr list or value, growing the buffer when the
+ * size changed between the two calls. */
+static gssize
+read_sized (FerryMetaTarget t, const char *name, char **out)
+{
+  for (guint attempt = 0; attempt < 4; attempt++)
+    {
+      gssize size = name ? get_xattr (t, name, NULL, 0) : list_xattrs (t, NULL, 0);
+      if (size <= 0)
+        return size;
+
+      g_autofree char *buf = g_malloc (size + 1);
+      gssize got = name ? get_xattr (t, name, buf, size) : list_xattrs (t, buf, size);
+      if (got >= 0)
+        {
+          buf[got] = '\0';
+          *out = g_steal_pointer (&buf);
+          return got;
+        }
+      if (errno != ERANGE)
+        return -1;
+    }
+  errno = ERANGE;
+  return -1;
+}
+
+static gboolean
+copy_xattrs (const FerryMetaPolicy *policy, FerryMetaTarget src, FerryMetaTarget dst, int *errsv)
+{
+  g_autofree char *names = NULL;
+  gssize len = read_sized (src, NULL, &names);
+
+  if (len < 0)
+    {
+      if (is_unsupported (errno))
+        return TRUE;
+      *errsv = errno;
+      return FALSE;
+    }
+
+  for (const char *name = names; name != NULL && name < names + len; name += strlen (name) + 1)
+    {
+      g_autofree char *value = NULL;
+      gssize size;
+
+      if (!xattr_wanted (policy, name))
+        continue;
+      size = read_sized (src, name, &value);
+      if (size < 0)
+        {
+          if (errno == ENODATA || is_unsupported (errno))
+            continue;
+          *errsv = errno;
+          return FALSE;
+        }
+      if (set_xattr (dst, name, value ? value : "", size) != 0 && !is_unsupported (errno))
+        {
+          *errsv = errno;
+          return FALSE;
+        }
+    }
+  return TRUE;
+}
+
+static int
+change_owner (FerryMetaTarget dst, uid_t uid, gid_t gid)
+{
+  if (dst.fd >= 0)
+    return fchown (dst.fd, uid, gid);
+  return fchownat (dst.dir_fd, dst.name, uid, gid, AT_SYMLINK_NOFOLLOW);
+}
+
+/* root keeps the owner; anyone else can at least keep a group they are
+ * in, as cp -p does. */
+static gboolean
+copy_owner (const FerryMetaPolicy *policy, FerryMetaTarget dst, const struct stat *st, int *errsv)
+{
+  gboolean group_right = dst.made_plain && st->st_gid == policy->egid;
+  int ret;
+
+  /* A file Ferry just made is ours already; only a different owner
+   * costs a call. */
+  if (group_right && (!policy->is_root || st->st_uid == policy->euid))
+    return TRUE;
+  if (policy->is_root)
+    ret = change_owner (dst, st->st_uid, st->st_gid);
+  else
+    ret = change_owner (dst, (uid_t) -1, st->st_gid);
+
+  if (ret != 0 && !is_unsupported (errno))
+    {
+      *errsv = errno;
+      return FALSE;
+    }
+  return TRUE;
+}
+
+static gboolean
+set_mode (FerryMetaTarget dst, mode_t mode, int *errsv)
+{
+  int ret;
+
+  if (dst.made_plain && dst.made_mode == mode)
+    return TRUE;
+
+  if (dst.fd >= 0)
+    ret = fchmod (dst.fd, mode);
+  else
+    ret = fchmodat (dst.dir_fd, dst.name, mode, 0);
+
+  if (ret != 0 && !is_unsupported (errno))
+    {
+      *errsv = errno;
+      return FALSE;
+    }
+  return TRUE;
+}
+
+static gboolean
+set_times (FerryMetaTarget dst, const struct stat *st, int *errsv)
+{
+  struct timespec times[2] = { st->st_atim, st->st_mtim };
+  int ret;
+
+  if (dst.fd >= 0)
+    ret = futimens (dst.fd, times);
+  else
+    ret = utimensat (dst.dir_fd, dst.name, times, AT_SYMLINK_NOFOLLOW);
+
+  if (ret != 0 && !is_unsupported (errno))
+    {
+      *errsv = errno;
+      return FALSE;
+    }
+  return TRUE;
+}
+
+/**
+ * ferry_metadata_apply:
+ * Gives @dst the metadata of @src (whose stat is @st), in the order that
+ * keeps each step: the owner first (changing it clears setuid and
+ * setgid), then extended attributes, then the mode, and the times last
+ * (every other change touches them). Symlinks have no mode of their own.
+ * Without preservation only the mode is set, from the source's bits
+ * filtered by the umask, as a new file would get.
+ */
+gboolean
+ferry_metadata_apply (const FerryMetaPolicy *policy,
+                      FerryMetaTarget src,
+                      FerryMetaTarget dst,
+                      const struct stat *st,
+                      int *errsv)
+{
+  gboolean is_link = S_ISLNK (st->st_mode);
+
+  *errsv = 0;
+  if (!policy->preserve)
+    return is_link || set_mode (dst, st->st_mode & 0777 & ~policy->umask, errsv);
+
+  return copy_owner (policy, dst, st, errsv) && copy_xattrs (policy, src, dst, errsv)
+         && (is_link || set_mode (dst, st->st_mode & 07777, errsv)) && set_times (dst, st, errsv);
+}

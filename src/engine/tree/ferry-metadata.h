@@ -1,0 +1,42 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#pragma once
+
+#include <glib.h>
+#include <sys/stat.h>
+
+
+G_BEGIN_DECLS
+
+/* Where metadata is read from and written to: an open file, or a name
+ * inside an open folder for files that cannot be opened (symlinks, FIFOs,
+ * device nodes). */
+typedef struct
+{
+  int fd;     /* an open file, or -1 */
+  int dir_fd; /* with @name when fd is -1 */
+  const char *name;
+  /* Made by this process in a folder that does not shape new entries:
+   * owned by our uid and gid, with the mode it was created with. */
+  gboolean made_plain;
+  mode_t made_mode;
+} FerryMetaTarget;
+
+/* Whether metadata is kept, and who is keeping it. */
+typedef struct
+{
+  gboolean preserve;
+  gboolean is_root;
+  uid_t euid;
+  gid_t egid;
+  mode_t umask;
+} FerryMetaPolicy;
+
+void ferry_meta_policy_init (FerryMetaPolicy *policy, gboolean preserve);
+
+gboolean ferry_metadata_apply (const FerryMetaPolicy *policy,
+                               FerryMetaTarget src,
+                               FerryMetaTarget dst,
+                               const struct stat *st,
+                               int *errsv);
+
+G_END_DECLS

@@ -1,0 +1,135 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <glib/gi18n-lib.h>
+#include <unistd.h>
+
+#include "ferry-fs.h"
+#include "ferry-place.h"
+#include "ferry-special-file.h"
+
+/* Symlinks, FIFOs, sockets and device nodes: nothing to copy but the
+ * node itself and its metadata. */
+
+static char *
+read_link (const FerryEntry *entry, int *errsv)
+{
+  gsize size = entry->st.st_size > 0 ? (gsize) entry->st.st_size + 1 : 256;
+
+  for (;;)
+    {
+      g_autofree char *target = g_malloc (size);
+      ssize_t n = readlinkat (entry->node->src_fd, entry->src_name, target, size);
+
+      if (n < 0)
+        {
+          *errsv = errno;
+          return NULL;
+        }
+      if ((gsize) n < size)
+        {
+          target[n] = '\0';
+          return g_steal_pointer (&target);
+        }
+      size *= 2;
+    }
+}
+
+/* FALSE with @error set: this entry cannot be made at all; FALSE
+ * without: the call failed, errno says why. */
+static gboolean
+make_node (const FerryEntry *entry, const char *name, GError **error)
+{
+  const struct stat *st = &entry->st;
+  int errsv = 0;
+  int ret;
+
+  if (S_ISLNK (st->st_mode))
+    {
+      g_autofree char *target = read_link (entry, &errsv);
+      if (target == NULL)
+        return ferry_entry_fail_errno (entry, TRUE, errsv, _ ("Could not read the link “%s”"),
+                                       error);
+      ret = symlinkat (target, entry->node->dst_fd, name);
+    }
+  else
+    ret = mknodat (entry->node->dst_fd, name, (st->st_mode & S_IFMT) | 0600, st->st_rdev);
+
+  if (ret == 0)
+    return TRUE;
+  errsv = errno;
+  if (errsv == EPERM && (S_ISCHR (st->st_mode) || S_ISBLK (st->st_mode) || S_ISSOCK (st->st_mode)))
+    return ferry_entry_fail (
+        entry, TRUE, FERRY_ERROR_SKIPPED,
+        S_ISSOCK (st->st_mode)
+            ? _ ("“%s” is a socket, which cannot be made here; skipped")
+            : _ ("“%s” is a device node; only the administrator can create one, so it was skipped"),
+        error);
+  errno = errsv;
+  return FALSE;
+}
+
+static gboolean
+fail_to_create (FerryEntry *entry, int errsv, GError **error)
+{
+  entry->destination_failed = ferry_errno_is_device_failure (errsv);
+  return ferry_entry_fail_errno (entry, FALSE, errsv, _ ("Could not create “%s”"), error);
+}
+
+/* The node made as @name gets its metadata, then (replacing) its name. */
+static gboolean
+finish_node (FerryTreeContext *ctx, FerryEntry *entry, const char *name, GError **error)
+{
+  FerryMetaTarget src = { -1, entry->node->src_fd, entry->src_name, FALSE, 0 };
+  FerryMetaTarget dst = { -1, entry->node->dst_fd, name, FALSE, 0 };
+  int dst_fd = entry->node->dst_fd;
+  int errsv = 0;
+
+  if (ferry_metadata_apply (&ctx->meta, src, dst, &entry->st, &errsv)
+      && (!entry->replace || renameat (dst_fd, name, dst_fd, entry->dst_name) == 0))
+    return TRUE;
+  if (errsv == 0)
+    errsv = errno;
+  unlinkat (dst_fd, name, 0);
+  return fail_to_create (entry, errsv, error);
+}
+
+/**
+ * ferry_special_file_copy:
+ * Without replacing, the node is made under its final name directly
+ * (there is no data to be half-written, and making it fails if the name
+ * is taken); a replacement is made aside and renamed over the old one.
+ */
+gboolean
+ferry_special_file_copy (FerryTreeContext *ctx, FerryEntry *entry, GError **error)
+{
+  g_autofree char *temp_name = NULL;
+
+  for (guint attempt = 0;; attempt++)
+    {
+      GError *local_error = NULL;
+      int errsv;
+
+      if (entry->replace)
+        temp_name = ferry_temp_name_new ();
+      if (make_node (entry, entry->replace ? temp_name : entry->dst_name, &local_error))
+        break;
+      if (local_error != NULL)
+        {
+          g_propagate_error (error, local_error);
+          return FALSE;
+        }
+      errsv = errno;
+      g_clear_pointer (&temp_name, g_free);
+      if (errsv != EEXIST || attempt >= 8)
+        return fail_to_create (entry, errsv, error);
+      if (!ferry_place_settle_late (ctx, entry, error))
+        return FALSE;
+      if (entry->skip)
+        return TRUE;
+    }
+  return finish_node (ctx, entry, entry->replace ? temp_name : entry->dst_name, error);
+}

@@ -1,0 +1,124 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include "config.h"
+
+#include <unistd.h>
+
+#include "ferry-fs.h"
+#include "ferry-tree-context.h"
+#include "ferry-tree-size.h"
+
+/* The caller sets how metadata is kept, the error policy and verifying. */
+void
+ferry_tree_context_init (FerryTreeContext *ctx,
+                         FerryCopyTarget *target,
+                         FerryConflictPolicy conflict_policy,
+                         const FerryTreeListener *listener)
+{
+  *ctx = (FerryTreeContext){
+    .control = target->control,
+    .counters = target->counters,
+    .target = target,
+    .conflicts = ferry_conflicts_new (conflict_policy, target->control),
+    .hardlinks = ferry_hardlinks_new (),
+    .listener = *listener,
+  };
+}
+
+void
+ferry_tree_context_clear (FerryTreeContext *ctx)
+{
+  g_clear_pointer (&ctx->conflicts, ferry_conflicts_free);
+  g_clear_pointer (&ctx->hardlinks, ferry_hardlinks_free);
+}
+
+/* Between entries: waits out a pause, says whether to go on. */
+gboolean
+ferry_tree_context_check (FerryTreeContext *ctx)
+{
+  return ferry_control_check (ctx->control, NULL);
+}
+
+void
+ferry_tree_context_show_current (FerryTreeContext *ctx, const FerryEntry *entry)
+{
+  g_autofree char *path = NULL;
+
+  if (!ferry_counters_current_is_due (ctx->counters, FALSE))
+    return;
+  path = ferry_entry_path (entry, TRUE);
+  ferry_counters_take_current (ctx->counters, ferry_path_display (path));
+}
+
+void
+ferry_tree_context_file_done (FerryTreeContext *ctx)
+{
+  ferry_counters_add (ctx->counters, &ctx->counters->files_done, 1);
+}
+
+/* Skipped files are handled, not copied: they leave the byte total so the
+ * progress still ends at 100 %. */
+void
+ferry_tree_context_file_skipped (FerryTreeContext *ctx, guint64 files, guint64 bytes)
+{
+  ferry_counters_add (ctx->counters, &ctx->counters->files_skipped, files);
+  ferry_counters_add (ctx->counters, &ctx->counters->files_done, files);
+  ferry_counters_add_total (ctx->counters, -(gint64) bytes);
+}
+
+/* Records an entry that could not be copied and tells the listener. A
+ * @fatal failure (the destination itself failed), any failure under
+ * FERRY_ERROR_POLICY_STOP, and, with no policy to settle conflicts, the
+ * first conflict end the job. */
+void
+ferry_tree_context_file_failed (FerryTreeContext *ctx,
+                                const FerryEntry *entry,
+                                guint64 bytes,
+                                const GError *error,
+                                gboolean fatal)
+{
+  g_autofree char *src_path = NULL;
+  g_autofree char *dst_path = NULL;
+  g_autoptr (GFile) source = NULL;
+  g_autoptr (GFile) destination = NULL;
+
+  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    return;
+
+  ferry_counters_add (ctx->counters, &ctx->counters->files_failed, 1);
+  ferry_counters_add (ctx->counters, &ctx->counters->files_done, 1);
+  ferry_counters_add_total (ctx->counters, -(gint64) bytes);
+
+  src_path = ferry_entry_path (entry, TRUE);
+  dst_path = ferry_entry_path (entry, FALSE);
+  source = g_file_new_for_path (src_path);
+  destination = g_file_new_for_path (dst_path);
+  ctx->listener.file_failed (ctx->listener.user_data,
+                             ferry_failure_new (source, destination, error));
+
+  if (g_error_matches (error, FERRY_ERROR, FERRY_ERROR_EXISTS)
+      && ferry_conflicts_get_policy (ctx->conflicts) == FERRY_CONFLICT_POLICY_FAIL)
+    fatal = TRUE;
+  if (fatal || ctx->error_policy == FERRY_ERROR_POLICY_STOP)
+    ferry_control_stop (ctx->control, error);
+}
+
+/* A subtree that will not be copied still counted in the plan: take it
+ * out of the totals so the progress ends where the work ends. */
+void
+ferry_tree_context_subtree_dropped (FerryTreeContext *ctx,
+                                    const FerryEntry *entry,
+                                    gboolean skipped)
+{
+  FerryTreeTotals totals = { 0 };
+
+  ferry_tree_measure_at (entry->node->src_fd, entry->src_name, &totals,
+                         ferry_control_get_cancellable (ctx->control));
+  if (skipped)
+    ferry_tree_context_file_skipped (ctx, totals.files, totals.bytes);
+  else
+    {
+      ferry_counters_add (ctx->counters, &ctx->counters->files_done,
+                          totals.files > 0 ? totals.files - 1 : 0);
+      ferry_counters_add_total (ctx->counters, -(gint64) totals.bytes);
+    }
+}

@@ -1,0 +1,67 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#pragma once
+
+#include <gio/gio.h>
+#include <stdatomic.h>
+
+#include "ferry-conflict-request.h"
+#include "ferry-conflicts.h"
+#include "ferry-control.h"
+#include "ferry-copy-target.h"
+#include "ferry-counters.h"
+#include "ferry-entry.h"
+#include "ferry-failure.h"
+#include "ferry-hardlinks.h"
+#include "ferry-metadata.h"
+
+G_BEGIN_DECLS
+
+/* How the tree tells whoever runs it what a person must hear of: called
+ * from worker threads, each taking what it is given. */
+typedef struct
+{
+  void (*file_failed) (gpointer user_data, FerryFailure *failure);
+  void (*conflict) (gpointer user_data, FerryConflictRequest *request);
+  gpointer user_data;
+} FerryTreeListener;
+
+/**
+ * FerryTreeContext:
+ * What the workers copying one job's tree share: the job's control and
+ * counters, where the data goes, how conflicts and failures are settled,
+ * the hard links seen, and how metadata is kept.
+ */
+typedef struct
+{
+  FerryControl *control;
+  FerryCounters *counters;
+  FerryCopyTarget *target;
+  FerryConflicts *conflicts;
+  FerryHardlinks *hardlinks;
+  FerryMetaPolicy meta;
+  FerryErrorPolicy error_policy;
+  gboolean verify;
+  atomic_bool tmpfile_unsupported;
+  FerryTreeListener listener;
+} FerryTreeContext;
+
+void ferry_tree_context_init (FerryTreeContext *ctx,
+                              FerryCopyTarget *target,
+                              FerryConflictPolicy conflict_policy,
+                              const FerryTreeListener *listener);
+void ferry_tree_context_clear (FerryTreeContext *ctx);
+
+gboolean ferry_tree_context_check (FerryTreeContext *ctx);
+void ferry_tree_context_show_current (FerryTreeContext *ctx, const FerryEntry *entry);
+void ferry_tree_context_file_done (FerryTreeContext *ctx);
+void ferry_tree_context_file_skipped (FerryTreeContext *ctx, guint64 files, guint64 bytes);
+void ferry_tree_context_file_failed (FerryTreeContext *ctx,
+                                     const FerryEntry *entry,
+                                     guint64 bytes,
+                                     const GError *error,
+                                     gboolean fatal);
+void ferry_tree_context_subtree_dropped (FerryTreeContext *ctx,
+                                         const FerryEntry *entry,
+                                         gboolean skipped);
+
+G_END_DECLS

@@ -1,0 +1,359 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include "config.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <glib/gi18n-lib.h>
+#include <unistd.h>
+
+#include "ferry-copy-file.h"
+#include "ferry-folder.h"
+#include "ferry-fs.h"
+#include "ferry-tree-copy.h"
+
+#define LISTING_BUFFER_SIZE (64 * 1024)
+#define HANDED_OUT_MAX      64
+
+/**
+ * FerryTreeCopy:
+ * Copies trees with a pool of workers sharing a stack of folders to list
+ * (a folder per task, newest first, so the walk stays depth-first and the
+ * number of open folders stays near depth times workers). Files are copied
+ * by the worker that lists their folder; subfolders become new tasks.
+ */
+struct _FerryTreeCopy
+{
+  FerryTreeContext *ctx;
+  GMutex lock;
+  GCond cond;
+  GPtrArray *tasks; /* Task*, used as a stack */
+  guint n_busy;
+  GPtrArray *threads; /* besides the one that called run() */
+  gboolean running;
+};
+
+typedef struct
+{
+  FerryDirNode *node;
+  char *src_name; /* set for an entry to copy; NULL to list the folder */
+  char *dst_name;
+  unsigned char d_type;
+} Task;
+
+static void
+task_free (Task *task)
+{
+  g_free (task->src_name);
+  g_free (task->dst_name);
+  g_free (task);
+}
+
+FerryTreeCopy *
+ferry_tree_copy_new (FerryTreeContext *ctx)
+{
+  FerryTreeCopy *self = g_new0 (FerryTreeCopy, 1);
+
+  self->ctx = ctx;
+  g_mutex_init (&self->lock);
+  g_cond_init (&self->cond);
+  self->tasks = g_ptr_array_new ();
+  self->threads = g_ptr_array_new ();
+  return self;
+}
+
+void
+ferry_tree_copy_free (FerryTreeCopy *self)
+{
+  g_assert (self->tasks->len == 0);
+  g_ptr_array_unref (self->tasks);
+  g_ptr_array_unref (self->threads);
+  g_mutex_clear (&self->lock);
+  g_cond_clear (&self->cond);
+  g_free (self);
+}
+
+/* A folder to list, or (with @src_name) one entry of it to copy: a
+ * root's top entry, or a file handed out to keep a slow device busy. */
+static void
+push_task (FerryTreeCopy *self,
+           FerryDirNode *node,
+           const char *src_name,
+           const char *dst_name,
+           unsigned char d_type)
+{
+  Task *task = g_new0 (Task, 1);
+
+  task->node = node;
+  task->src_name = g_strdup (src_name);
+  task->dst_name = g_strdup (dst_name);
+  task->d_type = d_type;
+  g_mutex_lock (&self->lock);
+  g_ptr_array_add (self->tasks, task);
+  g_cond_signal (&self->cond);
+  g_mutex_unlock (&self->lock);
+}
+
+/* The root node owns both descriptors; the caller keeps its own. */
+void
+ferry_tree_copy_add_root (FerryTreeCopy *self, const FerryTreeRoot *root)
+{
+  FerryDirNode *node = ferry_dir_node_new_root (
+      fcntl (root->src_parent_fd, F_DUPFD_CLOEXEC, 3), root->src_parent_path,
+      fcntl (root->dst_dir_fd, F_DUPFD_CLOEXEC, 3), root->dst_dir_path);
+
+  node->dst_shapes_new = ferry_folder_shapes_new_entries (node->dst_fd);
+  push_task (self, node, root->src_name, root->dst_name, DT_UNKNOWN);
+}
+
+/* ------------------------------------------------------------------ */
+/* Entries                                                             */
+
+static void
+copy_dir_entry (FerryTreeCopy *self, FerryEntry *entry)
+{
+  g_autoptr (GError) error = NULL;
+  FerryDirNode *child = ferry_folder_make (self->ctx, entry, &error);
+
+  if (child == NULL)
+    {
+      if (error != NULL)
+        {
+          ferry_tree_context_file_failed (self->ctx, entry, 0, error, entry->destination_failed);
+          ferry_tree_context_subtree_dropped (self->ctx, entry, FALSE);
+        }
+      return;
+    }
+
+  g_atomic_int_inc (&entry->node->pending);
+  push_task (self, child, NULL, NULL, DT_UNKNOWN);
+}
+
+/* Opens an entry listed as a regular file; -1 (and the caller stats it
+ * by name) when that fails or it is something else by now. O_NONBLOCK
+ * keeps a FIFO that took its name from blocking the open. */
+static int
+open_listed_file (FerryDirNode *node, const char *name, struct stat *st)
+{
+  ferry_autofd fd = ferry_open_source_at (
+      node->src_fd, name, O_RDONLY | O_NOFOLLOW | O_NOCTTY | O_NONBLOCK | O_CLOEXEC);
+
+  if (fd < 0 || fstat (fd, st) != 0 || !S_ISREG (st->st_mode))
+    return -1;
+  return ferry_fd_steal (&fd);
+}
+
+/* A regular file is opened at once and its stat taken from the open
+ * file: one call fewer than a stat by name, for most entries. */
+static int
+look_at (FerryTreeCopy *self, FerryEntry *entry, unsigned char d_type, GError **error)
+{
+  int src_fd = d_type == DT_REG ? open_listed_file (entry->node, entry->src_name, &entry->st) : -1;
+
+  if (src_fd >= 0
+      || fstatat (entry->node->src_fd, entry->src_name, &entry->st, AT_SYMLINK_NOFOLLOW) == 0)
+    return src_fd;
+  if (errno == ENOENT)
+    ferry_entry_fail_vanished (entry, error);
+  else
+    ferry_entry_fail_errno (entry, TRUE, errno, _ ("Could not read “%s”"), error);
+  return -1;
+}
+
+static void
+copy_entry (FerryTreeCopy *self,
+            FerryDirNode *node,
+            const char *src_name,
+            const char *dst_name,
+            unsigned char d_type)
+{
+  g_auto (FerryEntry) entry;
+  g_autoptr (GError) error = NULL;
+  int src_fd;
+
+  if (!ferry_tree_context_check (self->ctx))
+    return;
+  ferry_entry_init (&entry, node, src_name, dst_name);
+  ferry_tree_context_show_current (self->ctx, &entry);
+
+  if (d_type == DT_DIR)
+    {
+      copy_dir_entry (self, &entry);
+      return;
+    }
+  src_fd = look_at (self, &entry, d_type, &error);
+  if (error != NULL)
+    ferry_tree_context_file_failed (self->ctx, &entry, 0, error, FALSE);
+  else if (S_ISDIR (entry.st.st_mode))
+    copy_dir_entry (self, &entry);
+  else
+    ferry_copy_file (self->ctx, &entry, src_fd);
+}
+
+/* ------------------------------------------------------------------ */
+/* Folders                                                             */
+
+/* Where every worker waits until its file is on the device before naming
+ * it (a slow device), the files of one folder (a camera card's thousands
+ * of photos) are handed out to all workers rather than copied in turn by
+ * the one listing them. The stack of tasks stays short. */
+static gboolean
+hand_out_file (FerryTreeCopy *self, FerryDirNode *node, const char *name, unsigned char d_type)
+{
+  gboolean room;
+
+  if (!ferry_copy_target_get_strategy (self->ctx->target)->klass->spreads_files)
+    return FALSE;
+  g_mutex_lock (&self->lock);
+  room = self->tasks->len < HANDED_OUT_MAX;
+  g_mutex_unlock (&self->lock);
+  if (!room)
+    return FALSE;
+  g_atomic_int_inc (&node->pending);
+  push_task (self, node, name, name, d_type);
+  return TRUE;
+}
+
+static void
+list_dir (FerryTreeCopy *self, FerryDirNode *node)
+{
+  g_autoptr (GError) error = NULL;
+  FerryDirReader reader;
+  const char *name;
+  unsigned char d_type;
+  int errsv;
+
+  if (!ferry_tree_context_check (self->ctx))
+    return;
+  if (!ferry_folder_open (node, &error))
+    {
+      ferry_folder_fail (self->ctx, node, error, FALSE);
+      if (node->created)
+        unlinkat (node->parent->dst_fd, node->dst_name, AT_REMOVEDIR);
+      node->created = FALSE;
+      return;
+    }
+
+  ferry_dir_reader_init (&reader, node->src_fd, LISTING_BUFFER_SIZE);
+  while (ferry_dir_reader_next (&reader, &name, &d_type, &errsv))
+    {
+      if (ferry_control_is_ending (self->ctx->control))
+        break;
+      if (d_type != DT_DIR && hand_out_file (self, node, name, d_type))
+        continue;
+      copy_entry (self, node, name, name, d_type);
+    }
+  ferry_dir_reader_clear (&reader);
+
+  if (errsv != 0)
+    {
+      g_autofree char *path = ferry_dir_node_src_path (node->parent, node->src_name);
+      ferry_set_error_from_errno (&error, errsv, _ ("Could not list the folder “%s”"), path);
+      ferry_folder_fail (self->ctx, node, error, FALSE);
+    }
+}
+
+static void
+release_node (FerryTreeCopy *self, FerryDirNode *node)
+{
+  while (node != NULL && g_atomic_int_dec_and_test (&node->pending))
+    {
+      FerryDirNode *parent = node->parent;
+
+      if (parent != NULL)
+        ferry_folder_finish (self->ctx, node);
+      ferry_dir_node_free (node);
+      node = parent;
+    }
+}
+
+static void
+run_task (FerryTreeCopy *self, Task *task)
+{
+  if (task->src_name != NULL)
+    {
+      if (ferry_tree_context_check (self->ctx))
+        copy_entry (self, task->node, task->src_name, task->dst_name, task->d_type);
+    }
+  else
+    list_dir (self, task->node);
+  release_node (self, task->node);
+  task_free (task);
+}
+
+static gpointer
+worker_main (gpointer data)
+{
+  FerryTreeCopy *self = data;
+
+  g_mutex_lock (&self->lock);
+  for (;;)
+    {
+      Task *task;
+
+      while (self->tasks->len == 0 && self->n_busy > 0)
+        g_cond_wait (&self->cond, &self->lock);
+      if (self->tasks->len == 0)
+        break;
+
+      task = g_ptr_array_steal_index_fast (self->tasks, self->tasks->len - 1);
+      self->n_busy++;
+      g_mutex_unlock (&self->lock);
+
+      run_task (self, task);
+
+      g_mutex_lock (&self->lock);
+      self->n_busy--;
+      if (self->tasks->len == 0 && self->n_busy == 0)
+        g_cond_broadcast (&self->cond);
+    }
+  g_mutex_unlock (&self->lock);
+  return NULL;
+}
+
+/* Called with the lock. */
+static void
+add_workers (FerryTreeCopy *self, guint n_workers)
+{
+  while (self->threads->len + 1 < n_workers)
+    g_ptr_array_add (self->threads, g_thread_new ("ferry-copy", worker_main, self));
+}
+
+/**
+ * ferry_tree_copy_grow:
+ * Brings the workers up to @n_workers while the copy runs: a device
+ * measured slow in the middle of a job wants more of them. Does nothing
+ * once the copy is over.
+ */
+void
+ferry_tree_copy_grow (FerryTreeCopy *self, guint n_workers)
+{
+  g_mutex_lock (&self->lock);
+  if (self->running)
+    add_workers (self, n_workers);
+  g_mutex_unlock (&self->lock);
+}
+
+/**
+ * ferry_tree_copy_run:
+ * Copies every root added, on @n_workers threads (the calling thread is
+ * one of them), and returns when all are done or the job stopped.
+ */
+void
+ferry_tree_copy_run (FerryTreeCopy *self, guint n_workers)
+{
+  g_mutex_lock (&self->lock);
+  self->running = TRUE;
+  add_workers (self, MAX (n_workers, 1));
+  g_mutex_unlock (&self->lock);
+
+  worker_main (self);
+
+  /* No worker is started after this: the tasks are all done. */
+  g_mutex_lock (&self->lock);
+  self->running = FALSE;
+  g_mutex_unlock (&self->lock);
+  for (guint i = 0; i < self->threads->len; i++)
+    g_thread_join (g_ptr_array_index (self->threads, i));
+  g_ptr_array_set_size (self->threads, 0);
+}
