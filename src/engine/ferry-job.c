@@ -19,14 +19,7 @@ struct _FerryJob
 
   GPtrArray *sources;
   GFile *destination;
-  FerryConflictPolicy conflict_policy;
-  FerryErrorPolicy error_policy;
-  gboolean preserve;
-  gboolean verify;
-  gboolean dry_run;
-  guint n_workers;
-  FerryDeviceMode device_mode;
-  FerrySlowMethod slow_method;
+  FerryRunOptions options; /* fixed once the job runs */
 
   GMainContext *main_context; /* where signals are emitted */
   gboolean started;
@@ -243,21 +236,11 @@ on_conflict (gpointer user_data, FerryConflictRequest *request)
 static FerryRun *
 new_run (FerryJob *self)
 {
-  const FerryRunOptions options = {
-    .conflict_policy = self->conflict_policy,
-    .error_policy = self->error_policy,
-    .preserve = self->preserve,
-    .verify = self->verify,
-    .dry_run = self->dry_run,
-    .n_workers = self->n_workers,
-    .device_mode = self->device_mode,
-    .slow_method = self->slow_method,
-  };
   const FerryRunListener listener = {
     on_phase_changed, on_device_found, on_method_changed, on_file_failed, on_conflict, self,
   };
 
-  return ferry_run_new (&options, &self->counters, self->control, &listener);
+  return ferry_run_new (&self->options, &self->counters, self->control, &listener);
 }
 
 static void
@@ -555,15 +538,15 @@ ferry_job_get_destination (FerryJob *self)
   type ferry_job_get_##name (FerryJob *self)                                                       \
   {                                                                                                \
     g_return_val_if_fail (FERRY_IS_JOB (self), (type) 0);                                          \
-    return self->field;                                                                            \
+    return self->options.field;                                                                            \
   }                                                                                                \
   void ferry_job_set_##name (FerryJob *self, type value)                                           \
   {                                                                                                \
     g_return_if_fail (FERRY_IS_JOB (self));                                                        \
     g_return_if_fail (!self->started);                                                             \
-    if (self->field == value)                                                                      \
+    if (self->options.field == value)                                                                      \
       return;                                                                                      \
-    self->field = value;                                                                           \
+    self->options.field = value;                                                                           \
     g_object_notify_by_pspec (G_OBJECT (self), properties[prop]);                                  \
   }
 
@@ -613,28 +596,28 @@ ferry_job_get_property (GObject *object, guint prop_id, GValue *value, GParamSpe
         g_value_set_object (value, self->destination);
         break;
       case PROP_CONFLICT_POLICY:
-        g_value_set_enum (value, self->conflict_policy);
+        g_value_set_enum (value, self->options.conflict_policy);
         break;
       case PROP_ERROR_POLICY:
-        g_value_set_enum (value, self->error_policy);
+        g_value_set_enum (value, self->options.error_policy);
         break;
       case PROP_PRESERVE:
-        g_value_set_boolean (value, self->preserve);
+        g_value_set_boolean (value, self->options.preserve);
         break;
       case PROP_VERIFY:
-        g_value_set_boolean (value, self->verify);
+        g_value_set_boolean (value, self->options.verify);
         break;
       case PROP_DRY_RUN:
-        g_value_set_boolean (value, self->dry_run);
+        g_value_set_boolean (value, self->options.dry_run);
         break;
       case PROP_N_WORKERS:
-        g_value_set_uint (value, self->n_workers);
+        g_value_set_uint (value, self->options.n_workers);
         break;
       case PROP_DEVICE_MODE:
-        g_value_set_enum (value, self->device_mode);
+        g_value_set_enum (value, self->options.device_mode);
         break;
       case PROP_SLOW_METHOD:
-        g_value_set_enum (value, self->slow_method);
+        g_value_set_enum (value, self->options.slow_method);
         break;
       case PROP_DEVICE:
         g_value_take_object (value, ferry_job_dup_device (self));
@@ -766,10 +749,10 @@ static void
 ferry_job_init (FerryJob *self)
 {
   self->sources = g_ptr_array_new_with_free_func (g_object_unref);
-  self->conflict_policy = FERRY_CONFLICT_POLICY_FAIL;
-  self->error_policy = FERRY_ERROR_POLICY_SKIP;
-  self->preserve = TRUE;
-  self->n_workers = 1;
+  self->options.conflict_policy = FERRY_CONFLICT_POLICY_FAIL;
+  self->options.error_policy = FERRY_ERROR_POLICY_SKIP;
+  self->options.preserve = TRUE;
+  self->options.n_workers = 1;
   self->control = ferry_control_new ();
   ferry_counters_init (&self->counters);
   self->failures = g_ptr_array_new_with_free_func ((GDestroyNotify) ferry_failure_free);
