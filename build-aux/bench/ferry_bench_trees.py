@@ -2,13 +2,18 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 """The benchmark trees of Ferry's BENCHMARKS.md, made with a fixed seed so
 every run copies the same bytes. A tree is made once and reused while its
-marker says it is complete and of the same recipe."""
+marker says it is complete and of the same recipe.
 
+    build-aux/bench/ferry_bench_trees.py BASE TREE...   makes trees under BASE
+    build-aux/bench/ferry_bench_trees.py --plan everyday  prints its files and total"""
+
+import math
 import os
 import random
 import sys
 
 RECIPE_VERSION = "1"
+MB = 1_000_000
 
 
 def write_random(path, size, rnd):
@@ -76,6 +81,44 @@ def make_big(root, rnd):
         write_random(os.path.join(root, f"disk-{i}.img"), 1 << 30, rnd)
 
 
+def log_uniform(rnd, low, high):
+    """Sizes spread evenly over orders of magnitude, as real files are."""
+    return int(math.exp(rnd.uniform(math.log(low), math.log(high))))
+
+
+def everyday_plan(rnd):
+    """(path, size) of the everyday folder: what a person copies to a stick.
+    About 3,000 files and 160 MB: two videos at the low end of 50-200 MB
+    (more would outweigh everything else), photos of 1-8 MB, documents of
+    20-500 KB, and many notes and source files of 100 B-16 KB in nested
+    folders. Names as people write them (spaces, accents), valid on FAT."""
+    plan = [(f"Videos/VID_2024{m:02d}{d:02d}.mp4", rnd.randint(50 * MB, 53 * MB))
+            for m, d in ((7, 14), (12, 24))]
+    for album, count in (("2023 Christmas", 3), ("2024 Summer/Beach", 3), ("2024 Summer/Mountains", 2)):
+        plan += [(f"Pictures/{album}/IMG_{rnd.randint(1000, 9999)}_{i}.JPG", rnd.randint(1 * MB, 8 * MB))
+                 for i in range(count)]
+    kinds = ("pdf", "docx", "odt", "xlsx")
+    for folder, count in (("Work/Reports", 25), ("Work/Invoices 2024", 20), ("School", 15),
+                          ("Taxes", 10), ("Résumé", 3)):
+        plan += [(f"Documents/{folder}/document {i:02d}.{kinds[i % len(kinds)]}",
+                  log_uniform(rnd, 20_000, 500_000)) for i in range(count)]
+    plan += [(f"Notes/{year}/note-{i:03d}.{'md' if i % 3 else 'txt'}", log_uniform(rnd, 100, 16_000))
+             for year in (2022, 2023, 2024) for i in range(100)]
+    for module in range(24):
+        for part in range(6):
+            folder = f"Projects/ferry-fork/src/module-{module:02d}/part-{part}"
+            plan += [(f"{folder}/unit-{i:02d}.{'h' if i % 4 == 0 else 'c'}", log_uniform(rnd, 100, 16_000))
+                     for i in range(18)]
+    return plan
+
+
+def make_everyday(root, rnd):
+    for path, size in everyday_plan(rnd):
+        full = os.path.join(root, path)
+        os.makedirs(os.path.dirname(full), exist_ok=True)
+        write_random(full, size, rnd)
+
+
 def make_million(root, rnd):
     for d in range(1000):
         folder = os.path.join(root, f"d{d:03d}")
@@ -92,6 +135,7 @@ TREES = {
     "flat": make_flat,
     "big": make_big,
     "million": make_million,
+    "everyday": make_everyday,
 }
 
 
@@ -111,6 +155,12 @@ def ensure_tree(base, name):
 
 
 if __name__ == "__main__":
+    if sys.argv[1:] == ["--plan", "everyday"]:
+        plan = everyday_plan(random.Random("ferry-everyday"))
+        for path, size in plan:
+            print(f"{size:>10}  {path}")
+        print(f"{len(plan)} files, {sum(size for _, size in plan) / MB:.1f} MB")
+        sys.exit(0)
     base = sys.argv[1]
     for tree in sys.argv[2:]:
         print(ensure_tree(base, tree))

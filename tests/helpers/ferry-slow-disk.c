@@ -6,6 +6,12 @@
  * on a token bucket. A loop device on that file, and a filesystem on the
  * loop device, then drain their writeback at the speed of a real stick, so
  * the kernel builds up the same dirty-page queue in front of it.
+ *
+ * Cheap flash also charges for where and how often it is written: a write
+ * that does not continue the previous one makes the controller rewrite
+ * part of an erase block, and a cache flush drains its queue. Both costs
+ * are settable, and counted, so a test can assert on counts where times
+ * on a shared machine are not stable.
  */
 #define FUSE_USE_VERSION 31
 
@@ -14,10 +20,12 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <fuse.h>
+#include <fuse_lowlevel.h>
 #include <glib.h>
 #include <glib-unix.h>
 #include <glib/gstdio.h>
 #include <linux/falloc.h>
+#include <linux/fuse.h>
 #include <linux/loop.h>
 #include <poll.h>
 #include <signal.h>
@@ -50,6 +58,10 @@ static const char usage_text[]
       "\n"
       "  --rate=BYTES_PER_SEC  write rate of " DISK_NAME " (default 0: unthrottled)\n"
       "  --burst=BYTES         token bucket depth (default 131072)\n"
+      "  --scatter-cost=USEC   busy time of a scattered write: one that does not\n"
+      "                        start where the previous write ended (default 0)\n"
+      "  --flush-cost=USEC     busy time of a flush (an fsync of " DISK_NAME ", which is\n"
+      "                        what the loop driver sends for a cache flush; default 0)\n"
       "  --guard-fd=FD         when FD reaches end of file, or on SIGINT, SIGTERM or\n"
       "                        SIGHUP: unmount the filesystems on loop devices of\n"
       "                        MOUNTPOINT/" DISK_NAME ", detach those loop devices, unmount\n"
@@ -60,15 +72,20 @@ static const char usage_text[]
       "Commands, one per line, written to MOUNTPOINT/" CONTROL_NAME ":\n"
       "  rate BYTES_PER_SEC    0 means unthrottled\n"
       "  burst BYTES\n"
+      "  scatter-cost USEC\n"
+      "  flush-cost USEC\n"
       "  fail-writes on|off    writes to " DISK_NAME " fail with EIO\n"
       "  fail-reads on|off     reads of " DISK_NAME " fail with EIO\n"
       "Reading MOUNTPOINT/" CONTROL_NAME " gives 'name value' lines: written, read, rate,\n"
-      "burst, fail-writes, fail-reads, write-requests, largest-write.\n";
+      "burst, fail-writes, fail-reads, write-requests, largest-write, scatter-cost,\n"
+      "flush-cost, scattered-writes, flushes. The counts go to standard error on exit.\n";
 
 typedef struct
 {
   guint64 rate;
   guint64 burst;
+  guint64 scatter_cost_us;
+  guint64 flush_cost_us;
   int guard_fd;
   gboolean single_thread;
   char *backing_path;
@@ -85,9 +102,17 @@ typedef struct
   guint64 size;
   struct timespec started; /* every timestamp, so tools see a sane date */
 
-  /* Held from the throttle wait to the end of pwrite(): the device does one
-   * write at a time, whatever the number of FUSE worker threads. */
-  GMutex device_lock;
+  /* The device does one write or flush at a time, whatever the number of
+   * FUSE worker threads: it is held from the costs and throttle wait to
+   * the end of pwrite(), and through a flush. See note_arrival(). */
+  GMutex queue_lock; /* the three below */
+  GCond queue_changed;
+  gboolean device_busy;
+  GQueue in_order; /* of Request, as the kernel sent them */
+  /* Where the last write ended; G_MAXUINT64 before the first, which is
+   * then scattered like any write to a closed erase block. Written while
+   * the device is held, read under queue_lock. */
+  guint64 next_write_offset;
 
   GMutex lock; /* everything below */
   GCond changed;
@@ -101,6 +126,10 @@ typedef struct
   guint64 bytes_read;
   guint64 write_requests;
   guint64 largest_write;
+  guint64 scatter_cost_us;
+  guint64 flush_cost_us;
+  guint64 scattered_writes;
+  guint64 flushes;
 } SlowDisk;
 
 typedef enum
@@ -180,6 +209,121 @@ set_rate (SlowDisk *disk, guint64 rate, guint64 burst)
   g_mutex_unlock (&disk->lock);
 }
 
+/* The device queue ------------------------------------------------------------ */
+
+/* One request read from /dev/fuse, on its way to a worker thread. */
+typedef struct
+{
+  struct fuse_buf buf;
+  /* A write or fsync, waiting in SlowDisk.in_order to reach the device
+   * in the order the kernel sent it. */
+  gboolean ordered;
+} Request;
+
+/* The request the calling worker thread is processing. */
+static GPrivate current_request;
+
+/* The kernel sends the loop device's requests in the order the block
+ * layer dispatched them, but worker threads reach the device in whatever
+ * order the scheduler runs them (44 of 240 requests of a sequential
+ * stream were out of order): the device takes writes and flushes in
+ * the order they were read from /dev/fuse, so a scattered write is one
+ * the block layer really sent. Called by the reader thread only. */
+static void
+note_arrival (SlowDisk *disk, Request *request, int size)
+{
+  const struct fuse_in_header *header = request->buf.mem;
+
+  if ((request->buf.flags & FUSE_BUF_IS_FD) || size < (int) sizeof *header)
+    return;
+  if (header->opcode != FUSE_WRITE && header->opcode != FUSE_FSYNC)
+    return;
+
+  g_mutex_lock (&disk->queue_lock);
+  request->ordered = TRUE;
+  g_queue_push_tail (&disk->in_order, request);
+  g_mutex_unlock (&disk->queue_lock);
+}
+
+/* A request of the control file, or one that failed before reaching the
+ * device, stops holding back the ones behind it. */
+static void
+retire_request (SlowDisk *disk, Request *request)
+{
+  g_mutex_lock (&disk->queue_lock);
+  if (request->ordered)
+    {
+      g_queue_remove (&disk->in_order, request);
+      request->ordered = FALSE;
+      g_cond_broadcast (&disk->queue_changed);
+    }
+  g_mutex_unlock (&disk->queue_lock);
+}
+
+static void
+device_acquire (SlowDisk *disk)
+{
+  Request *request = g_private_get (&current_request);
+
+  g_mutex_lock (&disk->queue_lock);
+  while (disk->device_busy
+         || (request != NULL && request->ordered
+             && g_queue_peek_head (&disk->in_order) != request))
+    g_cond_wait (&disk->queue_changed, &disk->queue_lock);
+
+  if (request != NULL && request->ordered)
+    {
+      g_queue_remove (&disk->in_order, request);
+      request->ordered = FALSE;
+    }
+  disk->device_busy = TRUE;
+  g_mutex_unlock (&disk->queue_lock);
+}
+
+/* @next_write_offset: where the write just done ended, or G_MAXUINT64 to
+ * leave it as it was. */
+static void
+device_release (SlowDisk *disk, guint64 next_write_offset)
+{
+  g_mutex_lock (&disk->queue_lock);
+  if (next_write_offset != G_MAXUINT64)
+    disk->next_write_offset = next_write_offset;
+  disk->device_busy = FALSE;
+  g_cond_broadcast (&disk->queue_changed);
+  g_mutex_unlock (&disk->queue_lock);
+}
+
+/* Busy time of the device that moves no bytes: the controller rewriting
+ * an erase block, or draining its cache. It must not earn token bucket
+ * credit, or a cost shorter than a burst would vanish into the next
+ * write's throttle wait. Called with the device held; re-reads @cost_us
+ * on every wake-up, so a cost lowered to 0 (teardown) ends the wait. */
+static void
+charge_busy_time (SlowDisk *disk, const guint64 *cost_us)
+{
+  gint64 start_us;
+
+  g_mutex_lock (&disk->lock);
+  if (*cost_us > 0)
+    {
+      start_us = g_get_monotonic_time ();
+      refill_tokens (disk, start_us);
+      while (g_get_monotonic_time () < start_us + (gint64) *cost_us)
+        g_cond_wait_until (&disk->changed, &disk->lock, start_us + (gint64) *cost_us);
+      disk->refilled_at_us = g_get_monotonic_time ();
+    }
+  g_mutex_unlock (&disk->lock);
+}
+
+static void
+set_cost (SlowDisk *disk, guint64 *cost_us, guint64 value)
+{
+  g_mutex_lock (&disk->lock);
+  *cost_us = value;
+  g_cond_broadcast (&disk->changed);
+  g_mutex_unlock (&disk->lock);
+}
+
 /* Disk I/O ------------------------------------------------------------------ */
 
 static gboolean
@@ -253,6 +397,7 @@ write_backing_file (SlowDisk *disk, const char *buf, size_t size, off_t offset)
 static int
 write_disk (SlowDisk *disk, const char *buf, size_t size, off_t offset)
 {
+  gboolean scattered;
   int result;
 
   if (writes_fail (disk))
@@ -262,21 +407,45 @@ write_disk (SlowDisk *disk, const char *buf, size_t size, off_t offset)
     return -ENOSPC;
   size = MIN (size, disk->size - offset);
 
-  g_mutex_lock (&disk->device_lock);
+  device_acquire (disk);
+  /* Only the holder of the device changes it. */
+  scattered = (guint64) offset != disk->next_write_offset;
+  if (scattered)
+    charge_busy_time (disk, &disk->scatter_cost_us);
   throttle (disk, size);
   result = write_backing_file (disk, buf, size, offset);
-  g_mutex_unlock (&disk->device_lock);
+  device_release (disk, result > 0 ? (guint64) offset + result : G_MAXUINT64);
 
   if (result > 0)
     {
       g_mutex_lock (&disk->lock);
       disk->bytes_written += result;
       disk->write_requests++;
+      disk->scattered_writes += scattered ? 1 : 0;
       disk->largest_write = MAX (disk->largest_write, (guint64) result);
       g_mutex_unlock (&disk->lock);
     }
 
   return result;
+}
+
+/* The loop driver turns a cache flush (REQ_OP_FLUSH, and the flush the
+ * block layer makes of a FUA write) into vfs_fsync() of its file, which
+ * FUSE sends here as fsync; close() sends FUSE flush, which is no device
+ * flush and is not counted. The backing file stands for the stick's
+ * flash: making it durable on the host would only add the host disk's
+ * latency to every flush. */
+static int
+flush_disk (SlowDisk *disk)
+{
+  device_acquire (disk);
+  charge_busy_time (disk, &disk->flush_cost_us);
+  device_release (disk, G_MAXUINT64);
+
+  g_mutex_lock (&disk->lock);
+  disk->flushes++;
+  g_mutex_unlock (&disk->lock);
+  return 0;
 }
 
 /* Control file -------------------------------------------------------------- */
@@ -294,10 +463,15 @@ format_stats (SlowDisk *disk)
                            "fail-writes %s\n"
                            "fail-reads %s\n"
                            "write-requests %" G_GUINT64_FORMAT "\n"
-                           "largest-write %" G_GUINT64_FORMAT "\n",
+                           "largest-write %" G_GUINT64_FORMAT "\n"
+                           "scatter-cost %" G_GUINT64_FORMAT "\n"
+                           "flush-cost %" G_GUINT64_FORMAT "\n"
+                           "scattered-writes %" G_GUINT64_FORMAT "\n"
+                           "flushes %" G_GUINT64_FORMAT "\n",
                            disk->bytes_written, disk->bytes_read, disk->rate, disk->burst,
                            disk->fail_writes ? "on" : "off", disk->fail_reads ? "on" : "off",
-                           disk->write_requests, disk->largest_write);
+                           disk->write_requests, disk->largest_write, disk->scatter_cost_us,
+                           disk->flush_cost_us, disk->scattered_writes, disk->flushes);
   g_mutex_unlock (&disk->lock);
   return stats;
 }
@@ -342,6 +516,10 @@ run_command (SlowDisk *disk, const char *line)
     set_rate (disk, number, disk->burst);
   else if (g_str_equal (words[0], "burst") && parse_bytes (words[1], &number) && number > 0)
     set_rate (disk, disk->rate, number);
+  else if (g_str_equal (words[0], "scatter-cost") && parse_bytes (words[1], &number))
+    set_cost (disk, &disk->scatter_cost_us, number);
+  else if (g_str_equal (words[0], "flush-cost") && parse_bytes (words[1], &number))
+    set_cost (disk, &disk->flush_cost_us, number);
   else if (g_str_equal (words[0], "fail-writes") && parse_switch (words[1], &flag))
     set_failure (disk, &disk->fail_writes, flag);
   else if (g_str_equal (words[0], "fail-reads") && parse_switch (words[1], &flag))
@@ -526,12 +704,12 @@ slow_disk_truncate (const char *path, off_t size, struct fuse_file_info *fi)
     }
 }
 
-/* The backing file stands for the stick's flash: making it durable on the
- * host would only add the host disk's latency to every flush. */
 static int
 slow_disk_fsync (const char *path, int datasync, struct fuse_file_info *fi)
 {
-  return 0;
+  if (node_from_path (path) != NODE_DISK)
+    return 0;
+  return flush_disk (current_disk ());
 }
 
 /* Discards from the loop device (fstrim, mkfs) punch holes in the backing
@@ -559,6 +737,9 @@ static void *
 slow_disk_init (struct fuse_conn_info *conn, struct fuse_config *config)
 {
   config->direct_io = 1;
+  /* A spliced request stays in a pipe of the thread that read it, and
+   * serve() hands requests to other threads. */
+  conn->want &= ~FUSE_CAP_SPLICE_READ;
   return current_disk ();
 }
 
@@ -652,6 +833,8 @@ lift_limits (SlowDisk *disk)
 {
   set_failure (disk, &disk->fail_writes, FALSE);
   set_failure (disk, &disk->fail_reads, FALSE);
+  set_cost (disk, &disk->scatter_cost_us, 0);
+  set_cost (disk, &disk->flush_cost_us, 0);
   set_rate (disk, 0, disk->burst);
 }
 
@@ -668,16 +851,14 @@ unmount_path (const char *mount_point)
   g_printerr ("%s: cannot unmount %s: %s\n", PROGRAM_NAME, mount_point, g_strerror (errno));
 }
 
+/* Unmounting a fuseblk filesystem (ntfs-3g, exfat-fuse as root) waits
+ * for its daemon to write its own metadata, which goes through this
+ * daemon's FUSE loop, still serving on its other threads. */
 static void
 unmount_filesystems_on (const char *block_name)
 {
-  g_autofree char *maj_min = ferry_stick_sys_read_block_attribute (block_name, "dev");
-  g_autoptr (GPtrArray) mount_points = NULL;
+  g_autoptr (GPtrArray) mount_points = ferry_stick_sys_list_mounts_of_block (block_name);
 
-  if (maj_min == NULL)
-    return;
-
-  mount_points = ferry_stick_sys_list_mounts_of_device (maj_min);
   for (guint i = 0; i < mount_points->len; i++)
     unmount_path (g_ptr_array_index (mount_points, i));
 }
@@ -802,10 +983,56 @@ add_positional (Options *options, const char *arg, GError **error)
   return TRUE;
 }
 
+/* The "--name=NUMBER" options that are plain numbers. FALSE with @error
+ * for a bad number; *@matched says whether @arg was one of them. */
+static gboolean
+parse_number_options (Options *options, const char *arg, gboolean *matched, GError **error)
+{
+  const struct
+  {
+    const char *name;
+    guint64 *value;
+  } numbers[] = {
+    { "--rate=", &options->rate },
+    { "--burst=", &options->burst },
+    { "--scatter-cost=", &options->scatter_cost_us },
+    { "--flush-cost=", &options->flush_cost_us },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (numbers); i++)
+    if (g_str_has_prefix (arg, numbers[i].name))
+      {
+        *matched = TRUE;
+        return parse_number_option (arg, numbers[i].name, numbers[i].value, error);
+      }
+
+  *matched = FALSE;
+  return TRUE;
+}
+
+static gboolean
+check_options (const Options *options, GError **error)
+{
+  if (options->mountpoint == NULL)
+    {
+      g_set_error_literal (error, G_OPTION_ERROR, G_OPTION_ERROR_FAILED,
+                           "BACKING_FILE and MOUNTPOINT are required");
+      return FALSE;
+    }
+  if (options->burst == 0)
+    {
+      g_set_error_literal (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+                           "--burst must be positive");
+      return FALSE;
+    }
+  return TRUE;
+}
+
 static gboolean
 parse_options (int argc, char **argv, Options *options, GError **error)
 {
   guint64 guard_fd = 0;
+  gboolean matched;
 
   options->burst = DEFAULT_BURST;
   options->guard_fd = -1;
@@ -815,17 +1042,12 @@ parse_options (int argc, char **argv, Options *options, GError **error)
     {
       const char *arg = argv[i];
 
-      if (g_str_has_prefix (arg, "--rate="))
-        {
-          if (!parse_number_option (arg, "--rate=", &options->rate, error))
-            return FALSE;
-        }
-      else if (g_str_has_prefix (arg, "--burst="))
-        {
-          if (!parse_number_option (arg, "--burst=", &options->burst, error))
-            return FALSE;
-        }
-      else if (g_str_has_prefix (arg, "--guard-fd="))
+      if (!parse_number_options (options, arg, &matched, error))
+        return FALSE;
+      if (matched)
+        continue;
+
+      if (g_str_has_prefix (arg, "--guard-fd="))
         {
           if (!parse_number_option (arg, "--guard-fd=", &guard_fd, error))
             return FALSE;
@@ -854,19 +1076,7 @@ parse_options (int argc, char **argv, Options *options, GError **error)
         return FALSE;
     }
 
-  if (options->mountpoint == NULL)
-    {
-      g_set_error_literal (error, G_OPTION_ERROR, G_OPTION_ERROR_FAILED,
-                           "BACKING_FILE and MOUNTPOINT are required");
-      return FALSE;
-    }
-  if (options->burst == 0)
-    {
-      g_set_error_literal (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
-                           "--burst must be positive");
-      return FALSE;
-    }
-  return TRUE;
+  return check_options (options, error);
 }
 
 static gboolean
@@ -916,9 +1126,14 @@ slow_disk_init_from_options (SlowDisk *disk, const Options *options, GError **er
   disk->burst = options->burst;
   disk->rate = options->rate;
   disk->tokens = options->burst;
+  disk->scatter_cost_us = options->scatter_cost_us;
+  disk->flush_cost_us = options->flush_cost_us;
+  disk->next_write_offset = G_MAXUINT64;
   disk->refilled_at_us = g_get_monotonic_time ();
   clock_gettime (CLOCK_REALTIME, &disk->started);
-  g_mutex_init (&disk->device_lock);
+  g_mutex_init (&disk->queue_lock);
+  g_cond_init (&disk->queue_changed);
+  g_queue_init (&disk->in_order);
   g_mutex_init (&disk->lock);
   g_cond_init (&disk->changed);
   return TRUE;
@@ -932,9 +1147,22 @@ slow_disk_clear (SlowDisk *disk)
   g_clear_pointer (&disk->backing_path, g_free);
   g_clear_pointer (&disk->mountpoint, g_free);
   g_clear_pointer (&disk->disk_path, g_free);
-  g_mutex_clear (&disk->device_lock);
+  g_mutex_clear (&disk->queue_lock);
+  g_cond_clear (&disk->queue_changed);
   g_mutex_clear (&disk->lock);
   g_cond_clear (&disk->changed);
+}
+
+/* What a benchmark or a test log wants to know of a finished run. */
+static void
+print_counts (SlowDisk *disk)
+{
+  g_mutex_lock (&disk->lock);
+  g_printerr ("%s: writes %" G_GUINT64_FORMAT ", scattered-writes %" G_GUINT64_FORMAT
+              ", flushes %" G_GUINT64_FORMAT ", written %" G_GUINT64_FORMAT " bytes\n",
+              PROGRAM_NAME, disk->write_requests, disk->scattered_writes, disk->flushes,
+              disk->bytes_written);
+  g_mutex_unlock (&disk->lock);
 }
 
 /* Whoever started the daemon learns it is mounted by reading this line;
@@ -985,6 +1213,68 @@ mount_disk (SlowDisk *disk, const Options *options, struct fuse_args *args, GErr
   return fuse;
 }
 
+typedef struct
+{
+  SlowDisk *disk;
+  struct fuse_session *session;
+} Server;
+
+static void
+process_request (gpointer data, gpointer user_data)
+{
+  Request *request = data;
+  Server *server = user_data;
+
+  g_private_set (&current_request, request);
+  fuse_session_process_buf (server->session, &request->buf);
+  g_private_set (&current_request, NULL);
+
+  retire_request (server->disk, request);
+  free (request->buf.mem);
+  g_free (request);
+}
+
+/* fuse_loop_mt(), but with one thread reading the requests, in the
+ * kernel's order (see note_arrival()), and as many workers as requests
+ * in flight: a throttled write must never keep a control command (rate
+ * 0, fail-writes) waiting. -s processes them on the reading thread. */
+static int
+serve_in_order (SlowDisk *disk, struct fuse_session *session, gboolean single_thread)
+{
+  Server server = { disk, session };
+  GThreadPool *workers = NULL;
+  int result = 0;
+
+  if (!single_thread)
+    workers = g_thread_pool_new (process_request, &server, -1, FALSE, NULL);
+
+  while (!fuse_session_exited (session))
+    {
+      Request *request = g_new0 (Request, 1);
+
+      result = fuse_session_receive_buf (session, &request->buf);
+      if (result <= 0)
+        {
+          free (request->buf.mem);
+          g_free (request);
+          if (result == -EINTR)
+            continue;
+          break; /* 0: unmounted */
+        }
+
+      note_arrival (disk, request, result);
+      if (workers != NULL)
+        g_thread_pool_push (workers, request, NULL);
+      else
+        process_request (request, &server);
+    }
+
+  if (workers != NULL)
+    g_thread_pool_free (workers, FALSE, TRUE);
+  fuse_session_reset (session);
+  return result < 0 ? -1 : 0;
+}
+
 static int
 serve (SlowDisk *disk, const Options *options)
 {
@@ -1009,7 +1299,7 @@ serve (SlowDisk *disk, const Options *options)
     fuse_set_signal_handlers (fuse_get_session (fuse));
 
   announce_ready ();
-  result = options->single_thread ? fuse_loop (fuse) : fuse_loop_mt (fuse, 0);
+  result = serve_in_order (disk, fuse_get_session (fuse), options->single_thread);
 
   if (guardian != NULL)
     stop_guardian (&guardian_data, guardian);
@@ -1067,6 +1357,7 @@ main (int argc, char **argv)
     }
 
   status = serve (&disk, &options);
+  print_counts (&disk);
 
   /* A guarded daemon lives as long as one stick, and the backing file is
    * that stick's: it goes too, even when its test died first. */

@@ -11,6 +11,7 @@ typedef struct
 {
   char *maj_min;
   char *mount_point;
+  char *source; /* "/dev/loop3"; NULL if the line has none */
 } MountEntry;
 
 static void
@@ -18,20 +19,29 @@ mount_entry_clear (MountEntry *entry)
 {
   g_clear_pointer (&entry->maj_min, g_free);
   g_clear_pointer (&entry->mount_point, g_free);
+  g_clear_pointer (&entry->source, g_free);
 }
 
 /* mountinfo escapes blanks and backslashes in paths as octal (\040),
- * which g_strcompress() undoes. */
+ * which g_strcompress() undoes. The source comes after a variable number
+ * of optional fields, past the "-" that ends them, and the filesystem type. */
 static gboolean
 parse_mountinfo_line (const char *line, MountEntry *entry)
 {
   g_auto (GStrv) fields = g_strsplit (line, " ", 0);
+  guint n_fields = g_strv_length (fields);
 
-  if (g_strv_length (fields) < 5)
+  if (n_fields < 5)
     return FALSE;
 
   entry->maj_min = g_strdup (fields[2]);
   entry->mount_point = g_strcompress (fields[4]);
+  for (guint i = 6; i + 2 < n_fields; i++)
+    if (g_str_equal (fields[i], "-"))
+      {
+        entry->source = g_strcompress (fields[i + 2]);
+        break;
+      }
   return TRUE;
 }
 
@@ -46,17 +56,28 @@ read_mountinfo_lines (void)
   return g_strsplit (contents, "\n", 0);
 }
 
+/* A FUSE filesystem on the device (exfat-fuse, ntfs-3g) names it as its
+ * source, whatever device number its superblock has. */
+static gboolean
+entry_is_on (const MountEntry *entry, const char *maj_min, const char *device)
+{
+  return (maj_min != NULL && g_str_equal (entry->maj_min, maj_min))
+         || g_strcmp0 (entry->source, device) == 0;
+}
+
 GPtrArray *
-ferry_stick_sys_list_mounts_of_device (const char *maj_min)
+ferry_stick_sys_list_mounts_of_block (const char *block_name)
 {
   g_autoptr (GPtrArray) mount_points = g_ptr_array_new_with_free_func (g_free);
+  g_autofree char *maj_min = ferry_stick_sys_read_block_attribute (block_name, "dev");
+  g_autofree char *device = g_build_filename ("/dev", block_name, NULL);
   g_auto (GStrv) lines = read_mountinfo_lines ();
 
   for (guint i = 0; lines[i] != NULL; i++)
     {
       MountEntry entry = { 0 };
 
-      if (parse_mountinfo_line (lines[i], &entry) && g_str_equal (entry.maj_min, maj_min))
+      if (parse_mountinfo_line (lines[i], &entry) && entry_is_on (&entry, maj_min, device))
         g_ptr_array_insert (mount_points, 0, g_steal_pointer (&entry.mount_point));
       mount_entry_clear (&entry);
     }
@@ -141,4 +162,21 @@ ferry_stick_sys_list_loops_backed_by (const char *path)
     }
 
   return g_steal_pointer (&loops);
+}
+
+char *
+ferry_stick_sys_find_tool (const char *name)
+{
+  static const char *const fallback_dirs[] = { "/usr/sbin", "/sbin", "/usr/bin", "/bin" };
+  char *path = g_find_program_in_path (name);
+
+  for (guint i = 0; path == NULL && i < G_N_ELEMENTS (fallback_dirs); i++)
+    {
+      g_autofree char *candidate = g_build_filename (fallback_dirs[i], name, NULL);
+
+      if (g_file_test (candidate, G_FILE_TEST_IS_EXECUTABLE))
+        path = g_steal_pointer (&candidate);
+    }
+
+  return path;
 }

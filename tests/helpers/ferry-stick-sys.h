@@ -10,9 +10,11 @@
 
 G_BEGIN_DECLS
 
-/* Mount points of every mount of the block device @maj_min ("7:3"), the
- * most recent first, which is the order they can be unmounted in. */
-GPtrArray *ferry_stick_sys_list_mounts_of_device (const char *maj_min);
+/* Mount points of every mount of the block device @block_name ("loop3"):
+ * by its device number, or, for FUSE filesystems such as ntfs-3g and
+ * exfat-fuse, by the source they name. The most recent first, which is
+ * the order they can be unmounted in. */
+GPtrArray *ferry_stick_sys_list_mounts_of_block (const char *block_name);
 
 /* Whether something is mounted on @path (absolute, canonical) in this
  * mount namespace. */
@@ -28,5 +30,9 @@ char *ferry_stick_sys_read_block_attribute (const char *block_name, const char *
 
 /* Whether the loop device @block_name is bound to a backing file. */
 gboolean ferry_stick_sys_loop_is_attached (const char *block_name);
+
+/* The path of the program @name, looked for in PATH and then in the sbin
+ * folders, which a test runner's PATH may lack; NULL if not installed. */
+char *ferry_stick_sys_find_tool (const char *name);
 
 G_END_DECLS

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #include "ferry-test-stick.h"
 
+#include "ferry-stick-fs.h"
 #include "ferry-stick-sys.h"
 
 #include <errno.h>
@@ -8,10 +9,12 @@
 #include <gio/gio.h>
 #include <glib-unix.h>
 #include <glib/gstdio.h>
+#include <linux/fs.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -40,6 +43,10 @@
 #define STALE_DAEMON_TIMEOUT_US (15 * G_USEC_PER_SEC)
 #define POLL_INTERVAL_US        (20 * 1000)
 #define BUSY_RETRIES            50
+/* A FUSE filesystem's daemon holds the device a moment after its unmount,
+ * and its next mount fails until it lets go. */
+#define FUSE_MOUNT_RETRIES     100
+#define FUSE_MOUNT_INTERVAL_US (50 * 1000)
 /* Stacked mounts on one path: unmounting stops after this many. */
 #define MAX_STACKED_MOUNTS 8
 
@@ -54,10 +61,11 @@ struct _FerryTestStick
   char *log_file;
   char *mountpoint;
   char *label;
+  FerryTestStickFs fs;
   gboolean created_mountpoint;
   char *loop_device;
   char *block_name;
-  gboolean ext4_mounted;
+  gboolean mounted;
   GPid daemon_pid; /* 0 once it is gone */
   gboolean daemon_ready;
   int guard_fd; /* write end of the daemon's guard pipe, or -1 */
@@ -65,28 +73,10 @@ struct _FerryTestStick
 
 /* External tools ------------------------------------------------------------ */
 
-/* Root's tools live in sbin, which a test runner's PATH may lack. */
-static char *
-find_tool (const char *name)
-{
-  static const char *const fallback_dirs[] = { "/usr/sbin", "/sbin", "/usr/bin", "/bin" };
-  char *path = g_find_program_in_path (name);
-
-  for (guint i = 0; path == NULL && i < G_N_ELEMENTS (fallback_dirs); i++)
-    {
-      g_autofree char *candidate = g_build_filename (fallback_dirs[i], name, NULL);
-
-      if (g_file_test (candidate, G_FILE_TEST_IS_EXECUTABLE))
-        path = g_steal_pointer (&candidate);
-    }
-
-  return path;
-}
-
 static gboolean
 run_toolv (const char *const *args, char **stdout_out, GError **error)
 {
-  g_autofree char *tool_path = find_tool (args[0]);
+  g_autofree char *tool_path = ferry_stick_sys_find_tool (args[0]);
   g_autofree char *command = g_strjoinv (" ", (char **) args);
   g_autoptr (GPtrArray) argv = g_ptr_array_new ();
   g_autoptr (GError) local_error = NULL;
@@ -171,16 +161,11 @@ static gboolean
 detach_loop (const char *block_name, GError **error)
 {
   g_autofree char *device = g_build_filename ("/dev", block_name, NULL);
-  g_autofree char *maj_min = ferry_stick_sys_read_block_attribute (block_name, "dev");
-  g_autoptr (GPtrArray) mount_points = NULL;
+  g_autoptr (GPtrArray) mount_points = ferry_stick_sys_list_mounts_of_block (block_name);
 
-  if (maj_min != NULL)
-    {
-      mount_points = ferry_stick_sys_list_mounts_of_device (maj_min);
-      for (guint i = 0; i < mount_points->len; i++)
-        if (!unmount_all_at (g_ptr_array_index (mount_points, i), error))
-          return FALSE;
-    }
+  for (guint i = 0; i < mount_points->len; i++)
+    if (!unmount_all_at (g_ptr_array_index (mount_points, i), error))
+      return FALSE;
 
   if (!run_tool (NULL, error, "losetup", "--detach", device, NULL))
     return FALSE;
@@ -440,13 +425,16 @@ create_backing_file (FerryTestStick *self, guint64 size, GError **error)
 }
 
 /* Formatting the plain file, before any FUSE or loop device exists, is the
- * fastest it gets. Inode tables and journal are written now, so no lazy
- * init thread competes for the throttled bandwidth during a test. */
+ * fastest it gets, and none of it is charged to the emulated device. */
 static gboolean
 format_backing_file (FerryTestStick *self, GError **error)
 {
-  return run_tool (NULL, error, "mkfs.ext4", "-q", "-F", "-m", "0", "-L", self->label, "-E",
-                   "lazy_itable_init=0,lazy_journal_init=0,nodiscard", self->backing_file, NULL);
+  g_autoptr (GPtrArray) argv
+      = ferry_stick_fs_format_argv (self->fs, self->label, self->backing_file);
+
+  if (argv == NULL)
+    return TRUE;
+  return run_toolv ((const char *const *) argv->pdata, NULL, error);
 }
 
 static char *
@@ -574,12 +562,29 @@ attach_loop (FerryTestStick *self, GError **error)
 }
 
 static gboolean
-mount_ext4 (FerryTestStick *self, GError **error)
+mount_filesystem (FerryTestStick *self, GError **error)
 {
-  if (!run_tool (NULL, error, "mount", "-t", "ext4", self->loop_device, self->mountpoint, NULL))
-    return FALSE;
-  self->ext4_mounted = TRUE;
-  return TRUE;
+  g_autoptr (GPtrArray) argv
+      = ferry_stick_fs_mount_argv (self->fs, self->loop_device, self->mountpoint);
+  g_autoptr (GError) local_error = NULL;
+  int tries = ferry_stick_fs_is_fuse (self->fs) ? FUSE_MOUNT_RETRIES : 1;
+
+  if (argv == NULL)
+    return TRUE;
+
+  for (int i = 0; i < tries; i++)
+    {
+      g_clear_error (&local_error);
+      if (run_toolv ((const char *const *) argv->pdata, NULL, &local_error))
+        {
+          self->mounted = TRUE;
+          return TRUE;
+        }
+      g_usleep (FUSE_MOUNT_INTERVAL_US);
+    }
+
+  g_propagate_error (error, g_steal_pointer (&local_error));
+  return FALSE;
 }
 
 static gboolean
@@ -612,6 +617,56 @@ send_command (FerryTestStick *self, const char *command, GError **error)
 }
 
 FerryTestStick *
+ferry_test_stick_new_full (const FerryTestStickOptions *options, GError **error)
+{
+  g_autoptr (FerryTestStick) self = NULL;
+
+  g_return_val_if_fail (options != NULL, NULL);
+  g_return_val_if_fail (options->workdir != NULL, NULL);
+  g_return_val_if_fail (options->label != NULL, NULL);
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+
+  self = g_new0 (FerryTestStick, 1);
+  self->guard_fd = -1;
+  self->label = g_strdup (options->label);
+  self->fs = options->fs;
+
+  if (!set_paths (self, options->workdir, options->mountpoint, error))
+    return NULL;
+
+  clean_leftovers (self);
+
+  if (!create_backing_file (self, options->size_bytes, error)
+      || !format_backing_file (self, error) || !start_daemon (self, error)
+      || !attach_loop (self, error) || !mount_filesystem (self, error)
+      || !ferry_test_stick_set_rate (self, options->rate_bytes_per_sec, error)
+      || !ferry_test_stick_set_costs (self, options->scatter_cost_us, options->flush_cost_us,
+                                      error))
+    return NULL;
+
+  return g_steal_pointer (&self);
+}
+
+/* What the functions from before filesystems and costs could be chosen
+ * make: ext4, charging for bytes only. */
+static FerryTestStickOptions
+ext4_options (const char *workdir,
+              const char *mountpoint,
+              const char *label,
+              guint64 size_bytes,
+              guint64 rate_bytes_per_sec)
+{
+  return (FerryTestStickOptions) {
+    .workdir = workdir,
+    .mountpoint = mountpoint,
+    .label = label,
+    .size_bytes = size_bytes,
+    .rate_bytes_per_sec = rate_bytes_per_sec,
+    .fs = FERRY_TEST_STICK_FS_EXT4,
+  };
+}
+
+FerryTestStick *
 ferry_test_stick_new (const char *workdir,
                       const char *mountpoint,
                       const char *label,
@@ -619,26 +674,10 @@ ferry_test_stick_new (const char *workdir,
                       guint64 rate_bytes_per_sec,
                       GError **error)
 {
-  g_autoptr (FerryTestStick) self = g_new0 (FerryTestStick, 1);
+  const FerryTestStickOptions options
+      = ext4_options (workdir, mountpoint, label, size_bytes, rate_bytes_per_sec);
 
-  g_return_val_if_fail (workdir != NULL, NULL);
-  g_return_val_if_fail (label != NULL, NULL);
-  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
-
-  self->guard_fd = -1;
-  self->label = g_strdup (label);
-
-  if (!set_paths (self, workdir, mountpoint, error))
-    return NULL;
-
-  clean_leftovers (self);
-
-  if (!create_backing_file (self, size_bytes, error) || !format_backing_file (self, error)
-      || !start_daemon (self, error) || !attach_loop (self, error) || !mount_ext4 (self, error)
-      || !ferry_test_stick_set_rate (self, rate_bytes_per_sec, error))
-    return NULL;
-
-  return g_steal_pointer (&self);
+  return ferry_test_stick_new_full (&options, error);
 }
 
 /* Accessors and controls ---------------------------------------------------- */
@@ -671,6 +710,63 @@ const char *
 ferry_test_stick_get_backing_file (FerryTestStick *self)
 {
   return self->backing_file;
+}
+
+const char *
+ferry_test_stick_get_control_file (FerryTestStick *self)
+{
+  return self->control_path;
+}
+
+FerryTestStickFs
+ferry_test_stick_get_fs (FerryTestStick *self)
+{
+  return self->fs;
+}
+
+/* The value of the 'name value' line @name of the control file. A fresh
+ * open each time: the daemon takes its stats when the file is opened. */
+static guint64
+read_stat (FerryTestStick *self, const char *name)
+{
+  g_autofree char *contents = NULL;
+  g_auto (GStrv) lines = NULL;
+  guint64 value = 0;
+
+  if (!g_file_get_contents (self->control_path, &contents, NULL, NULL))
+    return 0;
+
+  lines = g_strsplit (contents, "\n", 0);
+  for (guint i = 0; lines[i] != NULL; i++)
+    {
+      g_auto (GStrv) words = g_strsplit (lines[i], " ", 2);
+
+      if (g_strv_length (words) == 2 && g_str_equal (words[0], name))
+        {
+          g_ascii_string_to_unsigned (words[1], 10, 0, G_MAXUINT64, &value, NULL);
+          break;
+        }
+    }
+
+  return value;
+}
+
+guint64
+ferry_test_stick_get_writes (FerryTestStick *self)
+{
+  return read_stat (self, "write-requests");
+}
+
+guint64
+ferry_test_stick_get_scattered_writes (FerryTestStick *self)
+{
+  return read_stat (self, "scattered-writes");
+}
+
+guint64
+ferry_test_stick_get_flushes (FerryTestStick *self)
+{
+  return read_stat (self, "flushes");
 }
 
 guint64
@@ -709,6 +805,19 @@ ferry_test_stick_set_rate (FerryTestStick *self, guint64 rate_bytes_per_sec, GEr
 }
 
 gboolean
+ferry_test_stick_set_costs (FerryTestStick *self,
+                            guint64 scatter_cost_us,
+                            guint64 flush_cost_us,
+                            GError **error)
+{
+  g_autofree char *command = g_strdup_printf ("scatter-cost %" G_GUINT64_FORMAT "\n"
+                                              "flush-cost %" G_GUINT64_FORMAT "\n",
+                                              scatter_cost_us, flush_cost_us);
+
+  return send_command (self, command, error);
+}
+
+gboolean
 ferry_test_stick_set_fail_writes (FerryTestStick *self, gboolean fail, GError **error)
 {
   return send_command (self, fail ? "fail-writes on\n" : "fail-writes off\n", error);
@@ -720,13 +829,35 @@ ferry_test_stick_set_fail_reads (FerryTestStick *self, gboolean fail, GError **e
   return send_command (self, fail ? "fail-reads on\n" : "fail-reads off\n", error);
 }
 
+/* A FUSE daemon writes through the loop device's page cache, which would
+ * still answer reads after its remount: emptying it makes them reach the
+ * emulator, as after replugging a stick. */
+static gboolean
+drop_device_cache (FerryTestStick *self, GError **error)
+{
+  int fd = open (self->loop_device, O_RDONLY | O_CLOEXEC);
+
+  if (fd < 0)
+    return set_error_from_errno (error, "Cannot open", self->loop_device);
+  if (ioctl (fd, BLKFLSBUF, 0) < 0)
+    {
+      set_error_from_errno (error, "Cannot drop the cache of", self->loop_device);
+      close (fd);
+      return FALSE;
+    }
+  close (fd);
+  return TRUE;
+}
+
 gboolean
 ferry_test_stick_remount (FerryTestStick *self, GError **error)
 {
+  if (!self->mounted)
+    return TRUE;
   if (!run_tool (NULL, error, "umount", self->mountpoint, NULL))
     return FALSE;
-  self->ext4_mounted = FALSE;
-  return mount_ext4 (self, error);
+  self->mounted = FALSE;
+  return drop_device_cache (self, error) && mount_filesystem (self, error);
 }
 
 /* Teardown ------------------------------------------------------------------ */
@@ -747,6 +878,7 @@ lift_limits (FerryTestStick *self)
 
   if (!ferry_test_stick_set_fail_writes (self, FALSE, &error)
       || !ferry_test_stick_set_fail_reads (self, FALSE, &error)
+      || !ferry_test_stick_set_costs (self, 0, 0, &error)
       || !ferry_test_stick_set_rate (self, 0, &error))
     report_teardown_problem (error);
 }
@@ -795,7 +927,7 @@ ferry_test_stick_free (FerryTestStick *self)
 
   if (self->daemon_ready)
     lift_limits (self);
-  if (self->ext4_mounted && !unmount_all_at (self->mountpoint, &error))
+  if (self->mounted && !unmount_all_at (self->mountpoint, &error))
     report_teardown_problem (error);
   g_clear_error (&error);
   if (self->block_name != NULL && !detach_loop (self->block_name, &error))
@@ -837,7 +969,13 @@ check_device (GPtrArray *missing, const char *path)
 gboolean
 ferry_test_stick_is_supported (char **reason)
 {
-  static const char *const tools[] = { "mkfs.ext4", "losetup", "mount", "umount", "fusermount3" };
+  return ferry_test_stick_is_supported_fs (FERRY_TEST_STICK_FS_EXT4, reason);
+}
+
+gboolean
+ferry_test_stick_is_supported_fs (FerryTestStickFs fs, char **reason)
+{
+  static const char *const tools[] = { "losetup", "mount", "umount", "fusermount3" };
   g_autoptr (GPtrArray) missing = g_ptr_array_new_with_free_func (g_free);
 
   if (geteuid () != 0)
@@ -847,11 +985,12 @@ ferry_test_stick_is_supported (char **reason)
 
   for (guint i = 0; i < G_N_ELEMENTS (tools); i++)
     {
-      g_autofree char *path = find_tool (tools[i]);
+      g_autofree char *path = ferry_stick_sys_find_tool (tools[i]);
 
       if (path == NULL)
         g_ptr_array_add (missing, g_strdup_printf ("%s not found", tools[i]));
     }
+  ferry_stick_fs_check_tools (fs, missing);
 
   if (!g_file_test (slow_disk_program (), G_FILE_TEST_IS_EXECUTABLE))
     g_ptr_array_add (missing, g_strdup_printf ("%s not built", slow_disk_program ()));
@@ -868,25 +1007,35 @@ ferry_test_stick_is_supported (char **reason)
 }
 
 FerryTestStick *
-ferry_test_stick_new_or_skip (const char *workdir,
-                              const char *mountpoint,
-                              const char *label,
-                              guint64 size_bytes,
-                              guint64 rate_bytes_per_sec)
+ferry_test_stick_new_or_skip_full (const FerryTestStickOptions *options)
 {
   g_autofree char *reason = NULL;
   g_autofree char *message = NULL;
   g_autoptr (GError) error = NULL;
   FerryTestStick *stick;
 
-  if (!ferry_test_stick_is_supported (&reason))
+  if (!ferry_test_stick_is_supported_fs (options->fs, &reason))
     {
-      /* CI runs as root, so there these tests always run. */
-      message = g_strdup_printf ("the emulated stick cannot be made here (%s)", reason);
+      /* CI runs as root with every package, so there these tests run. */
+      message = g_strdup_printf ("the emulated %s stick cannot be made here (%s)",
+                                 ferry_test_stick_fs_to_string (options->fs), reason);
       g_test_skip (message);
       return NULL;
     }
-  stick = ferry_test_stick_new (workdir, mountpoint, label, size_bytes, rate_bytes_per_sec, &error);
+  stick = ferry_test_stick_new_full (options, &error);
   g_assert_no_error (error);
   return stick;
+}
+
+FerryTestStick *
+ferry_test_stick_new_or_skip (const char *workdir,
+                              const char *mountpoint,
+                              const char *label,
+                              guint64 size_bytes,
+                              guint64 rate_bytes_per_sec)
+{
+  const FerryTestStickOptions options
+      = ext4_options (workdir, mountpoint, label, size_bytes, rate_bytes_per_sec);
+
+  return ferry_test_stick_new_or_skip_full (&options);
 }

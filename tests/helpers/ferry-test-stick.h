@@ -4,9 +4,12 @@
  *
  * Stack, bottom up: a sparse backing file in the work directory, served by
  * ferry-slow-disk as <workdir>/ferry-stick-fuse/disk with writes throttled
- * to a device rate; a loop device on that file; ext4 on the loop device,
+ * to a device rate, and optionally charged like flash for scattered writes
+ * and flushes; a loop device on that file; ext4 on the loop device,
  * mounted with ordinary options so a real writeback queue builds up in
- * front of the slow device.
+ * front of the slow device. Or exFAT or NTFS, mounted like on a desktop
+ * without their kernel drivers: by exfat-fuse and ntfs-3g, user-space
+ * daemons that write to the loop device (a "fuseblk" mount).
  *
  * The stick is taken down by ferry_test_stick_free(), and also when the
  * test process dies without calling it: the daemon watches a pipe whose
@@ -21,10 +24,44 @@ G_BEGIN_DECLS
 
 typedef struct _FerryTestStick FerryTestStick;
 
+typedef enum
+{
+  FERRY_TEST_STICK_FS_EXT4,
+  FERRY_TEST_STICK_FS_EXFAT, /* mkfs.exfat, mounted by exfat-fuse */
+  FERRY_TEST_STICK_FS_NTFS,  /* mkntfs, mounted by ntfs-3g */
+  /* No filesystem: the loop device stays blank and nothing is mounted,
+   * for tests that write to the emulator's disk file themselves. */
+  FERRY_TEST_STICK_FS_NONE,
+} FerryTestStickFs;
+
+/* What issue 12 calls a realistic stick: a write that does not continue
+ * the previous one costs 2 ms, a flush 20 ms. */
+#define FERRY_TEST_STICK_FLASH_SCATTER_COST_US 2000
+#define FERRY_TEST_STICK_FLASH_FLUSH_COST_US   20000
+
+typedef struct
+{
+  const char *workdir;    /* required; see ferry_test_stick_new() */
+  const char *mountpoint; /* NULL: a folder inside @workdir */
+  const char *label;      /* required; at most 11 characters for exFAT */
+  guint64 size_bytes;
+  guint64 rate_bytes_per_sec; /* 0: unthrottled */
+  FerryTestStickFs fs;        /* 0: ext4 */
+  guint64 scatter_cost_us;    /* per scattered write, 0: free */
+  guint64 flush_cost_us;      /* per flush, 0: free */
+} FerryTestStickOptions;
+
+/* "ext4", "exfat", "ntfs", "none". */
+const char *ferry_test_stick_fs_to_string (FerryTestStickFs fs);
+gboolean ferry_test_stick_fs_from_string (const char *name, FerryTestStickFs *fs);
+
 /* FALSE, with @reason (free it) saying what is missing, when sticks cannot
  * be made here: not root, no FUSE or loop devices, a tool not installed.
  * Meant for g_test_skip(). */
 gboolean ferry_test_stick_is_supported (char **reason);
+/* The same for a stick of filesystem @fs, whose tools are checked too
+ * (mkfs.exfat and mount.exfat-fuse, or mkntfs and ntfs-3g). */
+gboolean ferry_test_stick_is_supported_fs (FerryTestStickFs fs, char **reason);
 
 /* Creates and mounts a stick of @size_bytes whose writes drain at
  * @rate_bytes_per_sec (0: unthrottled). @workdir holds the backing file
@@ -47,8 +84,17 @@ FerryTestStick *ferry_test_stick_new_or_skip (const char *workdir,
                                               guint64 size_bytes,
                                               guint64 rate_bytes_per_sec);
 
-/* Where the ext4 is mounted. */
+/* ferry_test_stick_new() with every choice: the filesystem and the flash
+ * costs too. The rate and the costs apply once the filesystem is made and
+ * mounted. */
+FerryTestStick *ferry_test_stick_new_full (const FerryTestStickOptions *options, GError **error);
+/* ferry_test_stick_new_or_skip() with every choice. */
+FerryTestStick *ferry_test_stick_new_or_skip_full (const FerryTestStickOptions *options);
+
+/* Where the filesystem is mounted (an empty folder for
+ * FERRY_TEST_STICK_FS_NONE). */
 const char *ferry_test_stick_get_mountpoint (FerryTestStick *self);
+FerryTestStickFs ferry_test_stick_get_fs (FerryTestStick *self);
 /* "/dev/loop3" */
 const char *ferry_test_stick_get_loop_device (FerryTestStick *self);
 /* "loop3", for /sys/block/<name>/... */
@@ -57,6 +103,16 @@ const char *ferry_test_stick_get_block_name (FerryTestStick *self);
 const char *ferry_test_stick_get_fuse_mountpoint (FerryTestStick *self);
 /* The file the disk's contents live in. */
 const char *ferry_test_stick_get_backing_file (FerryTestStick *self);
+/* The emulator's control file: commands in, 'name value' stats out. */
+const char *ferry_test_stick_get_control_file (FerryTestStick *self);
+
+/* Counts of the emulator since it started, read from its control file
+ * (0 if it cannot be read): write requests that reached the disk, those
+ * of them that did not start where the previous one ended, and flushes
+ * (what the loop device sends for a cache flush). */
+guint64 ferry_test_stick_get_writes (FerryTestStick *self);
+guint64 ferry_test_stick_get_scattered_writes (FerryTestStick *self);
+guint64 ferry_test_stick_get_flushes (FerryTestStick *self);
 
 /* Sectors (512 bytes) the loop device has completed writing: field 7 of
  * /sys/block/<name>/stat. The throttle completes them at the set rate, so
@@ -68,17 +124,24 @@ guint64 ferry_test_stick_get_sectors_written (FerryTestStick *self);
 gboolean ferry_test_stick_set_rate (FerryTestStick *self,
                                     guint64 rate_bytes_per_sec,
                                     GError **error);
+/* Microseconds of device time per scattered write and per flush; 0 makes
+ * them free. Takes effect at once, also for a cost being waited. */
+gboolean ferry_test_stick_set_costs (FerryTestStick *self,
+                                     guint64 scatter_cost_us,
+                                     guint64 flush_cost_us,
+                                     GError **error);
 /* While on, writes reaching the device fail with EIO (so fsync() does). */
 gboolean ferry_test_stick_set_fail_writes (FerryTestStick *self, gboolean fail, GError **error);
 /* While on, reads reaching the device fail with EIO (remount first, so the
  * page cache does not answer them). */
 gboolean ferry_test_stick_set_fail_reads (FerryTestStick *self, gboolean fail, GError **error);
 
-/* Unmounts and mounts the ext4 again, which drops its page cache. Dirty
- * data is written first, at the current rate. */
+/* Unmounts and mounts the filesystem again, which drops its page cache
+ * and the loop device's (where a FUSE daemon's writes wait). Dirty data
+ * is written first, at the current rate and costs. */
 gboolean ferry_test_stick_remount (FerryTestStick *self, GError **error);
 
-/* Unmounts the ext4 (its dirty data is written unthrottled), detaches the
+/* Unmounts the filesystem (its dirty data is written unthrottled), detaches the
  * loop device, stops the daemon and deletes the backing file. Problems are
  * reported with g_message() only. NULL is allowed. */
 void ferry_test_stick_free (FerryTestStick *self);

@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Self-test of the emulated slow stick: the rate is real, failures are
- * real, and teardown leaves nothing behind, even when the test dies. */
+ * real, scattered writes and flushes are counted exactly, and teardown
+ * leaves nothing behind, even when the test dies, for ext4 and for the
+ * FUSE-mounted exFAT and NTFS. */
 #include "ferry-stick-sys.h"
 #include "ferry-test-stick.h"
 
@@ -13,7 +15,8 @@
 
 #define MB              1000000
 #define STICK_SIZE      (128 * 1024 * 1024)
-#define LABEL           "FERRYSELFTEST"
+/* exFAT labels hold 11 characters. */
+#define LABEL           "FERRYSELF"
 #define SECTOR_SIZE     512
 #define CHUNK_SIZE      (1024 * 1024)
 #define CRASH_INFO_NAME "crash-info"
@@ -27,25 +30,32 @@ workdir_path (const char *name)
   return g_build_filename (g_get_tmp_dir (), name, NULL);
 }
 
-/* NULL after g_test_skip() when sticks cannot be made here. */
+/* NULL after g_test_skip() when sticks of @fs cannot be made here. */
+static FerryTestStick *
+new_stick_of_fs_or_skip (const char *workdir_name,
+                         FerryTestStickFs fs,
+                         guint64 rate,
+                         guint64 scatter_cost_us,
+                         guint64 flush_cost_us)
+{
+  g_autofree char *workdir = workdir_path (workdir_name);
+  const FerryTestStickOptions options = {
+    .workdir = workdir,
+    .label = LABEL,
+    .size_bytes = STICK_SIZE,
+    .rate_bytes_per_sec = rate,
+    .fs = fs,
+    .scatter_cost_us = scatter_cost_us,
+    .flush_cost_us = flush_cost_us,
+  };
+
+  return ferry_test_stick_new_or_skip_full (&options);
+}
+
 static FerryTestStick *
 new_stick_or_skip (const char *workdir_name, guint64 rate)
 {
-  g_autofree char *workdir = workdir_path (workdir_name);
-  g_autofree char *reason = NULL;
-  g_autoptr (GError) error = NULL;
-  FerryTestStick *stick;
-
-  if (!ferry_test_stick_is_supported (&reason))
-    {
-      g_test_skip (reason);
-      return NULL;
-    }
-
-  stick = ferry_test_stick_new (workdir, NULL, LABEL, STICK_SIZE, rate, &error);
-  g_assert_no_error (error);
-  g_assert_nonnull (stick);
-  return stick;
+  return new_stick_of_fs_or_skip (workdir_name, FERRY_TEST_STICK_FS_EXT4, rate, 0, 0);
 }
 
 static char *
@@ -186,6 +196,138 @@ test_fail_reads (void)
   g_assert_no_error (error);
 }
 
+/* Counts of the emulator, to take differences of. */
+typedef struct
+{
+  guint64 writes;
+  guint64 scattered;
+  guint64 flushes;
+} Counts;
+
+static Counts
+read_counts (FerryTestStick *stick)
+{
+  return (Counts) {
+    .writes = ferry_test_stick_get_writes (stick),
+    .scattered = ferry_test_stick_get_scattered_writes (stick),
+    .flushes = ferry_test_stick_get_flushes (stick),
+  };
+}
+
+static Counts
+counts_since (FerryTestStick *stick, const Counts *before)
+{
+  Counts now = read_counts (stick);
+
+  return (Counts) {
+    .writes = now.writes - before->writes,
+    .scattered = now.scattered - before->scattered,
+    .flushes = now.flushes - before->flushes,
+  };
+}
+
+static void
+pwrite_block (int fd, guint64 offset)
+{
+  char block[4096];
+
+  memset (block, 0x5a, sizeof block);
+  g_assert_cmpint (pwrite (fd, block, sizeof block, offset), ==, sizeof block);
+}
+
+/* (e) Writes straight to the emulator's disk file, one 4 KiB FUSE request
+ * each, at offsets chosen so the number of scattered ones is known; an
+ * fsync of the file is one flush. */
+static void
+test_scattered_writes (void)
+{
+  const guint64 scatter_cost_us = 5000;
+  /* After a first write at 0: is each write scattered? */
+  static const struct
+  {
+    guint64 offset;
+    gboolean scattered;
+  } writes[] = {
+    { 4096, FALSE },          { 8192, FALSE }, { 1 << 20, TRUE },  { (1 << 20) + 4096, FALSE },
+    { 8 << 20, TRUE },        { 0, TRUE },     { 4096, FALSE },    { 4096, TRUE },
+    { (8 << 20) + 4096, TRUE }, { (8 << 20) + 8192, FALSE },
+  };
+  g_autoptr (FerryTestStick) stick = new_stick_of_fs_or_skip (
+      "ferry-slow-disk-test", FERRY_TEST_STICK_FS_NONE, 0, scatter_cost_us, 0);
+  g_autofree char *disk = NULL;
+  guint64 expected = 0;
+  gint64 start_us;
+  Counts before, delta;
+  int fd;
+
+  if (stick == NULL)
+    return;
+
+  disk = g_build_filename (ferry_test_stick_get_fuse_mountpoint (stick), "disk", NULL);
+  fd = open (disk, O_WRONLY | O_CLOEXEC);
+  g_assert_cmpint (fd, >=, 0);
+  pwrite_block (fd, 0);
+
+  before = read_counts (stick);
+  start_us = g_get_monotonic_time ();
+  for (guint i = 0; i < G_N_ELEMENTS (writes); i++)
+    {
+      pwrite_block (fd, writes[i].offset);
+      expected += writes[i].scattered ? 1 : 0;
+    }
+  g_assert_cmpint (fsync (fd), ==, 0);
+  g_assert_cmpint (fdatasync (fd), ==, 0);
+  delta = counts_since (stick, &before);
+
+  g_assert_cmpuint (delta.writes, ==, G_N_ELEMENTS (writes));
+  g_assert_cmpuint (delta.scattered, ==, expected);
+  g_assert_cmpuint (delta.flushes, ==, 2);
+  /* Each scattered write waited its cost. */
+  g_assert_cmpint (g_get_monotonic_time () - start_us, >=, (gint64) (expected * scatter_cost_us));
+
+  /* 4 MiB in one call arrive as several requests, of which only the first
+   * does not continue the previous write. */
+  before = read_counts (stick);
+  {
+    g_autofree char *chunk = g_malloc0 (4 << 20);
+    g_assert_cmpint (pwrite (fd, chunk, 4 << 20, 16 << 20), ==, 4 << 20);
+  }
+  delta = counts_since (stick, &before);
+  g_assert_cmpuint (delta.writes, >=, 1);
+  g_assert_cmpuint (delta.scattered, ==, 1);
+  close (fd);
+}
+
+/* (f) What a filesystem sends: `sync` after writing a file on ext4 with
+ * flash costs reaches the device as at least one flush, and a sequential
+ * file costs few scattered writes (journal, inode, bitmaps). */
+static void
+test_flushes_on_sync (void)
+{
+  g_autoptr (FerryTestStick) stick = new_stick_of_fs_or_skip (
+      "ferry-slow-disk-test", FERRY_TEST_STICK_FS_EXT4, 40 * MB,
+      FERRY_TEST_STICK_FLASH_SCATTER_COST_US, FERRY_TEST_STICK_FLASH_FLUSH_COST_US);
+  g_autofree char *path = NULL;
+  Counts before, delta;
+
+  if (stick == NULL)
+    return;
+
+  path = path_on_stick (stick, "four-mebibytes");
+  sync ();
+  before = read_counts (stick);
+  g_assert_cmpint (write_file (path, 4 * 1024 * 1024, FALSE), ==, 0);
+  sync ();
+  delta = counts_since (stick, &before);
+  g_test_message ("4 MiB then sync on ext4: %" G_GUINT64_FORMAT " writes, %" G_GUINT64_FORMAT
+                  " scattered, %" G_GUINT64_FORMAT " flushes",
+                  delta.writes, delta.scattered, delta.flushes);
+
+  g_assert_cmpuint (delta.flushes, >=, 1);
+  g_assert_cmpuint (delta.scattered, <=, 16);
+  g_assert_cmpuint (delta.writes, >=, 4 * 1024 * 1024 / (1024 * 1024));
+}
+
 /* What a stick leaves on the machine; all FALSE once it is gone. */
 typedef struct
 {
@@ -233,11 +375,13 @@ assert_no_traces_left (const StickTraces *traces)
   g_assert_false (g_file_test (traces->backing_file, G_FILE_TEST_EXISTS));
 }
 
-/* (c) Freeing a stick takes down everything it set up. */
+/* (c) Freeing a stick takes down everything it set up, also the FUSE
+ * daemon of an exFAT or NTFS stick. */
 static void
-test_free (void)
+test_free (gconstpointer data)
 {
-  FerryTestStick *stick = new_stick_or_skip ("ferry-slow-disk-test", 10 * MB);
+  FerryTestStick *stick = new_stick_of_fs_or_skip ("ferry-slow-disk-test",
+                                                   GPOINTER_TO_INT (data), 10 * MB, 0, 0);
   g_auto (StickTraces) traces = { 0 };
   g_autofree char *path = NULL;
 
@@ -269,9 +413,9 @@ crash_info_path (void)
 /* In the child: a stick with dirty data, its traces written down for the
  * parent, then a crash like that of a failed assertion. */
 static void
-make_stick_and_crash (void)
+make_stick_and_crash (FerryTestStickFs fs)
 {
-  FerryTestStick *stick = new_stick_or_skip ("ferry-slow-disk-crash-test", 1 * MB);
+  FerryTestStick *stick = new_stick_of_fs_or_skip ("ferry-slow-disk-crash-test", fs, 1 * MB, 0, 0);
   g_autofree char *info_path = crash_info_path ();
   g_autofree char *info = NULL;
   g_autofree char *path = NULL;
@@ -309,10 +453,13 @@ read_crash_traces (StickTraces *traces)
   traces->backing_file = g_strdup (lines[3]);
 }
 
-/* (d) A test process that dies with a stick up leaves nothing behind. */
+/* (d) A test process that dies with a stick up leaves nothing behind: the
+ * daemon's guard unmounts the filesystem on the loop device, a fuseblk
+ * mount of exfat-fuse or ntfs-3g too. */
 static void
-test_crash (void)
+test_crash (gconstpointer data)
 {
+  FerryTestStickFs fs = GPOINTER_TO_INT (data);
   g_autofree char *reason = NULL;
   g_autofree char *info_path = crash_info_path ();
   g_auto (StickTraces) traces = { 0 };
@@ -320,11 +467,11 @@ test_crash (void)
 
   if (g_test_subprocess ())
     {
-      make_stick_and_crash ();
+      make_stick_and_crash (fs);
       return;
     }
 
-  if (!ferry_test_stick_is_supported (&reason))
+  if (!ferry_test_stick_is_supported_fs (fs, &reason))
     {
       g_test_skip (reason);
       return;
@@ -351,8 +498,19 @@ main (int argc, char **argv)
   g_test_add_func ("/slow-disk/rate", test_rate);
   g_test_add_func ("/slow-disk/fail-writes", test_fail_writes);
   g_test_add_func ("/slow-disk/fail-reads", test_fail_reads);
-  g_test_add_func ("/slow-disk/free", test_free);
-  g_test_add_func ("/slow-disk/crash", test_crash);
+  g_test_add_func ("/slow-disk/scattered-writes", test_scattered_writes);
+  g_test_add_func ("/slow-disk/flushes-on-sync", test_flushes_on_sync);
+  g_test_add_data_func ("/slow-disk/free", GINT_TO_POINTER (FERRY_TEST_STICK_FS_EXT4), test_free);
+  g_test_add_data_func ("/slow-disk/free-exfat", GINT_TO_POINTER (FERRY_TEST_STICK_FS_EXFAT),
+                        test_free);
+  g_test_add_data_func ("/slow-disk/free-ntfs", GINT_TO_POINTER (FERRY_TEST_STICK_FS_NTFS),
+                        test_free);
+  g_test_add_data_func ("/slow-disk/crash", GINT_TO_POINTER (FERRY_TEST_STICK_FS_EXT4),
+                        test_crash);
+  g_test_add_data_func ("/slow-disk/crash-exfat", GINT_TO_POINTER (FERRY_TEST_STICK_FS_EXFAT),
+                        test_crash);
+  g_test_add_data_func ("/slow-disk/crash-ntfs", GINT_TO_POINTER (FERRY_TEST_STICK_FS_NTFS),
+                        test_crash);
 
   return g_test_run ();
 }
