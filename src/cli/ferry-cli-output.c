@@ -68,13 +68,17 @@ ferry_cli_format_json (const FerryProgress *p, FerryDevice *device, const char *
     g_string_append (out, "null");
   if (device != NULL)
     {
+      /* How Ferry treats the device now: measured slow, or told, it is
+       * written the slow way whatever its class says. */
+      gboolean slow = strategy != NULL ? g_strcmp0 (strategy, "window") == 0
+                                             || g_strcmp0 (strategy, "chunk-sync") == 0
+                                       : ferry_device_get_speed (device) == FERRY_DEVICE_SPEED_SLOW;
+
       g_string_append (out, ",\"device\":{\"class\":");
       append_json_string (out, ferry_device_get_class_name (device));
       g_string_append (out, ",\"name\":");
       append_json_string (out, ferry_device_get_display_name (device));
-      g_string_append_printf (out, ",\"speed\":\"%s\",\"removable\":%s}",
-                              ferry_device_get_speed (device) == FERRY_DEVICE_SPEED_SLOW ? "slow"
-                                                                                         : "fast",
+      g_string_append_printf (out, ",\"speed\":\"%s\",\"removable\":%s}", slow ? "slow" : "fast",
                               ferry_device_get_removable (device) ? "true" : "false");
     }
   if (strategy != NULL)

@@ -70,8 +70,21 @@ ferry_copy_target_get_method (FerryCopyTarget *self)
   return ferry_strategy_get_method (ferry_copy_target_get_strategy (self));
 }
 
-/* Every strategy used hands over what it holds, in the order they were
- * used, then one syncfs makes all of it, names too, durable. */
+/* Every file a strategy holds back gets its name (or fails) now, while
+ * the tree that gave it is still there; a failure shows in _finish(). */
+void
+ferry_copy_target_settle (FerryCopyTarget *self)
+{
+  ferry_strategy_settle (self->first);
+  if (self->successor != NULL)
+    ferry_strategy_settle (self->successor);
+}
+
+/* Every strategy used stops, in the order they were used, then the
+ * destination is made durable: an fsync of its folder, for the daemon
+ * of a FUSE block filesystem to write its own metadata (exfat-fuse keeps
+ * its cluster bitmap until then) and the device to get its flush, and a
+ * syncfs for everything else, names too. */
 gboolean
 ferry_copy_target_finish (FerryCopyTarget *self, GError **error)
 {
@@ -79,6 +92,8 @@ ferry_copy_target_finish (FerryCopyTarget *self, GError **error)
 
   if (errsv == 0 && self->successor != NULL)
     errsv = ferry_strategy_finish (self->successor);
+  if (errsv == 0 && fsync (self->dir_fd) != 0 && errno != EINVAL)
+    errsv = errno;
   if (errsv == 0 && syncfs (self->dir_fd) != 0)
     errsv = errno;
   if (errsv != 0)

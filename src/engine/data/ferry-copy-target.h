@@ -43,6 +43,7 @@ void ferry_copy_target_start (FerryCopyTarget *self, FerryStrategy *strategy);
 gboolean ferry_copy_target_hand_over (FerryCopyTarget *self, FerryStrategy *successor);
 FerryStrategy *ferry_copy_target_get_strategy (FerryCopyTarget *self);
 FerryCopyMethod ferry_copy_target_get_method (FerryCopyTarget *self);
+void ferry_copy_target_settle (FerryCopyTarget *self);
 gboolean ferry_copy_target_finish (FerryCopyTarget *self, GError **error);
 
 void ferry_copy_target_add_written (FerryCopyTarget *self, FerryFileCopy *fc, guint64 bytes);

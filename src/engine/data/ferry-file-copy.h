@@ -29,12 +29,14 @@ struct _FerryFileCopy
   FerryTempFile tmp;
   guint64 written;             /* bytes of this file handed to the kernel */
   gboolean destination_failed; /* the error came from the destination */
+  FerryFileCopy *whole;        /* for a piece of a large file: the file it is part of */
+  guint64 unsynced;            /* chunk-sync: written since the last fdatasync */
 
-  /* slow devices */
-  FerryFileCopy *whole; /* for a piece of a large file: the file it is part of */
-  gboolean throttled;   /* in flight in the throttle's windows */
-  guint64 window;       /* the last window holding its data */
-  guint64 unsynced;     /* chunk-sync: written since the last fdatasync */
+  /* Set by a caller that lets the strategy name the file later (see
+   * FERRY_COMMIT_LATER): called once, from any thread, with 0 when its
+   * data is durable, else the errno (ECANCELED: the job was cancelled);
+   * it takes the file over. */
+  void (*durable) (FerryFileCopy *fc, int errsv);
 };
 
 char *ferry_file_copy_path (const FerryFileCopy *fc, gboolean source);

@@ -1,44 +1,94 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #include "config.h"
 
+#include <errno.h>
+#include <unistd.h>
+
 #include "ferry-copy-range.h"
 #include "ferry-strategy-slow.h"
-#include "ferry-throttle.h"
+
+#define MIB          (1024 * 1024)
+#define WINDOW_START (8 * MIB)
+#define WINDOW_MIN   (4 * MIB)
+#define WINDOW_MAX   (16 * MIB)
+/* A window is about this much of the device's time: the writer may be
+ * two windows ahead of the device (one being synced, one filling), so
+ * this keeps dirty memory near 2 x 0.4 s of device time (under 32 MB
+ * at 40 MB/s) while each durability point, and the flush it costs on a
+ * kernel filesystem, covers as much as it can. */
+#define WINDOW_SECONDS 0.4
+/* A complete file waits at most this long for its name, even when few
+ * bytes follow it (a folder of small files on a fast-filling window
+ * gets there sooner). */
+#define POINT_AFTER_USEC (G_USEC_PER_SEC / 2)
+/* Files waiting for their names each keep a descriptor open. */
+#define WAITING_MAX  1000
+#define RECHECK_USEC (G_USEC_PER_SEC / 20)
 
 /**
- * The slow strategy, for pendrives, SD cards and anything measured
- * slow: sendfile in throttled windows that span files (or, for
- * comparison, chunks with an fdatasync after each), so that dirty memory
- * stays small and bytes count as durable only once the device has them.
- * A file gets its final name only once its data is on the device, and
- * files are spread over all workers so the device never idles while one
- * of them waits.
+ * The slow strategy, for pendrives, SD cards and anything measured slow.
+ *
+ * One stream: one file's data at a time, front to back (the device sees
+ * files back to back, not interleaved, and a filesystem that cannot
+ * leave holes, like exFAT, never fills a gap). Durability comes by time,
+ * not by file: a syncer thread makes a durability point, one syncfs() of
+ * the destination, each time a window of bytes (about 0.4 s of the
+ * device's measured time) has been written, or when complete files have
+ * waited half a second. syncfs() reaches the device on every filesystem
+ * Ferry writes to, FUSE block filesystems (ntfs-3g, exfat-fuse) too,
+ * where sync_file_range() and fdatasync() do not do what they do on a
+ * kernel filesystem. A complete file (data and metadata written into its
+ * temporary file) gets its final name only after the point that follows
+ * it has returned, and that name reaches the device with the next point:
+ * never a name before its data. Bytes count as durable when the point
+ * that covered them returned. The writer is held while it is two windows
+ * ahead, so the device never idles and dirty memory stays small.
  */
 typedef struct
 {
   FerryStrategy parent;
-  FerrySlowMethod method;
-  FerryThrottle *throttle;
+  GMutex stream_lock; /* one file's data at a time */
+
+  GMutex lock; /* guards everything below */
+  GCond cond;
+  GThread *syncer;
+  gboolean stopping;
+  gboolean wanted;     /* a point is asked for now */
+  guint64 unsynced;    /* written since the last point started */
+  guint64 in_flight;   /* written before the point under way started */
+  GPtrArray *waiting;  /* FerryFileCopy: complete, for the next point */
+  gint64 waiting_since;
+  guint64 started; /* points started */
+  guint64 done;    /* points returned, their files dealt with */
+  guint64 window;
+  int errsv; /* the first failure of a point */
 } FerryStrategySlow;
 
 static FerryCopyMethod
 slow_get_method (FerryStrategy *strategy)
 {
-  FerryStrategySlow *self = (FerryStrategySlow *) strategy;
-
-  return self->method == FERRY_SLOW_METHOD_CHUNK_SYNC ? FERRY_COPY_METHOD_CHUNK_SYNC
-                                                      : FERRY_COPY_METHOD_WINDOW;
+  return FERRY_COPY_METHOD_WINDOW;
 }
 
-/* One stream a file: pieces written side by side would scatter writes
- * over a device that is slow anyway. */
 static gboolean
 slow_copy_data (FerryStrategy *strategy, FerryFileCopy *fc, GError **error)
 {
-  return ferry_copy_range (strategy->target, fc, 1, error);
+  FerryStrategySlow *self = (FerryStrategySlow *) strategy;
+  gboolean ok;
+
+  g_mutex_lock (&self->stream_lock);
+  ok = ferry_copy_range (strategy->target, fc, 1, error);
+  g_mutex_unlock (&self->stream_lock);
+  return ok;
 }
 
-/* The throttle holds the writer while the device is a window behind. */
+static gboolean
+is_ending (FerryStrategySlow *self)
+{
+  return ferry_control_is_ending (self->parent.target->control);
+}
+
+/* The writer waits while it is two windows ahead of the device. */
 static gboolean
 slow_chunk_written (FerryStrategy *strategy,
                     FerryFileCopy *fc,
@@ -49,45 +99,189 @@ slow_chunk_written (FerryStrategy *strategy,
   FerryStrategySlow *self = (FerryStrategySlow *) strategy;
   int errsv;
 
-  if (ferry_throttle_wrote (self->throttle, fc, offset, len, &errsv))
-    return TRUE;
-  return ferry_file_copy_fail_errno (fc, errsv, TRUE, error);
+  g_mutex_lock (&self->lock);
+  self->unsynced += len;
+  if (self->unsynced >= self->window)
+    g_cond_broadcast (&self->cond);
+  while (self->unsynced + self->in_flight >= 2 * self->window && self->errsv == 0
+         && !is_ending (self))
+    g_cond_wait_until (&self->cond, &self->lock, g_get_monotonic_time () + RECHECK_USEC);
+  errsv = self->errsv;
+  g_mutex_unlock (&self->lock);
+  return errsv == 0 || ferry_file_copy_fail_errno (fc, errsv, TRUE, error);
 }
 
-static gboolean
+/* For a file that must be named at once (one with several names, whose
+ * others link to it): waits for a point that starts after its data was
+ * written. */
+static FerryCommit
+wait_for_next_point (FerryStrategySlow *self, FerryFileCopy *fc, GError **error)
+{
+  guint64 point;
+  int errsv;
+
+  g_mutex_lock (&self->lock);
+  point = self->started + 1;
+  self->wanted = TRUE;
+  g_cond_broadcast (&self->cond);
+  while (self->done < point && self->errsv == 0 && !is_ending (self))
+    g_cond_wait_until (&self->cond, &self->lock, g_get_monotonic_time () + RECHECK_USEC);
+  errsv = self->errsv;
+  g_mutex_unlock (&self->lock);
+  if (errsv != 0)
+    {
+      ferry_file_copy_fail_errno (fc, errsv, TRUE, error);
+      return FERRY_COMMIT_FAILED;
+    }
+  return ferry_control_check (self->parent.target->control, error) ? FERRY_COMMIT_NOW
+                                                                   : FERRY_COMMIT_FAILED;
+}
+
+static FerryCommit
 slow_commit_file (FerryStrategy *strategy, FerryFileCopy *fc, GError **error)
+{
+  FerryStrategySlow *self = (FerryStrategySlow *) strategy;
+
+  if (fc->durable == NULL)
+    return wait_for_next_point (self, fc, error);
+  g_mutex_lock (&self->lock);
+  if (self->waiting->len == 0)
+    self->waiting_since = g_get_monotonic_time ();
+  g_ptr_array_add (self->waiting, fc);
+  if (self->waiting->len >= WAITING_MAX)
+    {
+      self->wanted = TRUE;
+      g_cond_broadcast (&self->cond);
+    }
+  g_mutex_unlock (&self->lock);
+  return FERRY_COMMIT_LATER;
+}
+
+/* Called with the lock: waits until a point is due. FALSE once the
+ * strategy stops. */
+static gboolean
+wait_until_due (FerryStrategySlow *self)
+{
+  for (;;)
+    {
+      gint64 now = g_get_monotonic_time ();
+
+      if (self->wanted || self->unsynced >= self->window
+          || (self->waiting->len > 0 && now - self->waiting_since >= POINT_AFTER_USEC))
+        return TRUE;
+      if (self->stopping)
+        return FALSE;
+      g_cond_wait_until (&self->cond, &self->lock, now + RECHECK_USEC);
+    }
+}
+
+/* A cancelled job wants no more waiting for the device. */
+static int
+sync_target (FerryCopyTarget *target)
+{
+  if (ferry_control_is_cancelled (target->control))
+    return ECANCELED;
+  return syncfs (target->dir_fd) == 0 ? 0 : errno;
+}
+
+/* Called with the lock: the window follows the rate the last point
+ * measured, smoothed, growing by half at most. */
+static void
+adapt_window (FerryStrategySlow *self, guint64 bytes, gint64 started_at)
+{
+  double seconds = (double) (g_get_monotonic_time () - started_at) / G_USEC_PER_SEC;
+  guint64 target;
+
+  if (bytes < MIB || seconds <= 0)
+    return;
+  target = CLAMP ((guint64) (bytes / seconds * WINDOW_SECONDS), WINDOW_MIN, WINDOW_MAX);
+  self->window = MIN ((self->window + target) / 2, self->window * 3 / 2);
+}
+
+/* Called with the lock, which it lets go of while the device works. */
+static void
+make_point (FerryStrategySlow *self)
+{
+  FerryCounters *counters = self->parent.target->counters;
+  g_autoptr (GPtrArray) batch = g_steal_pointer (&self->waiting);
+  guint64 written = ferry_counters_get (&counters->bytes_written);
+  gint64 started_at = g_get_monotonic_time ();
+  int errsv;
+
+  self->waiting = g_ptr_array_new ();
+  self->in_flight = self->unsynced;
+  self->unsynced = 0;
+  self->wanted = FALSE;
+  self->started++;
+  g_mutex_unlock (&self->lock);
+
+  errsv = sync_target (self->parent.target);
+  if (errsv == 0)
+    ferry_counters_set_durable (counters, written);
+
+  g_mutex_lock (&self->lock);
+  adapt_window (self, self->in_flight, started_at);
+  self->in_flight = 0;
+  if (errsv != 0 && errsv != ECANCELED && self->errsv == 0)
+    self->errsv = errsv;
+  g_cond_broadcast (&self->cond);
+  g_mutex_unlock (&self->lock);
+
+  for (guint i = 0; i < batch->len; i++)
+    {
+      FerryFileCopy *fc = g_ptr_array_index (batch, i);
+      fc->durable (fc, errsv);
+    }
+
+  g_mutex_lock (&self->lock);
+  self->done++;
+  g_cond_broadcast (&self->cond);
+}
+
+static gpointer
+syncer_main (gpointer data)
+{
+  FerryStrategySlow *self = data;
+
+  g_mutex_lock (&self->lock);
+  while (wait_until_due (self))
+    make_point (self);
+  g_mutex_unlock (&self->lock);
+  return NULL;
+}
+
+/* Every file waiting gets its point; the last names reach the device
+ * with the target's final sync. */
+static int
+slow_settle (FerryStrategy *strategy)
 {
   FerryStrategySlow *self = (FerryStrategySlow *) strategy;
   int errsv;
 
-  if (ferry_throttle_make_durable (self->throttle, fc, &errsv))
-    return TRUE;
-  return ferry_file_copy_fail_errno (fc, errsv, TRUE, error);
-}
-
-static void
-slow_abandon_file (FerryStrategy *strategy, FerryFileCopy *fc)
-{
-  FerryStrategySlow *self = (FerryStrategySlow *) strategy;
-
-  ferry_throttle_forget (self->throttle, fc);
-}
-
-static void
-slow_file_named (FerryStrategy *strategy, FerryFileCopy *fc)
-{
-  FerryStrategySlow *self = (FerryStrategySlow *) strategy;
-
-  ferry_throttle_named (self->throttle, fc->dst_dir_fd);
+  g_mutex_lock (&self->lock);
+  while (self->waiting->len > 0 || self->unsynced > 0 || self->done < self->started)
+    {
+      self->wanted = self->waiting->len > 0 || self->unsynced > 0;
+      g_cond_broadcast (&self->cond);
+      g_cond_wait_until (&self->cond, &self->lock, g_get_monotonic_time () + RECHECK_USEC);
+    }
+  errsv = self->errsv;
+  g_mutex_unlock (&self->lock);
+  return errsv;
 }
 
 static int
 slow_finish (FerryStrategy *strategy)
 {
   FerryStrategySlow *self = (FerryStrategySlow *) strategy;
-  int errsv = 0;
+  int errsv = slow_settle (strategy);
 
-  ferry_throttle_drain (self->throttle, &errsv);
+  g_mutex_lock (&self->lock);
+  self->stopping = TRUE;
+  g_cond_broadcast (&self->cond);
+  g_mutex_unlock (&self->lock);
+  if (self->syncer != NULL)
+    g_thread_join (g_steal_pointer (&self->syncer));
   return errsv;
 }
 
@@ -96,7 +290,11 @@ slow_free (FerryStrategy *strategy)
 {
   FerryStrategySlow *self = (FerryStrategySlow *) strategy;
 
-  g_clear_pointer (&self->throttle, ferry_throttle_free);
+  slow_finish (strategy);
+  g_ptr_array_unref (self->waiting);
+  g_mutex_clear (&self->stream_lock);
+  g_mutex_clear (&self->lock);
+  g_cond_clear (&self->cond);
   g_free (self);
 }
 
@@ -105,22 +303,26 @@ static const FerryStrategyClass slow_class = {
   .copy_data = slow_copy_data,
   .chunk_written = slow_chunk_written,
   .commit_file = slow_commit_file,
-  .abandon_file = slow_abandon_file,
-  .file_named = slow_file_named,
+  .settle = slow_settle,
   .finish = slow_finish,
   .free = slow_free,
   .sends_at_position = TRUE,
-  .spreads_files = TRUE,
+  .names_later = TRUE,
 };
 
 FerryStrategy *
-ferry_strategy_slow_new (FerryCopyTarget *target, FerrySlowMethod method)
+ferry_strategy_slow_new (FerryCopyTarget *target)
 {
   FerryStrategySlow *self = g_new0 (FerryStrategySlow, 1);
 
   self->parent.klass = &slow_class;
   self->parent.target = target;
-  self->method = method;
-  self->throttle = ferry_throttle_new (target->counters, method);
+  g_mutex_init (&self->stream_lock);
+  g_mutex_init (&self->lock);
+  g_cond_init (&self->cond);
+  self->waiting = g_ptr_array_new ();
+  self->window = WINDOW_START;
+  atomic_store (&target->counters->durable_live, TRUE);
+  self->syncer = g_thread_new ("ferry-sync", syncer_main, self);
   return &self->parent;
 }

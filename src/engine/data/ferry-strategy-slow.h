@@ -5,6 +5,6 @@
 
 G_BEGIN_DECLS
 
-FerryStrategy *ferry_strategy_slow_new (FerryCopyTarget *target, FerrySlowMethod method);
+FerryStrategy *ferry_strategy_slow_new (FerryCopyTarget *target);
 
 G_END_DECLS

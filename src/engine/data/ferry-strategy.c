@@ -29,24 +29,17 @@ ferry_strategy_chunk_written (FerryStrategy *self,
          || self->klass->chunk_written (self, fc, offset, len, error);
 }
 
-gboolean
+FerryCommit
 ferry_strategy_commit_file (FerryStrategy *self, FerryFileCopy *fc, GError **error)
 {
-  return self->klass->commit_file == NULL || self->klass->commit_file (self, fc, error);
+  return self->klass->commit_file == NULL ? FERRY_COMMIT_NOW
+                                          : self->klass->commit_file (self, fc, error);
 }
 
-void
-ferry_strategy_abandon_file (FerryStrategy *self, FerryFileCopy *fc)
+int
+ferry_strategy_settle (FerryStrategy *self)
 {
-  if (self->klass->abandon_file != NULL)
-    self->klass->abandon_file (self, fc);
-}
-
-void
-ferry_strategy_file_named (FerryStrategy *self, FerryFileCopy *fc)
-{
-  if (self->klass->file_named != NULL)
-    self->klass->file_named (self, fc);
+  return self->klass->settle == NULL ? 0 : self->klass->settle (self);
 }
 
 /* Stops the strategy's helpers and hands what it holds to the device;

@@ -11,18 +11,30 @@ G_BEGIN_DECLS
 typedef struct _FerryStrategy FerryStrategy;
 typedef struct _FerryCopyTarget FerryCopyTarget;
 
+/* What became of a file handed to the strategy complete: */
+typedef enum
+{
+  FERRY_COMMIT_FAILED, /* its data could not be made durable */
+  FERRY_COMMIT_NOW,    /* the caller gives it its final name now */
+  FERRY_COMMIT_LATER,  /* the strategy took it, and calls its durable() once its data is on
+                          the device, for the name to be given then */
+} FerryCommit;
+
 /**
  * FerryStrategyClass:
  * How file data reaches the destination; one implementation per
- * strategy (ferry-strategy-fast.c, ferry-strategy-slow.c). A strategy
- * copies one file's data, is told of every chunk handed to the kernel,
- * may hold a file back until its data is durable before it gets its
- * final name, and makes everything durable at the end.
+ * strategy (ferry-strategy-fast.c, ferry-strategy-slow.c,
+ * ferry-strategy-chunk-sync.c). A strategy copies one file's data, is
+ * told of every chunk handed to the kernel, decides when a complete file
+ * may get its final name, and makes everything durable at the end.
  *
+ * @settle: every file it holds gets its name, or fails; returns the first
+ *   errno met
+ * @finish: its helpers stop; returns the first errno met
  * @sends_at_position: chunks go with sendfile, which writes at the
  *   copy's file position (so the pieces of one file cannot share it)
- * @spreads_files: every worker should get files of its own, even from
- *   one folder: each waits for its file to be durable before naming it
+ * @names_later: given a file with durable() set, commit_file() takes it
+ *   and answers FERRY_COMMIT_LATER
  */
 typedef struct
 {
@@ -33,13 +45,12 @@ typedef struct
                              off_t offset,
                              size_t len,
                              GError **error);
-  gboolean (*commit_file) (FerryStrategy *self, FerryFileCopy *fc, GError **error);
-  void (*abandon_file) (FerryStrategy *self, FerryFileCopy *fc);
-  void (*file_named) (FerryStrategy *self, FerryFileCopy *fc);
+  FerryCommit (*commit_file) (FerryStrategy *self, FerryFileCopy *fc, GError **error);
+  int (*settle) (FerryStrategy *self);
   int (*finish) (FerryStrategy *self);
   void (*free) (FerryStrategy *self);
   gboolean sends_at_position;
-  gboolean spreads_files;
+  gboolean names_later;
 } FerryStrategyClass;
 
 struct _FerryStrategy
@@ -55,9 +66,8 @@ gboolean ferry_strategy_chunk_written (FerryStrategy *self,
                                        off_t offset,
                                        size_t len,
                                        GError **error);
-gboolean ferry_strategy_commit_file (FerryStrategy *self, FerryFileCopy *fc, GError **error);
-void ferry_strategy_abandon_file (FerryStrategy *self, FerryFileCopy *fc);
-void ferry_strategy_file_named (FerryStrategy *self, FerryFileCopy *fc);
+FerryCommit ferry_strategy_commit_file (FerryStrategy *self, FerryFileCopy *fc, GError **error);
+int ferry_strategy_settle (FerryStrategy *self);
 int ferry_strategy_finish (FerryStrategy *self);
 void ferry_strategy_free (FerryStrategy *self);
 

@@ -8,17 +8,10 @@
 #include "ferry-plan.h"
 #include "ferry-run.h"
 #include "ferry-scan.h"
+#include "ferry-strategy-chunk-sync.h"
 #include "ferry-strategy-fast.h"
 #include "ferry-strategy-slow.h"
 #include "ferry-tree-copy.h"
-
-/* On a slow device each worker waits until its file is on the device
- * before naming it; with many of them some are always writing, and the
- * device never idles. Measured on the broad tree (1,687 x 300 KB) to a
- * 40 MB/s stick: 4 workers took 14.0 s, 16 took 13.6 s, 32 took 13.5 s
- * (the device alone needs 12.7 s). The chunk-sync method is one stream,
- * as first described. */
-#define SLOW_WORKERS 16
 
 /**
  * FerryRun:
@@ -38,7 +31,6 @@ struct _FerryRun
 
   GMutex lock; /* guards what other threads reach: */
   FerryCopyTarget *target;
-  FerryTreeCopy *tree;
   FerryCopyMethod last_method;
 };
 
@@ -61,7 +53,7 @@ ferry_run_new (const FerryRunOptions *options,
 void
 ferry_run_free (FerryRun *self)
 {
-  g_assert (self->target == NULL && self->tree == NULL);
+  g_assert (self->target == NULL);
   g_clear_object (&self->device);
   g_mutex_clear (&self->lock);
   g_free (self);
@@ -94,14 +86,16 @@ starts_slow (FerryRun *self)
   return ferry_device_get_speed (self->device) == FERRY_DEVICE_SPEED_SLOW;
 }
 
-static guint
-slow_workers (FerryRun *self)
+static FerryStrategy *
+new_slow_strategy (FerryRun *self, FerryCopyTarget *target)
 {
-  return self->options.slow_method == FERRY_SLOW_METHOD_CHUNK_SYNC ? 1 : SLOW_WORKERS;
+  if (self->options.slow_method == FERRY_SLOW_METHOD_CHUNK_SYNC)
+    return ferry_strategy_chunk_sync_new (target);
+  return ferry_strategy_slow_new (target);
 }
 
 /* The flusher measured the device slow (on its own thread, once): data
- * goes in throttled windows from now on, by more workers. */
+ * goes the slow way from now on. */
 static void
 hand_over_to_slow (gpointer user_data)
 {
@@ -110,10 +104,8 @@ hand_over_to_slow (gpointer user_data)
 
   g_mutex_lock (&self->lock);
   if (self->target != NULL)
-    handed_over = ferry_copy_target_hand_over (
-        self->target, ferry_strategy_slow_new (self->target, self->options.slow_method));
-  if (handed_over && self->tree != NULL)
-    ferry_tree_copy_grow (self->tree, slow_workers (self));
+    handed_over
+        = ferry_copy_target_hand_over (self->target, new_slow_strategy (self, self->target));
   g_mutex_unlock (&self->lock);
   if (handed_over)
     self->listener.method_changed (self->listener.user_data);
@@ -128,7 +120,7 @@ start_target (FerryRun *self, FerryPlan *plan)
 
   target->n_pieces = self->options.n_workers;
   if (starts_slow (self))
-    strategy = ferry_strategy_slow_new (target, self->options.slow_method);
+    strategy = new_slow_strategy (self, target);
   else
     strategy = ferry_strategy_fast_new (target, self->options.device_mode == FERRY_DEVICE_MODE_AUTO,
                                         hand_over_to_slow, self);
@@ -168,14 +160,6 @@ tree_conflict (gpointer user_data, FerryConflictRequest *request)
 }
 
 static void
-set_tree (FerryRun *self, FerryTreeCopy *tree)
-{
-  g_mutex_lock (&self->lock);
-  self->tree = tree;
-  g_mutex_unlock (&self->lock);
-}
-
-static void
 copy_tree (FerryRun *self, FerryPlan *plan)
 {
   const FerryTreeListener listener = { tree_file_failed, tree_conflict, self };
@@ -194,9 +178,10 @@ copy_tree (FerryRun *self, FerryPlan *plan)
                                         plan->dst_fd,    plan->dst_path,    root->dst_name };
       ferry_tree_copy_add_root (tree, &tree_root);
     }
-  set_tree (self, tree);
-  ferry_tree_copy_run (tree, starts_slow (self) ? slow_workers (self) : self->options.n_workers);
-  set_tree (self, NULL);
+  ferry_tree_copy_run (tree, self->options.n_workers);
+  /* Files whose names wait for the device get them while the tree that
+   * counts them is still here. */
+  ferry_copy_target_settle (self->target);
   ferry_tree_context_clear (&ctx);
 }
 

@@ -62,7 +62,7 @@ remember_copy (FerryTreeContext *ctx, const FerryEntry *entry, gboolean copied)
 /* Copies the entry, or links it to the copy of another of its names.
  * *@first_name tells whether its bytes were counted in the plan (the
  * planner counts each file with several names once). */
-static gboolean
+static FerryFileOutcome
 copy_or_link (FerryTreeContext *ctx,
               FerryEntry *entry,
               int *src_fd,
@@ -71,7 +71,7 @@ copy_or_link (FerryTreeContext *ctx,
 {
   gboolean hardlinked = entry->st.st_nlink > 1;
   g_autofree char *link_relpath = NULL;
-  gboolean ok;
+  FerryFileOutcome outcome;
 
   if (hardlinked && (link_relpath = ferry_hardlinks_claim (ctx->hardlinks, &entry->st)) != NULL)
     {
@@ -79,43 +79,42 @@ copy_or_link (FerryTreeContext *ctx,
 
       *first_name = FALSE;
       if (link_to_copy (entry, link_relpath, &link_error))
-        return TRUE;
+        return FERRY_FILE_COPIED;
       if (link_error != NULL)
         {
           g_propagate_error (error, link_error);
-          return FALSE;
+          return FERRY_FILE_FAILED;
         }
       hardlinked = FALSE;
     }
 
   if (S_ISREG (entry->st.st_mode))
-    ok = ferry_regular_file_copy (ctx, entry, src_fd, error);
+    outcome = ferry_regular_file_copy (ctx, entry, src_fd, error);
   else
-    ok = ferry_special_file_copy (ctx, entry, error);
+    outcome = ferry_special_file_copy (ctx, entry, error) ? FERRY_FILE_COPIED : FERRY_FILE_FAILED;
   if (hardlinked)
-    remember_copy (ctx, entry, ok && !entry->skip);
-  return ok;
+    remember_copy (ctx, entry, outcome == FERRY_FILE_COPIED && !entry->skip);
+  return outcome;
 }
 
 /**
  * ferry_copy_file:
  * Copies an entry that is not a folder (a regular file, a symlink, a
- * FIFO, a socket, a device node) and counts how it ended. @opened_fd is
- * the source when the walk opened it already (taken over), or -1.
+ * FIFO, a socket, a device node) and counts how it ended, now or, for a
+ * file the strategy names later, then. @opened_fd is the source when the
+ * walk opened it already (taken over), or -1.
  */
 void
 ferry_copy_file (FerryTreeContext *ctx, FerryEntry *entry, int opened_fd)
 {
   ferry_autofd src_fd = opened_fd;
   g_autoptr (GError) error = NULL;
-  guint64 size = S_ISREG (entry->st.st_mode) ? entry->st.st_size : 0;
   gboolean first_name = TRUE;
+  FerryFileOutcome outcome = FERRY_FILE_FAILED;
 
-  if (!ferry_place_settle (ctx, entry, &error)
-      || (!entry->skip && !copy_or_link (ctx, entry, &src_fd, &first_name, &error)))
-    ferry_tree_context_file_failed (ctx, entry, size, error, entry->destination_failed);
-  else if (entry->skip)
-    ferry_tree_context_file_skipped (ctx, 1, first_name ? size : 0);
-  else
-    ferry_tree_context_file_done (ctx);
+  if (ferry_place_settle (ctx, entry, &error))
+    outcome = entry->skip ? FERRY_FILE_COPIED
+                          : copy_or_link (ctx, entry, &src_fd, &first_name, &error);
+  if (outcome != FERRY_FILE_LATER)
+    ferry_tree_context_count_outcome (ctx, entry, outcome == FERRY_FILE_COPIED, first_name, error);
 }

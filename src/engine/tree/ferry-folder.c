@@ -163,3 +163,23 @@ ferry_folder_finish (FerryTreeContext *ctx, FerryDirNode *node)
   ferry_set_error_from_errno (&error, errsv, _ ("Could not set the attributes of “%s”"), path);
   ferry_folder_fail (ctx, node, error, ferry_errno_is_device_failure (errsv));
 }
+
+/**
+ * ferry_folder_release:
+ * One thing holding @node is done: its listing, a subfolder, or a file
+ * whose name was given later. The last one finishes the folder, and so
+ * on up the tree.
+ */
+void
+ferry_folder_release (FerryTreeContext *ctx, FerryDirNode *node)
+{
+  while (node != NULL && g_atomic_int_dec_and_test (&node->pending))
+    {
+      FerryDirNode *parent = node->parent;
+
+      if (parent != NULL)
+        ferry_folder_finish (ctx, node);
+      ferry_dir_node_free (node);
+      node = parent;
+    }
+}

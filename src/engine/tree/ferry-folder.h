@@ -12,5 +12,6 @@ void ferry_folder_fail (FerryTreeContext *ctx,
                         const GError *error,
                         gboolean fatal);
 void ferry_folder_finish (FerryTreeContext *ctx, FerryDirNode *node);
+void ferry_folder_release (FerryTreeContext *ctx, FerryDirNode *node);
 
 G_END_DECLS

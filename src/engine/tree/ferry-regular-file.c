@@ -5,6 +5,7 @@
 #include <fcntl.h>
 #include <glib/gi18n-lib.h>
 
+#include "ferry-folder.h"
 #include "ferry-fs.h"
 #include "ferry-place.h"
 #include "ferry-regular-file.h"
@@ -12,7 +13,16 @@
 
 /* A regular file, from its open source to its final name: its data goes
  * into a temporary file by the job's strategy, is checked, gets its
- * metadata, and only then its name. */
+ * metadata, and only then its name: at once, or (a slow device) once the
+ * strategy has its data on the device. */
+
+/* A file on its way; the strategy holds it while its name waits. */
+typedef struct
+{
+  FerryFileCopy fc; /* first: the strategy hands back this pointer */
+  FerryTreeContext *ctx;
+  FerryEntry entry; /* its own, once it waits */
+} RegularFile;
 
 static char *
 path_of_file (const FerryFileCopy *fc, gboolean source)
@@ -104,38 +114,110 @@ copy_steps (FerryTreeContext *ctx, FerryFileCopy *fc, FerryEntry *entry, GError 
          && ferry_strategy_copy_data (strategy (ctx), fc, error)
          && ferry_file_copy_check_source_unchanged (fc, error)
          && (!ctx->verify || ferry_verify_copy (ctx->control, fc, error))
-         && apply_metadata (ctx, fc, entry, error)
-         && ferry_strategy_commit_file (strategy (ctx), fc, error)
-         && give_name (ctx, fc, entry, error);
+         && apply_metadata (ctx, fc, entry, error);
+}
+
+/* A copy that failed or was skipped leaves nothing behind and takes its
+ * bytes back from the progress. */
+static void
+end_file (RegularFile *file, const FerryEntry *entry, gboolean copied)
+{
+  FerryFileCopy *fc = &file->fc;
+
+  if (!copied || entry->skip)
+    ferry_counters_sub (file->ctx->counters, &file->ctx->counters->bytes_written, fc->written);
+  ferry_fd_closep (&fc->src_fd);
+  ferry_temp_file_discard (&fc->tmp); /* nothing left to discard once it has its name */
+}
+
+/* The strategy has the file's data on the device (or could not): it gets
+ * its name now, and the folder holding it may finish. */
+static void
+on_durable (FerryFileCopy *fc, int errsv)
+{
+  RegularFile *file = (RegularFile *) fc;
+  FerryTreeContext *ctx = file->ctx;
+  FerryDirNode *node = file->entry.node;
+  g_autoptr (GError) error = NULL;
+  gboolean copied;
+
+  if (errsv == ECANCELED)
+    copied = ferry_control_check (ctx->control, &error);
+  else if (errsv != 0)
+    copied = ferry_file_copy_fail_errno (fc, errsv, TRUE, &error);
+  else
+    copied = give_name (ctx, fc, &file->entry, &error);
+  file->entry.destination_failed = fc->destination_failed;
+  end_file (file, &file->entry, copied);
+  ferry_tree_context_count_outcome (ctx, &file->entry, copied, TRUE, error);
+  ferry_entry_clear (&file->entry);
+  g_free (file);
+  ferry_folder_release (ctx, node);
+}
+
+/* The strategy takes the file (and its folder waits for it); its source
+ * is not needed any more. */
+static void
+wait_for_name (RegularFile *file, const FerryEntry *entry)
+{
+  file->entry = *entry;
+  file->entry.dst_name = g_strdup (entry->dst_name);
+  file->fc.entry = &file->entry;
+  ferry_fd_closep (&file->fc.src_fd);
+  g_atomic_int_inc (&entry->node->pending);
+}
+
+/* Where the strategy names files later, it gets this one with all it
+ * needs then; a file with several names is named at once, since the
+ * others link to it. */
+static FerryCommit
+commit (FerryTreeContext *ctx, RegularFile *file, FerryEntry *entry, GError **error)
+{
+  FerryStrategy *now = strategy (ctx);
+
+  if (now->klass->names_later && entry->st.st_nlink == 1)
+    {
+      file->fc.durable = on_durable;
+      wait_for_name (file, entry);
+    }
+  return ferry_strategy_commit_file (now, &file->fc, error);
 }
 
 /**
  * ferry_regular_file_copy:
  * Copies the regular file @entry; @src_fd is its source when the walk
- * opened it already (taken over), or -1. A copy that fails or is skipped
- * leaves nothing behind and takes its bytes back from the progress.
+ * opened it already (taken over), or -1. FERRY_FILE_LATER: the strategy
+ * names it later, and counts it then.
  */
-gboolean
+FerryFileOutcome
 ferry_regular_file_copy (FerryTreeContext *ctx, FerryEntry *entry, int *src_fd, GError **error)
 {
-  FerryFileCopy fc = {
+  RegularFile *file = g_new0 (RegularFile, 1);
+  FerryFileCopy *fc = &file->fc;
+  gboolean copied = FALSE;
+
+  *fc = (FerryFileCopy){
     .entry = entry,
     .path_of = path_of_file,
     .src_fd = ferry_fd_steal (src_fd),
     .dst_dir_fd = entry->node->dst_fd,
     .tmp = FERRY_TEMP_FILE_INIT,
   };
-  gboolean ok = copy_steps (ctx, &fc, entry, error);
-
-  if (ok && !entry->skip)
-    ferry_strategy_file_named (strategy (ctx), &fc);
-  else
-    {
-      ferry_strategy_abandon_file (strategy (ctx), &fc);
-      ferry_counters_sub (ctx->counters, &ctx->counters->bytes_written, fc.written);
-      ferry_temp_file_discard (&fc.tmp);
-    }
-  entry->destination_failed = fc.destination_failed;
-  ferry_fd_closep (&fc.src_fd);
-  return ok;
+  file->ctx = ctx;
+  if (copy_steps (ctx, fc, entry, error))
+    switch (commit (ctx, file, entry, error))
+      {
+        case FERRY_COMMIT_LATER:
+          return FERRY_FILE_LATER;
+        case FERRY_COMMIT_NOW:
+          copied = give_name (ctx, fc, entry, error);
+          break;
+        case FERRY_COMMIT_FAILED:
+        default:
+          break;
+      }
+  entry->destination_failed = fc->destination_failed;
+  end_file (file, entry, copied);
+  g_free (file);
+  return copied ? FERRY_FILE_COPIED : FERRY_FILE_FAILED;
 }

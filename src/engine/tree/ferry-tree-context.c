@@ -102,6 +102,26 @@ ferry_tree_context_file_failed (FerryTreeContext *ctx,
     ferry_control_stop (ctx->control, error);
 }
 
+/* How an entry that is not a folder ended: copied, skipped (its bytes
+ * leave the total only where the plan counted them: the first name of a
+ * file with several), or failed with @error. */
+void
+ferry_tree_context_count_outcome (FerryTreeContext *ctx,
+                                  const FerryEntry *entry,
+                                  gboolean copied,
+                                  gboolean first_name,
+                                  const GError *error)
+{
+  guint64 size = S_ISREG (entry->st.st_mode) ? entry->st.st_size : 0;
+
+  if (!copied)
+    ferry_tree_context_file_failed (ctx, entry, size, error, entry->destination_failed);
+  else if (entry->skip)
+    ferry_tree_context_file_skipped (ctx, 1, first_name ? size : 0);
+  else
+    ferry_tree_context_file_done (ctx);
+}
+
 /* A subtree that will not be copied still counted in the plan: take it
  * out of the totals so the progress ends where the work ends. */
 void

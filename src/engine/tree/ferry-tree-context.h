@@ -60,6 +60,11 @@ void ferry_tree_context_file_failed (FerryTreeContext *ctx,
                                      guint64 bytes,
                                      const GError *error,
                                      gboolean fatal);
+void ferry_tree_context_count_outcome (FerryTreeContext *ctx,
+                                       const FerryEntry *entry,
+                                       gboolean copied,
+                                       gboolean first_name,
+                                       const GError *error);
 void ferry_tree_context_subtree_dropped (FerryTreeContext *ctx,
                                          const FerryEntry *entry,
                                          gboolean skipped);

@@ -13,7 +13,6 @@
 #include "ferry-tree-copy.h"
 
 #define LISTING_BUFFER_SIZE (64 * 1024)
-#define HANDED_OUT_MAX      64
 
 /**
  * FerryTreeCopy:
@@ -193,27 +192,6 @@ copy_entry (FerryTreeCopy *self,
 /* ------------------------------------------------------------------ */
 /* Folders                                                             */
 
-/* Where every worker waits until its file is on the device before naming
- * it (a slow device), the files of one folder (a camera card's thousands
- * of photos) are handed out to all workers rather than copied in turn by
- * the one listing them. The stack of tasks stays short. */
-static gboolean
-hand_out_file (FerryTreeCopy *self, FerryDirNode *node, const char *name, unsigned char d_type)
-{
-  gboolean room;
-
-  if (!ferry_copy_target_get_strategy (self->ctx->target)->klass->spreads_files)
-    return FALSE;
-  g_mutex_lock (&self->lock);
-  room = self->tasks->len < HANDED_OUT_MAX;
-  g_mutex_unlock (&self->lock);
-  if (!room)
-    return FALSE;
-  g_atomic_int_inc (&node->pending);
-  push_task (self, node, name, name, d_type);
-  return TRUE;
-}
-
 static void
 list_dir (FerryTreeCopy *self, FerryDirNode *node)
 {
@@ -239,8 +217,6 @@ list_dir (FerryTreeCopy *self, FerryDirNode *node)
     {
       if (ferry_control_is_ending (self->ctx->control))
         break;
-      if (d_type != DT_DIR && hand_out_file (self, node, name, d_type))
-        continue;
       copy_entry (self, node, name, name, d_type);
     }
   ferry_dir_reader_clear (&reader);
@@ -254,20 +230,6 @@ list_dir (FerryTreeCopy *self, FerryDirNode *node)
 }
 
 static void
-release_node (FerryTreeCopy *self, FerryDirNode *node)
-{
-  while (node != NULL && g_atomic_int_dec_and_test (&node->pending))
-    {
-      FerryDirNode *parent = node->parent;
-
-      if (parent != NULL)
-        ferry_folder_finish (self->ctx, node);
-      ferry_dir_node_free (node);
-      node = parent;
-    }
-}
-
-static void
 run_task (FerryTreeCopy *self, Task *task)
 {
   if (task->src_name != NULL)
@@ -277,7 +239,7 @@ run_task (FerryTreeCopy *self, Task *task)
     }
   else
     list_dir (self, task->node);
-  release_node (self, task->node);
+  ferry_folder_release (self->ctx, task->node);
   task_free (task);
 }
 
@@ -317,21 +279,6 @@ add_workers (FerryTreeCopy *self, guint n_workers)
 {
   while (self->threads->len + 1 < n_workers)
     g_ptr_array_add (self->threads, g_thread_new ("ferry-copy", worker_main, self));
-}
-
-/**
- * ferry_tree_copy_grow:
- * Brings the workers up to @n_workers while the copy runs: a device
- * measured slow in the middle of a job wants more of them. Does nothing
- * once the copy is over.
- */
-void
-ferry_tree_copy_grow (FerryTreeCopy *self, guint n_workers)
-{
-  g_mutex_lock (&self->lock);
-  if (self->running)
-    add_workers (self, n_workers);
-  g_mutex_unlock (&self->lock);
 }
 
 /**

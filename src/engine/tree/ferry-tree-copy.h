@@ -23,7 +23,6 @@ FerryTreeCopy *ferry_tree_copy_new (FerryTreeContext *ctx);
 void ferry_tree_copy_free (FerryTreeCopy *self);
 void ferry_tree_copy_add_root (FerryTreeCopy *self, const FerryTreeRoot *root);
 void ferry_tree_copy_run (FerryTreeCopy *self, guint n_workers);
-void ferry_tree_copy_grow (FerryTreeCopy *self, guint n_workers);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (FerryTreeCopy, ferry_tree_copy_free)
 
