@@ -463,12 +463,15 @@ count_ferry_leftovers (const char *path)
   return n;
 }
 
-/* The built ferry-copy, as a user runs it; fails the test unless it
- * exits 0. */
+/* The built ferry-copy, as a user runs it (@device: how it treats the
+ * destination's device); fails the test unless it exits 0. */
 static void
-run_ferry_copy (const char *source, const char *destination)
+run_ferry_copy_on (const char *source, const char *destination, const char *device)
 {
-  const char *argv[] = { g_getenv ("FERRY_COPY"), "--progress=none", source, destination, NULL };
+  g_autofree char *device_option = g_strdup_printf ("--device=%s", device);
+  const char *argv[] = {
+    g_getenv ("FERRY_COPY"), "--progress=none", device_option, source, destination, NULL,
+  };
   g_autoptr (GError) error = NULL;
   g_autofree char *err = NULL;
   int status;
@@ -479,6 +482,12 @@ run_ferry_copy (const char *source, const char *destination)
   g_assert_no_error (error);
   if (!g_spawn_check_wait_status (status, &error))
     g_error ("ferry-copy %s %s: %s\n%s", source, destination, error->message, err);
+}
+
+static void
+run_ferry_copy (const char *source, const char *destination)
+{
+  run_ferry_copy_on (source, destination, "auto");
 }
 
 /* ferry-copy to a stick mounted by a FUSE daemon (exfat-fuse, ntfs-3g)
@@ -529,6 +538,69 @@ test_fuse_stick (gconstpointer data)
   ferry_test_remove_tree (scratch);
 }
 
+/* A folder of many small files, as a camera card or a source tree: 600
+ * files of 1 to 16 KB in six folders, and two of 4 MB. */
+static char *
+make_small_files_tree (const char *parent)
+{
+  char *tree = g_build_filename (parent, "Small", NULL);
+
+  for (guint i = 0; i < 600; i++)
+    {
+      g_autofree char *folder = g_strdup_printf ("folder-%u", i % 6);
+      g_autofree char *name = g_strdup_printf ("file-%03u.txt", i);
+      ferry_test_make_dirs (ferry_test_path (tree, folder, NULL));
+      ferry_test_write_random (ferry_test_path (tree, folder, name, NULL), 1024 + i * 25, i);
+    }
+  ferry_test_write_random (ferry_test_path (tree, "video-1.mp4", NULL), 4 * 1024 * 1024, 1001);
+  ferry_test_write_random (ferry_test_path (tree, "video-2.mp4", NULL), 4 * 1024 * 1024, 1002);
+  return tree;
+}
+
+/* Durability comes by time, not by file: copying 602 files to a slow
+ * stick costs at most 2 flushes per second of copying, plus 10, where a
+ * flush per file (as fdatasync before each name made it) costs hundreds.
+ * The bound is on the emulator's count, not on a time. */
+static void
+test_flushes (gconstpointer data)
+{
+  g_autofree char *scratch = ferry_test_scratch_new ("flushes");
+  g_autofree char *workdir = g_build_filename (scratch, "stick", NULL);
+  const FerryTestStickOptions options = {
+    .workdir = workdir,
+    .label = "FERRYFLUSH",
+    .size_bytes = 256 * MB,
+    .rate_bytes_per_sec = 40 * MB,
+    .fs = GPOINTER_TO_INT (data),
+    .scatter_cost_us = FERRY_TEST_STICK_FLASH_SCATTER_COST_US,
+    .flush_cost_us = FERRY_TEST_STICK_FLASH_FLUSH_COST_US,
+  };
+  g_autoptr (FerryTestStick) stick = ferry_test_stick_new_or_skip_full (&options);
+  g_autofree char *tree = make_small_files_tree (scratch);
+
+  if (stick != NULL)
+    {
+      const char *mountpoint = ferry_test_stick_get_mountpoint (stick);
+      guint64 flushes = ferry_test_stick_get_flushes (stick);
+      gint64 start = g_get_monotonic_time ();
+      double seconds;
+
+      run_ferry_copy_on (tree, mountpoint, "slow");
+      seconds = (double) (g_get_monotonic_time () - start) / G_USEC_PER_SEC;
+      flushes = ferry_test_stick_get_flushes (stick) - flushes;
+      g_test_message ("%s: %" G_GUINT64_FORMAT " flushes, %" G_GUINT64_FORMAT
+                      " scattered writes in %.1f s",
+                      ferry_test_stick_fs_to_string (options.fs), flushes,
+                      ferry_test_stick_get_scattered_writes (stick), seconds);
+      g_assert_cmpuint (flushes, <=, (guint64) (2 * seconds) + 10);
+      ferry_test_assert_trees_equal (tree, ferry_test_path (mountpoint, "Small", NULL),
+                                     FERRY_TEST_COMPARE_CONTENT);
+      g_assert_cmpuint (count_ferry_leftovers (mountpoint), ==, 0);
+    }
+  g_clear_pointer (&stick, ferry_test_stick_free);
+  ferry_test_remove_tree (scratch);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -548,5 +620,11 @@ main (int argc, char **argv)
                         GINT_TO_POINTER (FERRY_TEST_STICK_FS_EXFAT), test_fuse_stick);
   g_test_add_data_func ("/slow-device/fuse-stick/ntfs", GINT_TO_POINTER (FERRY_TEST_STICK_FS_NTFS),
                         test_fuse_stick);
+  g_test_add_data_func ("/slow-device/flushes/ext4", GINT_TO_POINTER (FERRY_TEST_STICK_FS_EXT4),
+                        test_flushes);
+  g_test_add_data_func ("/slow-device/flushes/exfat", GINT_TO_POINTER (FERRY_TEST_STICK_FS_EXFAT),
+                        test_flushes);
+  g_test_add_data_func ("/slow-device/flushes/ntfs", GINT_TO_POINTER (FERRY_TEST_STICK_FS_NTFS),
+                        test_flushes);
   return g_test_run ();
 }

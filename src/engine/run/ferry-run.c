@@ -5,6 +5,7 @@
 
 #include "ferry-copy-target.h"
 #include "ferry-error.h"
+#include "ferry-fs.h"
 #include "ferry-plan.h"
 #include "ferry-run.h"
 #include "ferry-scan.h"
@@ -118,7 +119,9 @@ start_target (FerryRun *self, FerryPlan *plan)
                                                    self->control);
   FerryStrategy *strategy;
 
-  target->n_pieces = self->options.n_workers;
+  /* A file copied in pieces is written at several offsets at once: only
+   * where the filesystem leaves the gaps as holes. */
+  target->n_pieces = ferry_fs_leaves_holes (plan->dst_fd) ? self->options.n_workers : 1;
   if (starts_slow (self))
     strategy = new_slow_strategy (self, target);
   else

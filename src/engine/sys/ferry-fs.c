@@ -8,7 +8,9 @@
 #include <glib/gi18n-lib.h>
 #include <stdio.h>
 #include <string.h>
+#include <linux/magic.h>
 #include <sys/resource.h>
+#include <sys/vfs.h>
 #include <sys/xattr.h>
 #include <unistd.h>
 
@@ -272,4 +274,27 @@ ferry_folder_shapes_new_entries (int fd)
     return TRUE;
   return fgetxattr (fd, "system.posix_acl_default", NULL, 0) >= 0
          || (errno != ENODATA && errno != ENOTSUP);
+}
+
+/* FUSE filesystems report this type; linux/magic.h does not name it. */
+#define FUSE_SUPER_MAGIC 0x65735546
+#define EXFAT_SUPER_MAGIC 0x2011BAB0
+
+/**
+ * ferry_fs_leaves_holes:
+ * Whether the filesystem of @fd can leave a hole where a file is written
+ * past its end. FAT and exFAT cannot: a write at an offset makes them
+ * write zeros up to it first (exfat-fuse does, to the device, so a big
+ * file copied in pieces at different offsets costs its size again). A
+ * FUSE daemon is asked nothing and may do the same: counted as no.
+ */
+gboolean
+ferry_fs_leaves_holes (int fd)
+{
+  struct statfs fs;
+
+  if (fstatfs (fd, &fs) != 0)
+    return FALSE;
+  return fs.f_type != FUSE_SUPER_MAGIC && fs.f_type != MSDOS_SUPER_MAGIC
+         && fs.f_type != EXFAT_SUPER_MAGIC;
 }
