@@ -91,7 +91,8 @@ typedef enum
  * FerryCopyMethod:
  * How a job's data travels, as its progress reports it: on fast disks
  * by sharing extents, by copy_file_range or, where that is refused, by
- * sendfile; on slow devices in throttled windows or synced chunks.
+ * sendfile; on slow devices in windows with durability points, or in
+ * synced chunks.
  */
 typedef enum
 {

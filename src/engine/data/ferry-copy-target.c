@@ -81,10 +81,11 @@ ferry_copy_target_settle (FerryCopyTarget *self)
 }
 
 /* Every strategy used stops, in the order they were used, then the
- * destination is made durable: an fsync of its folder, for the daemon
- * of a FUSE block filesystem to write its own metadata (exfat-fuse keeps
- * its cluster bitmap until then) and the device to get its flush, and a
- * syncfs for everything else, names too. */
+ * destination is made durable: on a FUSE filesystem an fsync of its
+ * folder, for the daemon to write its own metadata (exfat-fuse keeps its
+ * cluster bitmap until then) and the device to get its flush; then a
+ * syncfs for everything else, names too. (On a kernel filesystem the
+ * fsync would only cost another journal commit and its flushes.) */
 gboolean
 ferry_copy_target_finish (FerryCopyTarget *self, GError **error)
 {
@@ -92,7 +93,8 @@ ferry_copy_target_finish (FerryCopyTarget *self, GError **error)
 
   if (errsv == 0 && self->successor != NULL)
     errsv = ferry_strategy_finish (self->successor);
-  if (errsv == 0 && fsync (self->dir_fd) != 0 && errno != EINVAL)
+  if (errsv == 0 && ferry_fs_is_fuse (self->dir_fd) && fsync (self->dir_fd) != 0
+      && errno != EINVAL)
     errsv = errno;
   if (errsv == 0 && syncfs (self->dir_fd) != 0)
     errsv = errno;

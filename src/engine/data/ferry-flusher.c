@@ -27,7 +27,7 @@ typedef enum
 {
   STATE_PROBING,
   STATE_FAST,
-  STATE_HANDED_OVER, /* the device is slow: the throttle took over */
+  STATE_HANDED_OVER, /* the device is slow: the slow strategy took over */
   STATE_STOPPED,
 } State;
 
@@ -44,7 +44,7 @@ typedef enum
  * It also measures. A device whose class says fast may not be (a loop
  * device on slow storage, an SD card in an internal reader, a dying
  * disk): until a few syncs have shown it fast, writers may run only a
- * little ahead of it, and a slow one is handed over to the throttle.
+ * little ahead of it, and a slow one is handed over to the slow strategy.
  */
 struct _FerryFlusher
 {

@@ -11,11 +11,13 @@
 #define WINDOW_START (8 * MIB)
 #define WINDOW_MIN   (4 * MIB)
 #define WINDOW_MAX   (16 * MIB)
-/* A window is about this much of the device's time: the writer may be
- * two windows ahead of the device (one being synced, one filling), so
- * this keeps dirty memory near 2 x 0.4 s of device time (under 32 MB
- * at 40 MB/s) while each durability point, and the flush it costs on a
- * kernel filesystem, covers as much as it can. */
+/* A window is about this much of the device's time: the writer may be a
+ * window and a half ahead of the device (one being synced, half of the
+ * next filling: a point starts as soon as a whole window is written, and
+ * the writer refills half a window in no time), so this keeps dirty
+ * memory near 1.5 x 0.4 s of device time (24 MB at 40 MB/s) while each
+ * durability point, and the flushes it costs on a kernel filesystem,
+ * covers as much as it can. */
 #define WINDOW_SECONDS 0.4
 /* A complete file waits at most this long for its name, even when few
  * bytes follow it (a folder of small files on a fast-filling window
@@ -41,8 +43,9 @@
  * temporary file) gets its final name only after the point that follows
  * it has returned, and that name reaches the device with the next point:
  * never a name before its data. Bytes count as durable when the point
- * that covered them returned. The writer is held while it is two windows
- * ahead, so the device never idles and dirty memory stays small.
+ * that covered them returned. The writer is held while it is a window
+ * and a half ahead, so the device never idles and dirty memory stays
+ * small.
  */
 typedef struct
 {
@@ -88,7 +91,7 @@ is_ending (FerryStrategySlow *self)
   return ferry_control_is_ending (self->parent.target->control);
 }
 
-/* The writer waits while it is two windows ahead of the device. */
+/* The writer waits while it is a window and a half ahead of the device. */
 static gboolean
 slow_chunk_written (FerryStrategy *strategy,
                     FerryFileCopy *fc,
@@ -103,7 +106,7 @@ slow_chunk_written (FerryStrategy *strategy,
   self->unsynced += len;
   if (self->unsynced >= self->window)
     g_cond_broadcast (&self->cond);
-  while (self->unsynced + self->in_flight >= 2 * self->window && self->errsv == 0
+  while (self->unsynced + self->in_flight >= self->window + self->window / 2 && self->errsv == 0
          && !is_ending (self))
     g_cond_wait_until (&self->cond, &self->lock, g_get_monotonic_time () + RECHECK_USEC);
   errsv = self->errsv;

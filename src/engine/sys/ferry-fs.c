@@ -280,6 +280,16 @@ ferry_folder_shapes_new_entries (int fd)
 #define FUSE_SUPER_MAGIC 0x65735546
 #define EXFAT_SUPER_MAGIC 0x2011BAB0
 
+/* Whether @fd is on a FUSE filesystem, whose daemon keeps metadata of its
+ * own that only an fsync (or an unmount) makes it write. */
+gboolean
+ferry_fs_is_fuse (int fd)
+{
+  struct statfs fs;
+
+  return fstatfs (fd, &fs) == 0 && fs.f_type == FUSE_SUPER_MAGIC;
+}
+
 /**
  * ferry_fs_leaves_holes:
  * Whether the filesystem of @fd can leave a hole where a file is written

@@ -61,5 +61,6 @@ char *ferry_proc_fd_path (int fd, const char *name);
 int ferry_open_source_at (int dir_fd, const char *name, int flags);
 gboolean ferry_folder_shapes_new_entries (int fd);
 gboolean ferry_fs_leaves_holes (int fd);
+gboolean ferry_fs_is_fuse (int fd);
 
 G_END_DECLS
