@@ -22,6 +22,7 @@ typedef struct
   FerryFileCopy fc; /* first: the strategy hands back this pointer */
   FerryTreeContext *ctx;
   FerryEntry entry; /* its own, once it waits */
+  char *src_name;   /* the entry's, which lived in a folder listing */
 } RegularFile;
 
 static char *
@@ -151,6 +152,7 @@ on_durable (FerryFileCopy *fc, int errsv)
   end_file (file, &file->entry, copied);
   ferry_tree_context_count_outcome (ctx, &file->entry, copied, TRUE, error);
   ferry_entry_clear (&file->entry);
+  g_free (file->src_name);
   g_free (file);
   ferry_folder_release (ctx, node);
 }
@@ -161,6 +163,8 @@ static void
 wait_for_name (RegularFile *file, const FerryEntry *entry)
 {
   file->entry = *entry;
+  file->src_name = g_strdup (entry->src_name);
+  file->entry.src_name = file->src_name;
   file->entry.dst_name = g_strdup (entry->dst_name);
   file->fc.entry = &file->entry;
   ferry_fd_closep (&file->fc.src_fd);
