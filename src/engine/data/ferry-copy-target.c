@@ -101,7 +101,8 @@ ferry_copy_target_finish (FerryCopyTarget *self, GError **error)
   if (errsv != 0)
     return ferry_set_error_from_errno (error, errsv,
                                        _ ("Could not make the copies in “%s” durable"), self->path);
-  ferry_counters_all_durable (self->counters);
+  /* Everything written is on the device now. */
+  ferry_counters_set_durable (self->counters, ferry_counters_get (&self->counters->bytes_written));
   return TRUE;
 }
 

@@ -40,11 +40,11 @@ ferry_counters_touch (FerryCounters *self)
 }
 
 /* The listener is about to read the counters: later changes call the
- * hook again. Returns whether anything changed since the last take. */
-gboolean
+ * hook again. */
+void
 ferry_counters_take_change (FerryCounters *self)
 {
-  return atomic_exchange (&self->change_pending, FALSE);
+  atomic_store (&self->change_pending, FALSE);
 }
 
 void
@@ -75,14 +75,6 @@ void
 ferry_counters_set_durable (FerryCounters *self, guint64 bytes)
 {
   atomic_store (&self->bytes_durable, MIN (bytes, ferry_counters_get (&self->bytes_written)));
-  ferry_counters_touch (self);
-}
-
-/* The final sync returned: everything written is on the device. */
-void
-ferry_counters_all_durable (FerryCounters *self)
-{
-  atomic_store (&self->bytes_durable, ferry_counters_get (&self->bytes_written));
   ferry_counters_touch (self);
 }
 

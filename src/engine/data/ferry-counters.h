@@ -44,13 +44,12 @@ void ferry_counters_set_changed_func (FerryCounters *self,
                                       FerryCountersChangedFunc func,
                                       gpointer user_data);
 void ferry_counters_touch (FerryCounters *self);
-gboolean ferry_counters_take_change (FerryCounters *self);
+void ferry_counters_take_change (FerryCounters *self);
 
 void ferry_counters_add (FerryCounters *self, atomic_uint_fast64_t *counter, guint64 n);
 void ferry_counters_sub (FerryCounters *self, atomic_uint_fast64_t *counter, guint64 n);
 void ferry_counters_add_total (FerryCounters *self, gint64 bytes);
 void ferry_counters_set_durable (FerryCounters *self, guint64 bytes);
-void ferry_counters_all_durable (FerryCounters *self);
 
 gboolean ferry_counters_current_is_due (FerryCounters *self, gboolean force);
 void ferry_counters_take_current (FerryCounters *self, char *display_path);

@@ -16,7 +16,8 @@
  * metadata, and only then its name: at once, or (a slow device) once the
  * strategy has its data on the device. */
 
-/* A file on its way; the strategy holds it while its name waits. */
+/* A file on its way: on the copying worker's stack, or, while its name
+ * waits for the strategy, on the heap. */
 typedef struct
 {
   FerryFileCopy fc; /* first: the strategy hands back this pointer */
@@ -157,33 +158,36 @@ on_durable (FerryFileCopy *fc, int errsv)
   ferry_folder_release (ctx, node);
 }
 
-/* The strategy takes the file (and its folder waits for it); its source
- * is not needed any more. */
-static void
-wait_for_name (RegularFile *file, const FerryEntry *entry)
+/* The strategy takes the file (and its folder waits for it): a copy of
+ * its own, on the heap, owning what it needs when its name is given; its
+ * source is not needed any more. */
+static RegularFile *
+wait_for_name (const RegularFile *file, const FerryEntry *entry)
 {
-  file->entry = *entry;
-  file->src_name = g_strdup (entry->src_name);
-  file->entry.src_name = file->src_name;
-  file->entry.dst_name = g_strdup (entry->dst_name);
-  file->fc.entry = &file->entry;
-  ferry_fd_closep (&file->fc.src_fd);
+  RegularFile *later = g_memdup2 (file, sizeof *file);
+
+  later->entry = *entry;
+  later->src_name = g_strdup (entry->src_name);
+  later->entry.src_name = later->src_name;
+  later->entry.dst_name = g_strdup (entry->dst_name);
+  later->fc.entry = &later->entry;
+  later->fc.durable = on_durable;
+  ferry_fd_closep (&later->fc.src_fd);
   g_atomic_int_inc (&entry->node->pending);
+  return later;
 }
 
-/* Where the strategy names files later, it gets this one with all it
- * needs then; a file with several names is named at once, since the
- * others link to it. */
+/* Where the strategy names files later, it gets the file with all it
+ * needs then (and answers FERRY_COMMIT_LATER: the caller's own record
+ * no longer owns anything); a file with several names is named at once,
+ * since the others link to it. */
 static FerryCommit
 commit (FerryTreeContext *ctx, RegularFile *file, FerryEntry *entry, GError **error)
 {
   FerryStrategy *now = strategy (ctx);
 
   if (now->klass->names_later && entry->st.st_nlink == 1)
-    {
-      file->fc.durable = on_durable;
-      wait_for_name (file, entry);
-    }
+    return ferry_strategy_commit_file (now, &wait_for_name (file, entry)->fc, error);
   return ferry_strategy_commit_file (now, &file->fc, error);
 }
 
@@ -196,20 +200,21 @@ commit (FerryTreeContext *ctx, RegularFile *file, FerryEntry *entry, GError **er
 FerryFileOutcome
 ferry_regular_file_copy (FerryTreeContext *ctx, FerryEntry *entry, int *src_fd, GError **error)
 {
-  RegularFile *file = g_new0 (RegularFile, 1);
-  FerryFileCopy *fc = &file->fc;
+  RegularFile file = {
+    .fc = {
+      .entry = entry,
+      .path_of = path_of_file,
+      .src_fd = ferry_fd_steal (src_fd),
+      .dst_dir_fd = entry->node->dst_fd,
+      .tmp = FERRY_TEMP_FILE_INIT,
+    },
+    .ctx = ctx,
+  };
+  FerryFileCopy *fc = &file.fc;
   gboolean copied = FALSE;
 
-  *fc = (FerryFileCopy){
-    .entry = entry,
-    .path_of = path_of_file,
-    .src_fd = ferry_fd_steal (src_fd),
-    .dst_dir_fd = entry->node->dst_fd,
-    .tmp = FERRY_TEMP_FILE_INIT,
-  };
-  file->ctx = ctx;
   if (copy_steps (ctx, fc, entry, error))
-    switch (commit (ctx, file, entry, error))
+    switch (commit (ctx, &file, entry, error))
       {
         case FERRY_COMMIT_LATER:
           return FERRY_FILE_LATER;
@@ -221,7 +226,6 @@ ferry_regular_file_copy (FerryTreeContext *ctx, FerryEntry *entry, int *src_fd, 
           break;
       }
   entry->destination_failed = fc->destination_failed;
-  end_file (file, entry, copied);
-  g_free (file);
+  end_file (&file, entry, copied);
   return copied ? FERRY_FILE_COPIED : FERRY_FILE_FAILED;
 }
