@@ -74,8 +74,7 @@ describe_sources (FerryJob *job, FerryDestination *destination)
 static gboolean
 writes_to_slow_device (FerryJob *job)
 {
-  const char *strategy = ferry_job_get_strategy (job);
-  return g_strcmp0 (strategy, "window") == 0 || g_strcmp0 (strategy, "chunk-sync") == 0;
+  return ferry_copy_method_is_slow (ferry_job_get_copy_method (job));
 }
 
 static char *

@@ -36,7 +36,10 @@ append_json_string (GString *out, const char *s)
 /* One JSON object on one line. Paths in "current" are already display
  * strings (valid UTF-8, odd bytes escaped), so the line is valid JSON. */
 char *
-ferry_cli_format_json (const FerryProgress *p, FerryDevice *device, const char *strategy)
+ferry_cli_format_json (const FerryProgress *p,
+                       FerryDevice *device,
+                       FerryCopyMethod method,
+                       const char *strategy)
 {
   GString *out = g_string_new ("{");
   char number[G_ASCII_DTOSTR_BUF_SIZE];
@@ -70,9 +73,9 @@ ferry_cli_format_json (const FerryProgress *p, FerryDevice *device, const char *
     {
       /* How Ferry treats the device now: measured slow, or told, it is
        * written the slow way whatever its class says. */
-      gboolean slow = strategy != NULL ? g_strcmp0 (strategy, "window") == 0
-                                             || g_strcmp0 (strategy, "chunk-sync") == 0
-                                       : ferry_device_get_speed (device) == FERRY_DEVICE_SPEED_SLOW;
+      gboolean slow = method != FERRY_COPY_METHOD_NONE
+                          ? ferry_copy_method_is_slow (method)
+                          : ferry_device_get_speed (device) == FERRY_DEVICE_SPEED_SLOW;
 
       g_string_append (out, ",\"device\":{\"class\":");
       append_json_string (out, ferry_device_get_class_name (device));

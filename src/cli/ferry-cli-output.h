@@ -8,6 +8,7 @@ G_BEGIN_DECLS
 void ferry_cli_print_error (const char *message);
 char *ferry_cli_format_json (const FerryProgress *progress,
                              FerryDevice *device,
+                             FerryCopyMethod method,
                              const char *strategy);
 char *ferry_cli_format_bar (const FerryProgress *progress, guint width);
 char *ferry_cli_format_duration (double seconds);

@@ -69,7 +69,7 @@ show_json (FerryCliProgress *self, const FerryProgress *progress)
   else
     self->strategy_shown = strategy;
   self->device_shown |= device != NULL;
-  line = ferry_cli_format_json (progress, device, strategy);
+  line = ferry_cli_format_json (progress, device, ferry_job_get_copy_method (self->job), strategy);
   fprintf (stdout, "%s\n", line);
   fflush (stdout);
 }

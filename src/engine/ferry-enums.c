@@ -25,3 +25,11 @@ ferry_phase_to_string (FerryPhase phase)
         g_return_val_if_reached ("unknown");
     }
 }
+
+/* Whether data travels the slow devices' way (a device measured or told
+ * slow), whatever the device's class says. */
+gboolean
+ferry_copy_method_is_slow (FerryCopyMethod method)
+{
+  return method == FERRY_COPY_METHOD_WINDOW || method == FERRY_COPY_METHOD_CHUNK_SYNC;
+}

@@ -105,5 +105,6 @@ typedef enum
 } FerryCopyMethod;
 
 const char *ferry_phase_to_string (FerryPhase phase);
+gboolean ferry_copy_method_is_slow (FerryCopyMethod method);
 
 G_END_DECLS
