@@ -357,7 +357,9 @@ test_unplugged (Fixture *f, gconstpointer data)
 
   if (!have_stick (f))
     return;
-  tree = make_tree (f, 40, 1024 * 1024, 0);
+  /* More than the device writes before the first names are given (up
+   * to 1.5 s on ext4, with a window's worth still on its way). */
+  tree = make_tree (f, 100, 1024 * 1024, 0);
   copy = g_build_filename (f->dst, "tree", NULL);
   job = job_for (f, tree, FERRY_DEVICE_MODE_SLOW);
   w.strategies = g_ptr_array_new_with_free_func (g_free);
@@ -410,7 +412,7 @@ test_unplugged (Fixture *f, gconstpointer data)
       complete++;
     }
   g_assert_cmpuint (complete, >=, 8);
-  g_assert_cmpuint (complete, <, 40);
+  g_assert_cmpuint (complete, <, 100);
   watch_clear (&w);
 }
 
@@ -570,12 +572,11 @@ make_small_files_tree (const char *parent)
 
 /* Durability comes by time, not by file: where a flush per file (as an
  * fdatasync before each name made it) costs hundreds, copying 602 files
- * to an exFAT or NTFS stick costs at most 2 flushes per second of
- * copying, plus 10 (issue 12's goal). On ext4 each durability point (a
- * syncfs) costs 3 to 4 flushes through the journal and the loop device,
- * and the goal is not met (README, "Slow drives"); there the test holds
- * the line against a flush per file: at most one per ten files. Bounds
- * are on the emulator's counts, not on times. */
+ * to a stick costs at most 2 flushes per second of copying, plus 10
+ * (issue 12's goal). On ext4 each durability point (a syncfs) costs 3 to
+ * 4 flushes through the journal and the loop device, so points there
+ * come only every 1.5 s. Bounds are on the emulator's counts, not on
+ * times. */
 static void
 test_flushes (gconstpointer data)
 {
@@ -598,10 +599,7 @@ test_flushes (gconstpointer data)
                       " scattered writes in %.1f s",
                       ferry_test_stick_fs_to_string (fs), flushes,
                       ferry_test_stick_get_scattered_writes (stick), seconds);
-      if (fs == FERRY_TEST_STICK_FS_EXT4)
-        g_assert_cmpuint (flushes, <=, 602 / 10);
-      else
-        g_assert_cmpuint (flushes, <=, (guint64) (2 * seconds) + 10);
+      g_assert_cmpuint (flushes, <=, (guint64) (2 * seconds) + 10);
       ferry_test_assert_trees_equal (tree, ferry_test_path (mountpoint, "Small", NULL),
                                      FERRY_TEST_COMPARE_CONTENT);
       g_assert_cmpuint (count_ferry_leftovers (mountpoint), ==, 0);

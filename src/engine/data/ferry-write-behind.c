@@ -1,0 +1,172 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <unistd.h>
+
+#include "ferry-write-behind.h"
+
+#define MIB (1024 * 1024)
+/* About this much of the device's time may be on its way to it: enough
+ * that it never idles, little enough that dirty memory stays small. */
+#define AHEAD_SECONDS 0.4
+#define AHEAD_START   (8 * MIB)
+#define AHEAD_MIN     (4 * MIB)
+#define AHEAD_MAX     (16 * MIB)
+/* Each range keeps a descriptor open: a folder of tiny files must not
+ * use them up. */
+#define RANGES_MAX 256
+
+typedef struct
+{
+  gconstpointer owner; /* the file the range belongs to, to merge its chunks */
+  int fd;              /* a duplicate: the file may be closed before its range is waited for */
+  off_t offset;
+  off_t end;
+  gboolean started; /* its writeback was asked for */
+} Range;
+
+/**
+ * FerryWriteBehind:
+ * Data on its way to the device between durability points, on a kernel
+ * filesystem: each chunk's writeback starts as soon as it is written
+ * (sync_file_range, which issues no cache flush), and the writer waits
+ * for the oldest ranges to be written back while more than the limit is
+ * under way. The device works steadily while points, which cost flushes,
+ * come seldom; the points alone make anything durable, because a range
+ * written back is not yet reachable after an unplug (the file's size and
+ * extents are in the journal, not on the device).
+ *
+ * Used by one writer at a time.
+ */
+struct _FerryWriteBehind
+{
+  GQueue ranges; /* Range, oldest first */
+  guint64 pending;
+  guint64 unstarted; /* of pending, at the tail of ranges */
+  guint64 limit;
+};
+
+FerryWriteBehind *
+ferry_write_behind_new (void)
+{
+  FerryWriteBehind *self = g_new0 (FerryWriteBehind, 1);
+
+  g_queue_init (&self->ranges);
+  self->limit = AHEAD_START;
+  return self;
+}
+
+static void
+range_free (gpointer data)
+{
+  Range *range = data;
+
+  close (range->fd);
+  g_free (range);
+}
+
+/* Asks for the writeback of every range not yet started, oldest first:
+ * in batches, not chunk by chunk, so the filesystem allocates and the
+ * device writes files back to back. */
+static int
+start_writeback (FerryWriteBehind *self)
+{
+  GList *first = self->ranges.tail;
+
+  while (first != NULL && first->prev != NULL && !((Range *) first->prev->data)->started)
+    first = first->prev;
+  self->unstarted = 0;
+  for (GList *l = first; l != NULL; l = l->next)
+    {
+      Range *range = l->data;
+
+      if (range->started)
+        continue;
+      range->started = TRUE;
+      if (sync_file_range (range->fd, range->offset, range->end - range->offset,
+                           SYNC_FILE_RANGE_WRITE)
+          != 0)
+        return errno;
+    }
+  return 0;
+}
+
+/* [offset, offset + len) of @fd was written: its writeback starts with
+ * the batch it belongs to. Returns 0 or an errno (a device that failed
+ * or went away). */
+int
+ferry_write_behind_add (FerryWriteBehind *self, gconstpointer owner, int fd, off_t offset,
+                        size_t len)
+{
+  Range *last = g_queue_peek_tail (&self->ranges);
+
+  self->pending += len;
+  self->unstarted += len;
+  if (last != NULL && !last->started && last->owner == owner && last->end == offset)
+    last->end += len;
+  else
+    {
+      int dup_fd = fcntl (fd, F_DUPFD_CLOEXEC, 0);
+
+      if (dup_fd < 0)
+        return errno;
+      last = g_new0 (Range, 1);
+      last->owner = owner;
+      last->fd = dup_fd;
+      last->offset = offset;
+      last->end = offset + len;
+      g_queue_push_tail (&self->ranges, last);
+    }
+  return self->unstarted >= self->limit / 2 ? start_writeback (self) : 0;
+}
+
+/* The limit follows the rate the device wrote back at while the writer
+ * waited for it, smoothed, growing by half at most. */
+static void
+adapt_limit (FerryWriteBehind *self, guint64 bytes, gint64 started_at)
+{
+  double seconds = (double) (g_get_monotonic_time () - started_at) / G_USEC_PER_SEC;
+  guint64 target;
+
+  if (bytes < MIB || seconds <= 0)
+    return;
+  target = CLAMP ((guint64) (bytes / seconds * AHEAD_SECONDS), AHEAD_MIN, AHEAD_MAX);
+  self->limit = MIN ((self->limit + target) / 2, self->limit * 3 / 2);
+}
+
+/* Waits while more than the limit is on its way to the device. Returns 0
+ * or the errno of a writeback that failed. */
+int
+ferry_write_behind_wait_for_room (FerryWriteBehind *self)
+{
+  gint64 started_at = g_get_monotonic_time ();
+  guint64 retired = 0;
+  int errsv = 0;
+
+  while ((self->pending > self->limit || self->ranges.length > RANGES_MAX) && errsv == 0)
+    {
+      if (!((Range *) g_queue_peek_head (&self->ranges))->started
+          && (errsv = start_writeback (self)) != 0)
+        break;
+      Range *oldest = g_queue_pop_head (&self->ranges);
+      guint64 len = oldest->end - oldest->offset;
+
+      if (sync_file_range (oldest->fd, oldest->offset, len, SYNC_FILE_RANGE_WAIT_BEFORE) != 0)
+        errsv = errno;
+      self->pending -= len;
+      retired += len;
+      range_free (oldest);
+    }
+  if (errsv == 0)
+    adapt_limit (self, retired, started_at);
+  return errsv;
+}
+
+void
+ferry_write_behind_free (FerryWriteBehind *self)
+{
+  g_queue_clear_full (&self->ranges, range_free);
+  g_free (self);
+}
