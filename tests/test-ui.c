@@ -15,6 +15,8 @@
 #include "ferry-test-ui.h"
 #include "ferry-test-util.h"
 #include "ferry-transfer-row.h"
+#include "ferry-unsupported-dialog.h"
+#include "ferry-unsupported-private.h"
 #include "ferry-window.h"
 
 typedef FerryTestWindow Fixture;
@@ -23,6 +25,13 @@ static void
 fixture_set_up (Fixture *f, gconstpointer data)
 {
   ferry_test_window_set_up (f, "ui", "SANDISK", 660, 660);
+}
+
+/* A phone-sized window: what it asks must fit it. */
+static void
+fixture_set_up_narrow (Fixture *f, gconstpointer data)
+{
+  ferry_test_window_set_up (f, "ui", "SANDISK", 360, 640);
 }
 
 static void
@@ -769,6 +778,352 @@ test_close_asks (Fixture *f, gconstpointer data)
   ferry_job_resume (only_job (f));
 }
 
+/* ------------------------------------------------------------------ */
+/* Entries a drive cannot store as they are                            */
+
+typedef struct
+{
+  FerryUnsupportedKind kind;
+  const char *path;
+  const char *adapted;
+  guint64 size;
+} ExampleItem;
+
+/* What a copy of a notes folder, a film and a few odd files to a FAT32
+ * stick finds, as the engine would report it. */
+static const ExampleItem example_items[] = {
+  { FERRY_UNSUPPORTED_NAME_CHARACTERS, "Notes/ratio 16:9.txt", "ratio 16：9.txt", 120 },
+  { FERRY_UNSUPPORTED_NAME_CHARACTERS, "Notes/why?.txt", "why？.txt", 80 },
+  { FERRY_UNSUPPORTED_NAME_CHARACTERS, "Notes/<draft>.md", "＜draft＞.md", 2400 },
+  { FERRY_UNSUPPORTED_NAME_CHARACTERS, "Notes/a|b.txt", "a｜b.txt", 10 },
+  { FERRY_UNSUPPORTED_TOO_LARGE, "film.mkv", NULL, G_GUINT64_CONSTANT (6200000000) },
+  { FERRY_UNSUPPORTED_CASE_COLLISION, "Photos/img_0001.jpg", "img_0001 (2).jpg", 900000 },
+  { FERRY_UNSUPPORTED_CASE_COLLISION, "Photos/IMG_0002.JPG", "IMG_0002 (2).JPG", 900000 },
+  { FERRY_UNSUPPORTED_SYMLINK, "Notes/latest.txt", "latest.txt", 0 },
+  { FERRY_UNSUPPORTED_SPECIAL_FILE, "build/events", NULL, 0 },
+};
+
+static FerryUnsupportedReport *
+new_report (const char *filesystem, const ExampleItem *examples, guint n)
+{
+  g_autoptr (GPtrArray) items
+      = g_ptr_array_new_with_free_func ((GDestroyNotify) ferry_unsupported_item_free);
+  g_autoptr (GFile) destination = g_file_new_for_path ("/media/STICK");
+
+  for (guint i = 0; i < n; i++)
+    {
+      g_autoptr (GFile) source = g_file_new_build_filename ("/home/ana", examples[i].path, NULL);
+      g_ptr_array_add (items, _ferry_unsupported_item_new (examples[i].kind, source,
+                                                           examples[i].path, examples[i].adapted,
+                                                           examples[i].size));
+    }
+  return _ferry_unsupported_report_new (filesystem, destination, items);
+}
+
+static GtkWindow *
+ask_about (Fixture *f, FerryUnsupportedReport *report)
+{
+  FerryUnsupportedDialog *dialog
+      = ferry_unsupported_dialog_new (GTK_WINDOW (f->window), report, "STICK");
+
+  gtk_window_present (GTK_WINDOW (dialog));
+  return wait_for_dialog (f);
+}
+
+/* The answer the report was given, -1 for none yet. */
+static int
+answer_of (FerryUnsupportedReport *report)
+{
+  FerryAnswer *answer = _ferry_unsupported_report_get_answer (report);
+  int action = -1;
+
+  if (_ferry_answer_is_given (answer))
+    action = _ferry_answer_wait (answer, NULL, -1, NULL);
+  _ferry_answer_unref (answer);
+  return action;
+}
+
+/* The labels of the dialog's list of groups, in order, joined by "|". */
+static char *
+group_texts (GtkWindow *dialog)
+{
+  GtkWidget *list = ferry_test_ui_find (GTK_WIDGET (dialog), GTK_TYPE_LIST_BOX, NULL);
+  g_autoptr (GList) labels = NULL;
+  g_autoptr (GString) text = g_string_new (NULL);
+
+  g_assert_nonnull (list);
+  labels = ferry_test_ui_find_all (list, GTK_TYPE_LABEL);
+  for (GList *l = labels; l != NULL; l = l->next)
+    g_string_append_printf (text, "%s%s", l == labels ? "" : "|", gtk_label_get_label (l->data));
+  return g_strdup (text->str);
+}
+
+/* The dialog over its window, dimmed as GNOME Shell dims a window under
+ * its modal dialog: one picture at the window's size. */
+static void
+save_dialog_screenshot (Fixture *f, GtkWindow *dialog, const char *name)
+{
+  const char *dir = g_getenv ("FERRY_SCREENSHOT_DIR");
+  GtkWidget *window = GTK_WIDGET (f->window);
+  int width = gtk_widget_get_width (window), height = gtk_widget_get_height (window);
+  int dialog_width = gtk_widget_get_width (GTK_WIDGET (dialog));
+  int dialog_height = gtk_widget_get_height (GTK_WIDGET (dialog));
+  g_autoptr (GdkPaintable) under = gtk_widget_paintable_new (window);
+  g_autoptr (GdkPaintable) over = gtk_widget_paintable_new (GTK_WIDGET (dialog));
+  g_autoptr (GtkSnapshot) snapshot = gtk_snapshot_new ();
+  g_autoptr (GskRenderNode) node = NULL;
+  g_autoptr (GdkTexture) texture = NULL;
+  g_autofree char *path = NULL;
+
+  if (dir == NULL)
+    return;
+  gdk_paintable_snapshot (under, GDK_SNAPSHOT (snapshot), width, height);
+  gtk_snapshot_append_color (snapshot, &(GdkRGBA){ 0, 0, 0, 0.3 },
+                             &GRAPHENE_RECT_INIT (0, 0, width, height));
+  gtk_snapshot_translate (snapshot, &GRAPHENE_POINT_INIT ((width - dialog_width) / 2,
+                                                          (height - dialog_height) / 2));
+  gdk_paintable_snapshot (over, GDK_SNAPSHOT (snapshot), dialog_width, dialog_height);
+  node = gtk_snapshot_free_to_node (g_steal_pointer (&snapshot));
+  g_assert_nonnull (node);
+  texture = gsk_renderer_render_texture (gtk_native_get_renderer (GTK_NATIVE (window)), node,
+                                         &GRAPHENE_RECT_INIT (0, 0, width, height));
+  g_mkdir_with_parents (dir, 0755);
+  path = g_build_filename (dir, name, NULL);
+  g_assert_true (gdk_texture_save_to_png (texture, path));
+}
+
+/* The question names the drive and its format, lists the items by what
+ * is wrong with them, the first names of each with what Adapt calls
+ * them, and "Adapt" answers the copy waiting for it. */
+static void
+test_unsupported_dialog_adapt (Fixture *f, gconstpointer data)
+{
+  g_autoptr (FerryTestMount) mount = ferry_test_window_plug_in (f, "STICK");
+  g_autoptr (FerryUnsupportedReport) report
+      = new_report ("FAT32", example_items, G_N_ELEMENTS (example_items));
+  GtkWindow *dialog = ask_about (f, report);
+  const char *body = adw_message_dialog_get_body (ADW_MESSAGE_DIALOG (dialog));
+  g_autofree char *groups = group_texts (dialog);
+
+  g_assert_cmpstr (adw_message_dialog_get_heading (ADW_MESSAGE_DIALOG (dialog)), ==,
+                   "Some Items Cannot Be Copied as They Are");
+  g_assert_true (g_str_has_prefix (body, "STICK is formatted FAT32, which cannot store 9 of the "
+                                         "items being copied as they are."));
+  g_assert_nonnull (strstr (body, "look-alike characters"));
+  g_assert_nonnull (strstr (body, "links as the files they point to"));
+  g_assert_nonnull (strstr (body, "What cannot be adapted is skipped."));
+  g_assert_cmpstr (groups, ==,
+                   "4 names use characters this drive cannot store|"
+                   "ratio 16:9.txt → ratio 16：9.txt\nwhy?.txt → why？.txt\n"
+                   "<draft>.md → ＜draft＞.md\nand 1 more|"
+                   "2 names differ only in capitals|"
+                   "img_0001.jpg → img_0001 (2).jpg\nIMG_0002.JPG → IMG_0002 (2).JPG|"
+                   /* g_format_size() keeps number and unit together */
+                   "1 file is larger than 4.3\xc2\xa0GB, the most a FAT32 drive can hold|"
+                   "film.mkv (6.2\xc2\xa0GB)|"
+                   "1 link|latest.txt|"
+                   "1 special file (FIFO, socket or device)|events");
+  g_assert_cmpstr (adw_message_dialog_get_close_response (ADW_MESSAGE_DIALOG (dialog)), ==,
+                   "cancel");
+  g_assert_cmpint (adw_message_dialog_get_response_appearance (ADW_MESSAGE_DIALOG (dialog),
+                                                               "adapt"),
+                   ==, ADW_RESPONSE_SUGGESTED);
+  save_dialog_screenshot (f, dialog, "unsupported-dialog.png");
+
+  g_assert_cmpint (answer_of (report), ==, -1);
+  click_response (dialog, "_Adapt");
+  g_assert_cmpint (answer_of (report), ==, FERRY_UNSUPPORTED_ACTION_ADAPT);
+}
+
+static void
+test_unsupported_dialog_skip (Fixture *f, gconstpointer data)
+{
+  g_autoptr (FerryUnsupportedReport) report
+      = new_report ("exFAT", example_items, G_N_ELEMENTS (example_items));
+
+  click_response (ask_about (f, report), "_Skip These");
+  g_assert_cmpint (answer_of (report), ==, FERRY_UNSUPPORTED_ACTION_SKIP);
+}
+
+/* Escape, or closing the dialog, cancels the copy: nothing was agreed
+ * to, so nothing is written. */
+static void
+test_unsupported_dialog_close (Fixture *f, gconstpointer data)
+{
+  g_autoptr (FerryUnsupportedReport) report
+      = new_report ("exFAT", example_items, G_N_ELEMENTS (example_items));
+  GtkWindow *dialog = ask_about (f, report);
+
+  g_assert_nonnull (ferry_test_ui_find_label (GTK_WIDGET (dialog), "_Cancel"));
+  gtk_window_close (dialog);
+  ferry_test_ui_wait (100);
+  g_assert_null (ferry_test_ui_find_dialog (GTK_WINDOW (f->window)));
+  g_assert_cmpint (answer_of (report), ==, FERRY_UNSUPPORTED_ACTION_CANCEL);
+}
+
+/* Nothing to adapt (a file too large, a FIFO): no "Adapt" to promise
+ * what it cannot do; skipping is what is offered. */
+static void
+test_unsupported_dialog_only_skippable (Fixture *f, gconstpointer data)
+{
+  static const ExampleItem items[] = {
+    { FERRY_UNSUPPORTED_TOO_LARGE, "film.mkv", NULL, G_GUINT64_CONSTANT (6200000000) },
+  };
+  g_autoptr (FerryUnsupportedReport) report = new_report ("FAT32", items, G_N_ELEMENTS (items));
+  GtkWindow *dialog = ask_about (f, report);
+  AdwMessageDialog *message = ADW_MESSAGE_DIALOG (dialog);
+
+  g_assert_true (g_str_has_prefix (adw_message_dialog_get_body (message),
+                                   "STICK is formatted FAT32, which cannot store 1 of the items "
+                                   "being copied as it is."));
+  g_assert_false (adw_message_dialog_has_response (message, "adapt"));
+  g_assert_cmpint (adw_message_dialog_get_response_appearance (message, "skip"), ==,
+                   ADW_RESPONSE_SUGGESTED);
+  g_assert_nonnull (
+      ferry_test_ui_find_label (GTK_WIDGET (dialog), "1 file is larger than 4.3\xc2\xa0GB"));
+  click_response (dialog, "_Skip These");
+  g_assert_cmpint (answer_of (report), ==, FERRY_UNSUPPORTED_ACTION_SKIP);
+}
+
+/* In a 360 px window the dialog fits, its text wrapped, and a long list
+ * scrolls with the answers still on screen. */
+static void
+test_unsupported_dialog_narrow (Fixture *f, gconstpointer data)
+{
+  g_autoptr (GArray) many = g_array_new (FALSE, FALSE, sizeof (ExampleItem));
+  g_autoptr (FerryUnsupportedReport) report = NULL;
+  g_autoptr (GPtrArray) names = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr (GList) labels = NULL;
+  GtkWidget *scrolled;
+  GtkWindow *dialog;
+  int width;
+
+  g_array_append_vals (many, example_items, G_N_ELEMENTS (example_items));
+  for (guint i = 0; i < 10; i++)
+    {
+      char *name = g_strdup_printf ("a-very-long-name-without-spaces-%u-%s.txt", i,
+                                    "that-a-drive-cannot-store:as-it-is");
+      ExampleItem item = { i % 2 ? FERRY_UNSUPPORTED_NAME_ENDING : FERRY_UNSUPPORTED_NAME_RESERVED,
+                           name, "x", 1 };
+      g_ptr_array_add (names, name);
+      g_array_append_val (many, item);
+    }
+  report = new_report ("NTFS", (const ExampleItem *) many->data, many->len);
+  dialog = ask_about (f, report);
+  width = gtk_widget_get_width (GTK_WIDGET (dialog));
+  g_assert_cmpint (width, <=, 360);
+  labels = ferry_test_ui_find_all (GTK_WIDGET (dialog), GTK_TYPE_LABEL);
+  for (GList *l = labels; l != NULL; l = l->next)
+    g_assert_cmpint (gtk_widget_get_width (l->data), <=, width);
+  scrolled = ferry_test_ui_find (GTK_WIDGET (dialog), GTK_TYPE_SCROLLED_WINDOW, NULL);
+  g_assert_cmpint (gtk_widget_get_height (scrolled), <=, 280);
+  g_assert_cmpint (gtk_widget_get_height (GTK_WIDGET (dialog)), <=, 640);
+  save_dialog_screenshot (f, dialog, "unsupported-dialog-narrow.png");
+  click_response (dialog, "_Adapt");
+  g_assert_cmpint (answer_of (report), ==, FERRY_UNSUPPORTED_ACTION_ADAPT);
+}
+
+static FerryTestStick *
+new_exfat_stick_or_skip (Fixture *f)
+{
+  g_autofree char *workdir = g_build_filename (f->scratch, "stick-work", NULL);
+  g_autofree char *mountpoint = g_build_filename (f->scratch, "STICK", NULL);
+  const FerryTestStickOptions options = {
+    .workdir = workdir,
+    .mountpoint = mountpoint,
+    .label = "STICK",
+    .size_bytes = 64 * 1024 * 1024,
+    .fs = FERRY_TEST_STICK_FS_EXFAT,
+  };
+
+  return ferry_test_stick_new_or_skip_full (&options);
+}
+
+/* Notes with names exFAT cannot store, a link and a FIFO. */
+static void
+make_odd_notes (Fixture *f)
+{
+  ferry_test_make_dirs (ferry_test_path (f->src, "Notes", NULL));
+  ferry_test_write_text (ferry_test_path (f->src, "Notes", "ratio 16:9.txt", NULL), "wide\n");
+  ferry_test_write_text (ferry_test_path (f->src, "Notes", "why?.txt", NULL), "because\n");
+  ferry_test_write_text (ferry_test_path (f->src, "Notes", "plain.txt", NULL), "plain\n");
+  g_assert_cmpint (symlink ("plain.txt", ferry_test_path (f->src, "Notes", "latest.txt", NULL)), ==,
+                   0);
+  g_assert_cmpint (mkfifo (ferry_test_path (f->src, "Notes", "events", NULL), 0644), ==, 0);
+}
+
+static gboolean
+shows_adaptations (gpointer data)
+{
+  GtkWidget *expander = ferry_test_ui_find (data, ADW_TYPE_EXPANDER_ROW, NULL);
+
+  return expander != NULL && gtk_widget_get_mapped (expander);
+}
+
+/* A real copy to an exFAT stick asks once; after "Adapt" the renamed
+ * files and the followed link are on the stick, the FIFO is not, and
+ * the transfer row says so, with each old and new name in its list. */
+static void
+test_unsupported_adapt_on_exfat (Fixture *f, gconstpointer data)
+{
+  g_autoptr (FerryTestStick) stick = new_exfat_stick_or_skip (f);
+  g_autoptr (FerryTestMount) mount = NULL;
+  const char *drive;
+  FerryTransferRow *row;
+  AdwExpanderRow *expander;
+  GtkWindow *dialog;
+  GSList *files;
+
+  if (stick == NULL)
+    return;
+  drive = ferry_test_stick_get_mountpoint (stick);
+  mount = ferry_test_mount_new ("STICK", drive);
+  ferry_drive_list_add_mount (f->drives, G_MOUNT (mount));
+  ferry_test_ui_wait (100);
+  make_odd_notes (f);
+  files = ferry_test_ui_files_in (f->src, "Notes", NULL);
+  g_assert_true (
+      ferry_destination_row_drop_files (ferry_test_window_drive_row (f, "STICK"), files));
+  g_slist_free_full (files, g_object_unref);
+
+  dialog = wait_for_dialog (f);
+  g_assert_true (FERRY_IS_UNSUPPORTED_DIALOG (dialog));
+  g_assert_true (g_str_has_prefix (adw_message_dialog_get_body (ADW_MESSAGE_DIALOG (dialog)),
+                                   "STICK is formatted exFAT, which cannot store 4 of the items "
+                                   "being copied as they are."));
+  g_assert_nonnull (
+      ferry_test_ui_find_label (GTK_WIDGET (dialog), "ratio 16:9.txt → ratio 16：9.txt"));
+  click_response (dialog, "_Adapt");
+  g_assert_true (ferry_test_ui_wait_until (job_ended, only_job (f), 20000));
+  g_assert_cmpint (ferry_job_get_phase (only_job (f)), ==, FERRY_PHASE_DONE);
+
+  ferry_test_assert_files_equal (ferry_test_path (f->src, "Notes", "ratio 16:9.txt", NULL),
+                                 ferry_test_path (drive, "Notes", "ratio 16：9.txt", NULL));
+  ferry_test_assert_files_equal (ferry_test_path (f->src, "Notes", "why?.txt", NULL),
+                                 ferry_test_path (drive, "Notes", "why？.txt", NULL));
+  ferry_test_assert_files_equal (ferry_test_path (f->src, "Notes", "plain.txt", NULL),
+                                 ferry_test_path (drive, "Notes", "latest.txt", NULL));
+  g_assert_false (
+      g_file_test (ferry_test_path (drive, "Notes", "events", NULL), G_FILE_TEST_EXISTS));
+
+  row = FERRY_TRANSFER_ROW (
+      ferry_test_ui_find (GTK_WIDGET (f->window), FERRY_TYPE_TRANSFER_ROW, NULL));
+  g_assert_true (ferry_test_ui_wait_until (shows_adaptations, row, 5000));
+  expander = ADW_EXPANDER_ROW (ferry_test_ui_find (GTK_WIDGET (row), ADW_TYPE_EXPANDER_ROW, NULL));
+  g_assert_cmpstr (adw_preferences_row_get_title (ADW_PREFERENCES_ROW (expander)), ==,
+                   "3 items adapted for exFAT, 1 skipped");
+  adw_expander_row_set_expanded (expander, TRUE);
+  ferry_test_ui_wait (500); /* the expander's animation */
+  g_assert_nonnull (
+      ferry_test_ui_find_label (GTK_WIDGET (row), "ratio 16:9.txt → ratio 16：9.txt"));
+  g_assert_nonnull (ferry_test_ui_find_label (GTK_WIDGET (row), "why?.txt → why？.txt"));
+  g_assert_nonnull (ferry_test_ui_find_label (GTK_WIDGET (row), "Copied as the file it points to"));
+  g_assert_nonnull (ferry_test_ui_find_label (GTK_WIDGET (row), "A FIFO, socket or device"));
+  g_assert_nonnull (ferry_test_ui_find_label (GTK_WIDGET (row), "Skipped"));
+  save_screenshot (f, "unsupported-done.png");
+  ferry_drive_list_remove_mount (f->drives, G_MOUNT (mount));
+}
+
 int
 main (int argc, char **argv)
 {
@@ -788,6 +1143,13 @@ main (int argc, char **argv)
   ADD ("/ui/drag-from-another-app", test_drag_from_another_app);
   ADD ("/ui/slow-drive-progress", test_slow_drive_progress);
   ADD ("/ui/error-list-and-retry", test_error_list_and_retry);
+  ADD ("/ui/unsupported/dialog-adapt", test_unsupported_dialog_adapt);
+  ADD ("/ui/unsupported/dialog-skip", test_unsupported_dialog_skip);
+  ADD ("/ui/unsupported/dialog-close", test_unsupported_dialog_close);
+  ADD ("/ui/unsupported/dialog-only-skippable", test_unsupported_dialog_only_skippable);
+  ADD ("/ui/unsupported/adapt-on-exfat", test_unsupported_adapt_on_exfat);
 #undef ADD
+  g_test_add ("/ui/unsupported/dialog-narrow", Fixture, NULL, fixture_set_up_narrow,
+              test_unsupported_dialog_narrow, fixture_tear_down);
   return g_test_run ();
 }

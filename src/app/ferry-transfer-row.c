@@ -4,6 +4,7 @@
 #include <glib/gi18n.h>
 
 #include "ferry-transfer-row.h"
+#include "ferry-unsupported-text.h"
 
 /**
  * FerryTransferRow:
@@ -13,7 +14,8 @@
  * follow the device. The row follows its job's notifications (progress
  * at most ten times a second) by itself. Pause, resume and cancel act on
  * the job; dismiss, retry and eject are asked of the window through
- * signals.
+ * signals. Once done, the row says what became of the items the drive
+ * could not store as they were, and lists the files that failed.
  */
 struct _FerryTransferRow
 {
@@ -34,6 +36,8 @@ struct _FerryTransferRow
   GtkProgressBar *written_bar;
   GtkProgressBar *durable_bar;
   GtkLabel *files;
+  GtkWidget *adapted_list;
+  AdwExpanderRow *adapted_row;
   GtkRevealer *errors_revealer;
   GtkListBox *errors;
   GtkRevealer *eject_revealer;
@@ -225,6 +229,62 @@ show_failures (FerryTransferRow *self)
   gtk_revealer_set_reveal_child (self->errors_revealer, failures->len > 0);
 }
 
+/* Enough to find a name in; more would make a heavy row. */
+#define ADAPTATIONS_LISTED 200
+
+/* An item the drive could not store as it was: its old and new name, or
+ * that it was skipped, and why. */
+static GtkWidget *
+new_adaptation_row (FerryUnsupportedReport *report, const FerryUnsupportedItem *item)
+{
+  GtkWidget *row = adw_action_row_new ();
+  gboolean adapted = ferry_unsupported_text_was_adapted (report, item);
+  g_autofree char *title = ferry_unsupported_text_item (item, adapted);
+  g_autofree char *outcome = ferry_unsupported_text_outcome (item, adapted);
+  g_autofree char *escaped_title = g_markup_escape_text (title, -1);
+  g_autofree char *escaped_outcome = g_markup_escape_text (outcome, -1);
+
+  adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), escaped_title);
+  adw_action_row_set_subtitle (ADW_ACTION_ROW (row), escaped_outcome);
+  /* Where it is on the drive, for a name found in several folders. */
+  gtk_widget_set_tooltip_text (row, item->path);
+  if (!adapted)
+    adw_action_row_add_suffix (ADW_ACTION_ROW (row), gtk_label_new (_ ("Skipped")));
+  return row;
+}
+
+/* "2 items renamed for exFAT, 1 skipped", which opens onto the items. */
+static void
+show_adaptations (FerryTransferRow *self)
+{
+  g_autoptr (FerryUnsupportedReport) report = ferry_job_dup_unsupported_report (self->job);
+  g_autofree char *summary = report ? ferry_unsupported_text_summary (report) : NULL;
+  g_autofree char *escaped = NULL;
+  GPtrArray *items;
+  guint listed;
+
+  if (summary == NULL)
+    return;
+  items = ferry_unsupported_report_get_items (report);
+  listed = MIN (items->len, ADAPTATIONS_LISTED);
+  escaped = g_markup_escape_text (summary, -1);
+  adw_preferences_row_set_title (ADW_PREFERENCES_ROW (self->adapted_row), escaped);
+  for (guint i = 0; i < listed; i++)
+    adw_expander_row_add_row (self->adapted_row,
+                              new_adaptation_row (report, g_ptr_array_index (items, i)));
+  if (items->len > listed)
+    {
+      GtkWidget *more = adw_action_row_new ();
+      g_autofree char *text = g_strdup_printf (
+          g_dngettext (GETTEXT_PACKAGE, "and %u more", "and %u more", items->len - listed),
+          items->len - listed);
+
+      adw_preferences_row_set_title (ADW_PREFERENCES_ROW (more), text);
+      adw_expander_row_add_row (self->adapted_row, more);
+    }
+  gtk_widget_set_visible (self->adapted_list, TRUE);
+}
+
 /**
  * ferry_transfer_row_finished:
  * The job ended (@error says why it did not copy everything): the row
@@ -261,6 +321,7 @@ ferry_transfer_row_finished (FerryTransferRow *self, const GError *error)
   gtk_label_set_label (self->files, files);
   if (error != NULL)
     gtk_widget_add_css_class (GTK_WIDGET (self->status), "error");
+  show_adaptations (self);
   show_failures (self);
 }
 
@@ -427,6 +488,8 @@ ferry_transfer_row_class_init (FerryTransferRowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, FerryTransferRow, written_bar);
   gtk_widget_class_bind_template_child (widget_class, FerryTransferRow, durable_bar);
   gtk_widget_class_bind_template_child (widget_class, FerryTransferRow, files);
+  gtk_widget_class_bind_template_child (widget_class, FerryTransferRow, adapted_list);
+  gtk_widget_class_bind_template_child (widget_class, FerryTransferRow, adapted_row);
   gtk_widget_class_bind_template_child (widget_class, FerryTransferRow, errors_revealer);
   gtk_widget_class_bind_template_child (widget_class, FerryTransferRow, errors);
   gtk_widget_class_bind_template_child (widget_class, FerryTransferRow, eject_revealer);

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The window's messages and questions: notices, errors, asking before
- * closing while a copy runs, and the conflicts a copy asks about. */
+ * closing while a copy runs, and what a copy asks about: conflicts, and
+ * entries its drive cannot store as they are. */
 #include "config.h"
 
 #include <glib/gi18n.h>
@@ -83,10 +84,40 @@ on_conflict (FerryJob *job, FerryConflictRequest *request, FerryWindow *self)
   return TRUE;
 }
 
-/* Whatever @job finds already there is asked about in this window, one
- * question at a time. */
+/* ------------------------------------------------------------------ */
+/* Entries the drive cannot store                                      */
+
+/* A copy cancelled from its row while it asks needs no answer any more. */
+static void
+on_asking_job_phase (FerryJob *job, GParamSpec *pspec, GtkWindow *dialog)
+{
+  if (ferry_job_get_phase (job) >= FERRY_PHASE_DONE)
+    gtk_window_destroy (dialog);
+}
+
+/* Asked once for the whole copy, before it writes anything; the drive is
+ * named as its transfer row names it. */
+static gboolean
+on_unsupported (FerryJob *job, FerryUnsupportedReport *report, FerryWindow *self)
+{
+  g_autoptr (FerryDestination) destination = NULL;
+  FerryUnsupportedDialog *dialog;
+
+  if (self->closing)
+    return FALSE;
+  destination = _ferry_window_destination_for (self, ferry_job_get_destination (job));
+  dialog = ferry_unsupported_dialog_new (GTK_WINDOW (self), report,
+                                         ferry_destination_get_name (destination));
+  g_signal_connect_object (job, "notify::phase", G_CALLBACK (on_asking_job_phase), dialog, 0);
+  gtk_window_present (GTK_WINDOW (dialog));
+  return TRUE;
+}
+
+/* Whatever @job finds already there, or cannot store on its drive as it
+ * is, is asked about in this window. */
 void
-_ferry_window_ask_conflicts_of (FerryWindow *self, FerryJob *job)
+_ferry_window_ask_questions_of (FerryWindow *self, FerryJob *job)
 {
   g_signal_connect_object (job, "conflict", G_CALLBACK (on_conflict), self, 0);
+  g_signal_connect_object (job, "unsupported", G_CALLBACK (on_unsupported), self, 0);
 }

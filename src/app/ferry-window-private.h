@@ -3,6 +3,7 @@
 
 #include "ferry-conflict-dialog.h"
 #include "ferry-transfer-row.h"
+#include "ferry-unsupported-dialog.h"
 #include "ferry-window.h"
 
 G_BEGIN_DECLS
@@ -44,7 +45,7 @@ void _ferry_window_toast (FerryWindow *self, const char *text);
 void _ferry_window_show_error (FerryWindow *self, const char *heading, const char *body);
 gboolean _ferry_window_close_request (GtkWindow *window);
 void _ferry_window_close_if_stopped (FerryWindow *self);
-void _ferry_window_ask_conflicts_of (FerryWindow *self, FerryJob *job);
+void _ferry_window_ask_questions_of (FerryWindow *self, FerryJob *job);
 
 /* ferry-window-drives.c */
 void _ferry_window_bind_drives (FerryWindow *self);

@@ -32,11 +32,13 @@ find_transfer_row (FerryWindow *self, FerryJob *job)
 
 /* Every job the window starts, a retry too: the person's settings, and
  * files already there (copied meanwhile, or the first time) are asked
- * about, never overwritten unasked. */
+ * about, never overwritten unasked; so are entries the drive cannot
+ * store as they are, never renamed or left out unasked. */
 void
 _ferry_window_start_job (FerryWindow *self, FerryJob *job)
 {
   ferry_job_set_conflict_policy (job, FERRY_CONFLICT_POLICY_ASK);
+  ferry_job_set_unsupported_policy (job, FERRY_UNSUPPORTED_POLICY_ASK);
   ferry_job_set_verify (job, g_settings_get_boolean (self->settings, "verify"));
   ferry_job_set_device_mode (job, g_settings_get_enum (self->settings, "device-mode"));
   ferry_job_set_n_workers (job, g_get_num_processors ());
@@ -111,7 +113,7 @@ create_transfer_row (gpointer item, gpointer user_data)
       = _ferry_window_destination_for (self, ferry_job_get_destination (job));
   FerryTransferRow *row = ferry_transfer_row_new (job, destination);
 
-  _ferry_window_ask_conflicts_of (self, job);
+  _ferry_window_ask_questions_of (self, job);
   g_signal_connect (row, "dismiss", G_CALLBACK (on_row_dismiss), self);
   g_signal_connect (row, "retry", G_CALLBACK (on_row_retry), self);
   g_signal_connect (row, "eject", G_CALLBACK (on_transfer_row_eject), self);

@@ -15,7 +15,7 @@
  * -drops.c (dropping, staging, starting copies), -drives.c (the drive
  * list, ejecting), -folders.c (recent folders, choosing one),
  * -transfers.c (the queue's rows, retry, finished notices, suspend) and
- * -dialogs.c (errors, the closing question, conflicts).
+ * -dialogs.c (errors, the closing question, what copies ask).
  */
 
 G_DEFINE_FINAL_TYPE (FerryWindow, ferry_window, ADW_TYPE_APPLICATION_WINDOW)

@@ -16,6 +16,7 @@ typedef struct
 {
   GStrv paths;
   char *conflict;
+  char *unsupported;
   char *on_error;
   char *progress;
   char *device;
@@ -32,6 +33,7 @@ raw_options_clear (RawOptions *raw)
 {
   g_clear_pointer (&raw->paths, g_strfreev);
   g_clear_pointer (&raw->conflict, g_free);
+  g_clear_pointer (&raw->unsupported, g_free);
   g_clear_pointer (&raw->on_error, g_free);
   g_clear_pointer (&raw->progress, g_free);
   g_clear_pointer (&raw->device, g_free);
@@ -57,6 +59,11 @@ option_context_new (RawOptions *raw)
       = { { "conflict", 0, 0, G_OPTION_ARG_STRING, &raw->conflict,
             N_ ("What to do when a file exists: ask, skip, overwrite, newer, keep-both (default: "
                 "ask on a terminal, else stop at the first one)"),
+            N_ ("POLICY") },
+          { "unsupported", 0, 0, G_OPTION_ARG_STRING, &raw->unsupported,
+            N_ ("What to do with what a FAT32, exFAT or NTFS drive cannot store as it is (names, "
+                "links, files too large): ask, adapt, skip, stop (default: ask on a terminal, "
+                "else stop before writing anything)"),
             N_ ("POLICY") },
           { "on-error", 0, 0, G_OPTION_ARG_STRING, &raw->on_error,
             N_ ("After a file fails: skip it and go on, or stop (default: skip)"),
@@ -108,9 +115,10 @@ set_defaults (FerryCliOptions *self)
   /* Only a person at a terminal can answer a question or watch a bar;
    * a script gets the first conflict as a failure ("stop at the first
    * one") and no bar in its log. */
-  self->conflict_policy = isatty (STDIN_FILENO) && isatty (STDERR_FILENO)
-                              ? FERRY_CONFLICT_POLICY_ASK
-                              : FERRY_CONFLICT_POLICY_FAIL;
+  gboolean person = isatty (STDIN_FILENO) && isatty (STDERR_FILENO);
+
+  self->conflict_policy = person ? FERRY_CONFLICT_POLICY_ASK : FERRY_CONFLICT_POLICY_FAIL;
+  self->unsupported_policy = person ? FERRY_UNSUPPORTED_POLICY_ASK : FERRY_UNSUPPORTED_POLICY_STOP;
   self->progress_style
       = isatty (STDERR_FILENO) ? FERRY_CLI_PROGRESS_STYLE_BAR : FERRY_CLI_PROGRESS_STYLE_NONE;
   self->error_policy = FERRY_ERROR_POLICY_SKIP;
@@ -145,6 +153,8 @@ parse_enum_options (FerryCliOptions *self, const RawOptions *raw, GOptionContext
     { raw->conflict, FERRY_TYPE_CONFLICT_POLICY, "fail",
       _ ("--conflict takes ask, skip, overwrite, newer or keep-both"),
       (gint *) &self->conflict_policy },
+    { raw->unsupported, FERRY_TYPE_UNSUPPORTED_POLICY, NULL,
+      _ ("--unsupported takes ask, adapt, skip or stop"), (gint *) &self->unsupported_policy },
     { raw->progress, FERRY_TYPE_CLI_PROGRESS_STYLE, NULL, _ ("--progress takes bar, json or none"),
       (gint *) &self->progress_style },
     { raw->on_error, FERRY_TYPE_ERROR_POLICY, NULL, _ ("--on-error takes skip or stop"),

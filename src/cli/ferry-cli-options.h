@@ -29,6 +29,7 @@ typedef struct
   FerryErrorPolicy error_policy;
   FerryDeviceMode device_mode;
   FerrySlowMethod slow_method;
+  FerryUnsupportedPolicy unsupported_policy;
   FerryCliProgressStyle progress_style;
   guint n_workers;
   gboolean preserve;

@@ -16,8 +16,8 @@ ferry_cli_print_error (const char *message)
   fprintf (stderr, "ferry-copy: %s\n", message);
 }
 
-static void
-append_json_string (GString *out, const char *s)
+void
+ferry_cli_append_json_string (GString *out, const char *s)
 {
   g_string_append_c (out, '"');
   for (const char *p = s; *p != '\0'; p++)
@@ -47,7 +47,7 @@ ferry_cli_format_json (const FerryProgress *p,
   g_string_append_printf (out, "\"time\":%s",
                           g_ascii_formatd (number, sizeof number, "%.3f", p->elapsed));
   g_string_append (out, ",\"phase\":");
-  append_json_string (out, ferry_phase_to_string (p->phase));
+  ferry_cli_append_json_string (out, ferry_phase_to_string (p->phase));
   g_string_append_printf (out, ",\"paused\":%s", p->paused ? "true" : "false");
   g_string_append_printf (out, ",\"planning_done\":%s", p->planning_done ? "true" : "false");
   g_string_append_printf (out,
@@ -66,7 +66,7 @@ ferry_cli_format_json (const FerryProgress *p,
                           g_ascii_formatd (number, sizeof number, "%.1f", p->eta));
   g_string_append (out, ",\"current\":");
   if (p->current != NULL)
-    append_json_string (out, p->current);
+    ferry_cli_append_json_string (out, p->current);
   else
     g_string_append (out, "null");
   if (device != NULL)
@@ -78,16 +78,16 @@ ferry_cli_format_json (const FerryProgress *p,
                           : ferry_device_get_speed (device) == FERRY_DEVICE_SPEED_SLOW;
 
       g_string_append (out, ",\"device\":{\"class\":");
-      append_json_string (out, ferry_device_get_class_name (device));
+      ferry_cli_append_json_string (out, ferry_device_get_class_name (device));
       g_string_append (out, ",\"name\":");
-      append_json_string (out, ferry_device_get_display_name (device));
+      ferry_cli_append_json_string (out, ferry_device_get_display_name (device));
       g_string_append_printf (out, ",\"speed\":\"%s\",\"removable\":%s}", slow ? "slow" : "fast",
                               ferry_device_get_removable (device) ? "true" : "false");
     }
   if (strategy != NULL)
     {
       g_string_append (out, ",\"strategy\":");
-      append_json_string (out, strategy);
+      ferry_cli_append_json_string (out, strategy);
     }
   g_string_append_c (out, '}');
   return g_string_free (out, FALSE);

@@ -6,6 +6,7 @@
 G_BEGIN_DECLS
 
 void ferry_cli_print_error (const char *message);
+void ferry_cli_append_json_string (GString *out, const char *s);
 char *ferry_cli_format_json (const FerryProgress *progress,
                              FerryDevice *device,
                              FerryCopyMethod method,

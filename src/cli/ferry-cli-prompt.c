@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "ferry-cli-prompt.h"
+#include "ferry-cli-unsupported.h"
 
 /**
  * FerryCliPrompt:
@@ -20,6 +21,7 @@ struct _FerryCliPrompt
   GDataInputStream *input;
   GCancellable *cancellable;
   FerryConflictRequest *pending;
+  FerryUnsupportedReport *pending_report;
 };
 
 FerryCliPrompt *
@@ -40,13 +42,14 @@ ferry_cli_prompt_free (FerryCliPrompt *self)
   g_clear_object (&self->cancellable);
   g_clear_object (&self->input);
   g_clear_object (&self->pending);
+  g_clear_object (&self->pending_report);
   g_free (self);
 }
 
 gboolean
 ferry_cli_prompt_is_asking (FerryCliPrompt *self)
 {
-  return self->pending != NULL;
+  return self->pending != NULL || self->pending_report != NULL;
 }
 
 static gboolean
@@ -199,6 +202,53 @@ print_question (FerryCliPrompt *self)
   fflush (stderr);
 }
 
+/* "a", "adapt", "s", "c": the first letter decides. */
+static gboolean
+parse_unsupported_answer (const char *line, FerryUnsupportedAction *action)
+{
+  g_autofree char *answer = g_utf8_validate (line, -1, NULL) ? g_utf8_strdown (line, -1) : NULL;
+  gunichar first = answer != NULL ? g_utf8_get_char (g_strstrip (answer)) : 0;
+
+  /* TRANSLATORS: the letter to type for “[A]dapt” */
+  if (first == g_utf8_get_char (C_ ("unsupported answer", "a")) || first == 'a')
+    *action = FERRY_UNSUPPORTED_ACTION_ADAPT;
+  /* TRANSLATORS: the letter to type for “[S]kip these” */
+  else if (first == g_utf8_get_char (C_ ("unsupported answer", "s")) || first == 's')
+    *action = FERRY_UNSUPPORTED_ACTION_SKIP;
+  /* TRANSLATORS: the letter to type for “[C]ancel” */
+  else if (first == g_utf8_get_char (C_ ("unsupported answer", "c")) || first == 'c'
+           || first == 'q')
+    *action = FERRY_UNSUPPORTED_ACTION_CANCEL;
+  else
+    return FALSE;
+  return TRUE;
+}
+
+static void
+print_unsupported_question (void)
+{
+  /* TRANSLATORS: the person types a letter in brackets to answer; put
+   * the same letters in the “unsupported answer” translations */
+  fprintf (stderr, "%s ", _ ("[A]dapt, [S]kip these, [C]ancel?"));
+  fflush (stderr);
+}
+
+/* Called with an answer to the report's question. */
+static void
+answer_report (FerryCliPrompt *self, const char *line)
+{
+  FerryUnsupportedAction action = FERRY_UNSUPPORTED_ACTION_CANCEL;
+
+  if (line != NULL && !parse_unsupported_answer (line, &action))
+    {
+      print_unsupported_question ();
+      read_answer (self);
+      return;
+    }
+  ferry_unsupported_report_answer (self->pending_report, action);
+  g_clear_object (&self->pending_report);
+}
+
 static void
 on_line_read (GObject *source, GAsyncResult *result, gpointer user_data)
 {
@@ -211,6 +261,11 @@ on_line_read (GObject *source, GAsyncResult *result, gpointer user_data)
 
   if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
     return;
+  if (self->pending_report != NULL)
+    {
+      answer_report (self, line);
+      return;
+    }
   if (line == NULL)
     {
       /* End of input: nobody can answer any more. */
@@ -243,5 +298,31 @@ ferry_cli_prompt_ask (FerryCliPrompt *self, FerryConflictRequest *request)
 
   self->pending = g_object_ref (request);
   print_question (self);
+  read_answer (self);
+}
+
+/**
+ * ferry_cli_prompt_ask_unsupported:
+ * Lists what the drive cannot store as it is and asks once what to do.
+ */
+void
+ferry_cli_prompt_ask_unsupported (FerryCliPrompt *self, FerryUnsupportedReport *report)
+{
+  GPtrArray *items = ferry_unsupported_report_get_items (report);
+  g_autofree char *count = g_strdup_printf ("%u", items->len);
+
+  g_return_if_fail (self->pending == NULL && self->pending_report == NULL);
+  self->pending_report = g_object_ref (report);
+  fprintf (stderr, "\r\033[K");
+  /* TRANSLATORS: the first %s is a number, the second FAT32, exFAT or NTFS */
+  fprintf (stderr,
+           g_dngettext (GETTEXT_PACKAGE, "%s item cannot be stored on this %s drive as it is:\n",
+                        "%s items cannot be stored on this %s drive as they are:\n", items->len),
+           count, ferry_unsupported_report_get_filesystem (report));
+  ferry_cli_list_unsupported (report, stderr);
+  fprintf (stderr, "%s\n",
+           _ ("Adapt: rename with look-alike characters, copy links as the files they point "
+              "to, skip what cannot be adapted. Nothing has been written yet."));
+  print_unsupported_question ();
   read_answer (self);
 }

@@ -1,10 +1,12 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #include "config.h"
 
+#include <glib/gi18n.h>
 #include <stdio.h>
 
 #include "ferry-cli-output.h"
 #include "ferry-cli-report.h"
+#include "ferry-cli-unsupported.h"
 
 void
 ferry_cli_outcome_clear (FerryCliOutcome *self)
@@ -64,6 +66,34 @@ exit_status (const FerryCliOutcome *outcome)
   return FERRY_CLI_EXIT_FAILED;
 }
 
+/* What the drive could not store as it was: every entry when the job
+ * stopped for them, what was renamed or skipped when it went on; for a
+ * script reading JSON, one event with all of it. */
+static void
+report_unsupported (FerryJob *job, const FerryCliOptions *options)
+{
+  g_autoptr (FerryUnsupportedReport) report = ferry_job_dup_unsupported_report (job);
+  FerryUnsupportedAction action;
+
+  if (report == NULL)
+    return;
+  action = ferry_unsupported_report_get_action (report);
+  if (options->progress_style == FERRY_CLI_PROGRESS_STYLE_JSON)
+    {
+      g_autofree char *json = ferry_cli_format_unsupported_json (report);
+      printf ("%s\n", json);
+    }
+  if (action == FERRY_UNSUPPORTED_ACTION_ADAPT || action == FERRY_UNSUPPORTED_ACTION_SKIP)
+    ferry_cli_list_adapted (report, stderr);
+  else if (action == FERRY_UNSUPPORTED_ACTION_NONE)
+    {
+      ferry_cli_list_unsupported (report, stderr);
+      fprintf (stderr, "%s\n",
+               _ ("Nothing was written. Run again with --unsupported=adapt or "
+                  "--unsupported=skip to copy the rest."));
+    }
+}
+
 /**
  * ferry_cli_report:
  * Says how the job ended: the summary, or the error that ended it when
@@ -73,8 +103,13 @@ FerryCliExit
 ferry_cli_report (FerryJob *job, const FerryCliOptions *options, const FerryCliOutcome *outcome)
 {
   if (outcome->error == NULL)
-    print_summary (job, options);
-  else if (should_print_error (options, outcome))
+    {
+      report_unsupported (job, options);
+      print_summary (job, options);
+      return exit_status (outcome);
+    }
+  if (should_print_error (options, outcome))
     ferry_cli_print_error (outcome->error->message);
+  report_unsupported (job, options);
   return exit_status (outcome);
 }

@@ -12,7 +12,7 @@ typedef struct
 {
   FerryJob *job;
   GMainLoop *loop;
-  FerryCliPrompt *prompt; /* only under FERRY_CONFLICT_POLICY_ASK */
+  FerryCliPrompt *prompt; /* only when a policy asks */
   FerryCliProgress *progress;
   FerryCliOutcome *outcome;
 } Run;
@@ -30,6 +30,7 @@ ferry_cli_job_new (const FerryCliOptions *options)
   ferry_job_set_dry_run (job, options->dry_run);
   ferry_job_set_device_mode (job, options->device_mode);
   ferry_job_set_slow_method (job, options->slow_method);
+  ferry_job_set_unsupported_policy (job, options->unsupported_policy);
   ferry_job_set_n_workers (job, options->n_workers);
   return job;
 }
@@ -46,6 +47,14 @@ on_conflict (FerryJob *job, FerryConflictRequest *request, Run *run)
 {
   ferry_cli_progress_clear_bar (run->progress);
   ferry_cli_prompt_ask (run->prompt, request);
+  return TRUE;
+}
+
+static gboolean
+on_unsupported (FerryJob *job, FerryUnsupportedReport *report, Run *run)
+{
+  ferry_cli_progress_clear_bar (run->progress);
+  ferry_cli_prompt_ask_unsupported (run->prompt, report);
   return TRUE;
 }
 
@@ -83,11 +92,13 @@ ferry_cli_run (FerryJob *job, FerryCliProgressStyle style, FerryCliOutcome *outc
   guint on_sigint, on_sigterm;
 
   run.loop = g_main_loop_new (NULL, FALSE);
+  if (ferry_job_get_conflict_policy (job) == FERRY_CONFLICT_POLICY_ASK
+      || ferry_job_get_unsupported_policy (job) == FERRY_UNSUPPORTED_POLICY_ASK)
+    run.prompt = ferry_cli_prompt_new ();
   if (ferry_job_get_conflict_policy (job) == FERRY_CONFLICT_POLICY_ASK)
-    {
-      run.prompt = ferry_cli_prompt_new ();
-      g_signal_connect (job, "conflict", G_CALLBACK (on_conflict), &run);
-    }
+    g_signal_connect (job, "conflict", G_CALLBACK (on_conflict), &run);
+  if (ferry_job_get_unsupported_policy (job) == FERRY_UNSUPPORTED_POLICY_ASK)
+    g_signal_connect (job, "unsupported", G_CALLBACK (on_unsupported), &run);
   run.progress = ferry_cli_progress_new (job, style, run.prompt);
   g_signal_connect (job, "file-failed", G_CALLBACK (on_file_failed), &run);
   on_sigint = g_unix_signal_add (SIGINT, on_interrupt, &run);

@@ -1,18 +1,9 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #include "config.h"
 
+#include "ferry-answer-private.h"
 #include "ferry-conflict-request-private.h"
 #include "ferry-enum-types.h"
-
-struct _FerryConflictAnswer
-{
-  gatomicrefcount ref;
-  GMutex lock;
-  GCond cond;
-  gboolean answered;
-  FerryConflictAction action;
-  gboolean apply_to_all;
-};
 
 struct _FerryConflictRequest
 {
@@ -27,7 +18,7 @@ struct _FerryConflictRequest
   GDateTime *source_modified;
   GDateTime *destination_modified;
 
-  FerryConflictAnswer *answer;
+  FerryAnswer *answer;
 };
 
 G_DEFINE_FINAL_TYPE (FerryConflictRequest, ferry_conflict_request, G_TYPE_OBJECT)
@@ -45,87 +36,6 @@ enum
 
 static GParamSpec *properties[N_PROPS];
 
-static FerryConflictAnswer *
-answer_new (void)
-{
-  FerryConflictAnswer *answer = g_new0 (FerryConflictAnswer, 1);
-
-  g_atomic_ref_count_init (&answer->ref);
-  g_mutex_init (&answer->lock);
-  g_cond_init (&answer->cond);
-  return answer;
-}
-
-static FerryConflictAnswer *
-answer_ref (FerryConflictAnswer *answer)
-{
-  g_atomic_ref_count_inc (&answer->ref);
-  return answer;
-}
-
-void
-_ferry_conflict_answer_unref (FerryConflictAnswer *answer)
-{
-  if (!g_atomic_ref_count_dec (&answer->ref))
-    return;
-  g_mutex_clear (&answer->lock);
-  g_cond_clear (&answer->cond);
-  g_free (answer);
-}
-
-/* The first answer counts; later ones are ignored. */
-static gboolean
-answer_give (FerryConflictAnswer *answer, FerryConflictAction action, gboolean apply_to_all)
-{
-  gboolean given = FALSE;
-
-  g_mutex_lock (&answer->lock);
-  if (!answer->answered)
-    {
-      answer->answered = TRUE;
-      answer->action = action;
-      answer->apply_to_all = apply_to_all;
-      g_cond_broadcast (&answer->cond);
-      given = TRUE;
-    }
-  g_mutex_unlock (&answer->lock);
-  return given;
-}
-
-static void
-wake_waiter (GCancellable *cancellable, gpointer user_data)
-{
-  FerryConflictAnswer *answer = user_data;
-
-  g_mutex_lock (&answer->lock);
-  g_cond_broadcast (&answer->cond);
-  g_mutex_unlock (&answer->lock);
-}
-
-/* Blocks a worker thread (never the main loop) until the request is
- * answered, dropped, or the job is cancelled. */
-FerryConflictAction
-_ferry_conflict_answer_wait (FerryConflictAnswer *answer,
-                             GCancellable *cancellable,
-                             gboolean *apply_to_all)
-{
-  FerryConflictAction action;
-  gulong handler = 0;
-
-  if (cancellable != NULL)
-    handler = g_cancellable_connect (cancellable, G_CALLBACK (wake_waiter), answer, NULL);
-
-  g_mutex_lock (&answer->lock);
-  while (!answer->answered && !g_cancellable_is_cancelled (cancellable))
-    g_cond_wait (&answer->cond, &answer->lock);
-  action = answer->answered ? answer->action : FERRY_CONFLICT_ACTION_CANCEL;
-  *apply_to_all = answer->answered && answer->apply_to_all;
-  g_mutex_unlock (&answer->lock);
-
-  g_cancellable_disconnect (cancellable, handler);
-  return action;
-}
-
 static GDateTime *
 date_time_from_timespec (const struct timespec *ts)
 {
@@ -138,7 +48,7 @@ _ferry_conflict_request_new (GFile *source,
                              GFile *destination,
                              const struct stat *source_st,
                              const struct stat *destination_st,
-                             FerryConflictAnswer **answer)
+                             FerryAnswer **answer)
 {
   FerryConflictRequest *self = g_object_new (FERRY_TYPE_CONFLICT_REQUEST, "source", source,
                                              "destination", destination, NULL);
@@ -149,7 +59,7 @@ _ferry_conflict_request_new (GFile *source,
   self->destination_size = destination_st->st_size;
   self->source_modified = date_time_from_timespec (&source_st->st_mtim);
   self->destination_modified = date_time_from_timespec (&destination_st->st_mtim);
-  *answer = answer_ref (self->answer);
+  *answer = _ferry_answer_ref (self->answer);
   return self;
 }
 
@@ -158,8 +68,8 @@ ferry_conflict_request_finalize (GObject *object)
 {
   FerryConflictRequest *self = FERRY_CONFLICT_REQUEST (object);
 
-  answer_give (self->answer, FERRY_CONFLICT_ACTION_NONE, FALSE);
-  _ferry_conflict_answer_unref (self->answer);
+  _ferry_answer_give (self->answer, FERRY_CONFLICT_ACTION_NONE, FALSE);
+  _ferry_answer_unref (self->answer);
   g_clear_object (&self->source);
   g_clear_object (&self->destination);
   g_clear_pointer (&self->source_modified, g_date_time_unref);
@@ -248,7 +158,7 @@ ferry_conflict_request_class_init (FerryConflictRequestClass *klass)
 static void
 ferry_conflict_request_init (FerryConflictRequest *self)
 {
-  self->answer = answer_new ();
+  self->answer = _ferry_answer_new ();
 }
 
 GFile *
@@ -310,13 +220,8 @@ ferry_conflict_request_get_destination_modified (FerryConflictRequest *self)
 gboolean
 ferry_conflict_request_get_answered (FerryConflictRequest *self)
 {
-  gboolean answered;
-
   g_return_val_if_fail (FERRY_IS_CONFLICT_REQUEST (self), FALSE);
-  g_mutex_lock (&self->answer->lock);
-  answered = self->answer->answered;
-  g_mutex_unlock (&self->answer->lock);
-  return answered;
+  return _ferry_answer_is_given (self->answer);
 }
 
 /**
@@ -335,6 +240,6 @@ ferry_conflict_request_answer (FerryConflictRequest *self,
   g_return_if_fail (FERRY_IS_CONFLICT_REQUEST (self));
   g_return_if_fail (action != FERRY_CONFLICT_ACTION_MERGE || self->source_is_dir);
 
-  if (answer_give (self->answer, action, apply_to_all))
+  if (_ferry_answer_give (self->answer, action, apply_to_all))
     g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_ANSWERED]);
 }

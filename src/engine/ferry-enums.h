@@ -104,6 +104,50 @@ typedef enum
   FERRY_COPY_METHOD_CHUNK_SYNC,
 } FerryCopyMethod;
 
+/**
+ * FerryUnsupportedKind:
+ * Why an entry cannot be stored as it is on the destination's
+ * filesystem (FAT32, exFAT, NTFS), as found before anything is written.
+ */
+typedef enum
+{
+  FERRY_UNSUPPORTED_NAME_CHARACTERS, /* " * : < > ? \ | or control characters */
+  FERRY_UNSUPPORTED_NAME_ENDING,     /* a trailing dot or space */
+  FERRY_UNSUPPORTED_NAME_RESERVED,   /* CON, PRN, AUX, NUL, COM1, LPT1, ... */
+  FERRY_UNSUPPORTED_NAME_TOO_LONG,   /* more than 255 UTF-16 code units */
+  FERRY_UNSUPPORTED_NAME_ENCODING,   /* not valid UTF-8 */
+  FERRY_UNSUPPORTED_CASE_COLLISION,  /* another name the drive sees as the same */
+  FERRY_UNSUPPORTED_TOO_LARGE,       /* larger than the filesystem's largest file */
+  FERRY_UNSUPPORTED_SYMLINK,
+  FERRY_UNSUPPORTED_HARDLINK,        /* another name of a file copied already */
+  FERRY_UNSUPPORTED_SPECIAL_FILE,    /* FIFO, socket or device node */
+} FerryUnsupportedKind;
+
+/**
+ * FerryUnsupportedPolicy:
+ * What a job does with entries its destination cannot store as they
+ * are, decided once for all of them before the first byte.
+ */
+typedef enum
+{
+  FERRY_UNSUPPORTED_POLICY_STOP,  /* fail before writing anything, naming each */
+  FERRY_UNSUPPORTED_POLICY_ASK,   /* emit FerryJob::unsupported and wait for the answer */
+  FERRY_UNSUPPORTED_POLICY_ADAPT, /* rename, follow links, copy links apart; skip the rest */
+  FERRY_UNSUPPORTED_POLICY_SKIP,  /* copy everything else */
+} FerryUnsupportedPolicy;
+
+/**
+ * FerryUnsupportedAction:
+ * The answer to a FerryUnsupportedReport.
+ */
+typedef enum
+{
+  FERRY_UNSUPPORTED_ACTION_NONE, /* nobody answered: the job stops before writing */
+  FERRY_UNSUPPORTED_ACTION_ADAPT,
+  FERRY_UNSUPPORTED_ACTION_SKIP,
+  FERRY_UNSUPPORTED_ACTION_CANCEL,
+} FerryUnsupportedAction;
+
 const char *ferry_phase_to_string (FerryPhase phase);
 gboolean ferry_copy_method_is_slow (FerryCopyMethod method);
 

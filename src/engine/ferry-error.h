@@ -26,6 +26,7 @@ typedef enum
   FERRY_ERROR_VERIFY_FAILED,    /* the copy read back differs from the source */
   FERRY_ERROR_SKIPPED,          /* a file that cannot be made here (device node without root) */
   FERRY_ERROR_PARTIAL,          /* the job ended with some files not copied */
+  FERRY_ERROR_UNSUPPORTED,      /* entries the destination cannot store, and no decision to adapt or skip */
 } FerryError;
 
 GQuark ferry_error_quark (void);

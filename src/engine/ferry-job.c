@@ -35,6 +35,7 @@ struct _FerryJob
   FerryRateMeter rate_meter;
   GPtrArray *failures;
   guint64 n_failures;
+  FerryUnsupportedReport *unsupported; /* what the destination could not store as it was */
 
   atomic_int_fast64_t progress_notified_at;
 };
@@ -53,6 +54,8 @@ enum
   PROP_N_WORKERS,
   PROP_DEVICE_MODE,
   PROP_SLOW_METHOD,
+  PROP_UNSUPPORTED_POLICY,
+  PROP_UNSUPPORTED_REPORT,
   PROP_DEVICE,
   PROP_STRATEGY,
   PROP_PHASE,
@@ -65,6 +68,7 @@ enum
 {
   SIGNAL_CONFLICT,
   SIGNAL_FILE_FAILED,
+  SIGNAL_UNSUPPORTED,
   N_SIGNALS
 };
 
@@ -131,6 +135,19 @@ emit_conflict (gpointer data)
   gboolean handled = FALSE;
 
   g_signal_emit (d->job, signals[SIGNAL_CONFLICT], 0, d->item, &handled);
+  return G_SOURCE_REMOVE;
+}
+
+/* Nobody to ask: the job stops before writing anything. */
+static gboolean
+emit_unsupported (gpointer data)
+{
+  Dispatch *d = data;
+  gboolean handled = FALSE;
+
+  g_signal_emit (d->job, signals[SIGNAL_UNSUPPORTED], 0, d->item, &handled);
+  if (!handled)
+    ferry_unsupported_report_answer (d->item, FERRY_UNSUPPORTED_ACTION_NONE);
   return G_SOURCE_REMOVE;
 }
 
@@ -230,6 +247,21 @@ on_conflict (gpointer user_data, FerryConflictRequest *request)
   dispatch (self, emit_conflict, request, g_object_unref);
 }
 
+static void
+on_unsupported (gpointer user_data, FerryUnsupportedReport *report, gboolean ask)
+{
+  FerryJob *self = user_data;
+
+  g_mutex_lock (&self->state_lock);
+  g_set_object (&self->unsupported, report);
+  g_mutex_unlock (&self->state_lock);
+  dispatch (self, emit_notify, properties[PROP_UNSUPPORTED_REPORT], NULL);
+  if (ask)
+    dispatch (self, emit_unsupported, report, g_object_unref);
+  else
+    g_object_unref (report);
+}
+
 /* ------------------------------------------------------------------ */
 /* Running                                                             */
 
@@ -237,7 +269,8 @@ static FerryRun *
 new_run (FerryJob *self)
 {
   const FerryRunListener listener = {
-    on_phase_changed, on_device_found, on_method_changed, on_file_failed, on_conflict, self,
+    on_phase_changed, on_device_found, on_method_changed, on_file_failed,
+    on_conflict,      on_unsupported,  self,
   };
 
   return ferry_run_new (&self->options, &self->counters, self->control, &listener);
@@ -558,6 +591,28 @@ DEFINE_OPTION (gboolean, dry_run, dry_run, PROP_DRY_RUN)
 DEFINE_OPTION (guint, n_workers, n_workers, PROP_N_WORKERS)
 DEFINE_OPTION (FerryDeviceMode, device_mode, device_mode, PROP_DEVICE_MODE)
 DEFINE_OPTION (FerrySlowMethod, slow_method, slow_method, PROP_SLOW_METHOD)
+DEFINE_OPTION (FerryUnsupportedPolicy,
+               unsupported_policy,
+               unsupported_policy,
+               PROP_UNSUPPORTED_POLICY)
+
+/**
+ * ferry_job_dup_unsupported_report:
+ * Returns: (transfer full) (nullable): the entries the destination could
+ *   not store as they were, and what the job did with them; NULL when
+ *   there were none (or the job has not looked yet)
+ */
+FerryUnsupportedReport *
+ferry_job_dup_unsupported_report (FerryJob *self)
+{
+  FerryUnsupportedReport *report;
+
+  g_return_val_if_fail (FERRY_IS_JOB (self), NULL);
+  g_mutex_lock (&self->state_lock);
+  report = self->unsupported != NULL ? g_object_ref (self->unsupported) : NULL;
+  g_mutex_unlock (&self->state_lock);
+  return report;
+}
 
 static void
 ferry_job_dispose (GObject *object)
@@ -580,9 +635,29 @@ ferry_job_finalize (GObject *object)
   ferry_counters_clear (&self->counters);
   g_clear_pointer (&self->failures, g_ptr_array_unref);
   g_clear_object (&self->device);
+  g_clear_object (&self->unsupported);
   g_mutex_clear (&self->state_lock);
 
   G_OBJECT_CLASS (ferry_job_parent_class)->finalize (object);
+}
+
+/* The options that are enums, by property. */
+static int
+get_enum_option (FerryJob *self, guint prop_id)
+{
+  switch (prop_id)
+    {
+      case PROP_CONFLICT_POLICY:
+        return self->options.conflict_policy;
+      case PROP_ERROR_POLICY:
+        return self->options.error_policy;
+      case PROP_DEVICE_MODE:
+        return self->options.device_mode;
+      case PROP_SLOW_METHOD:
+        return self->options.slow_method;
+      default:
+        return self->options.unsupported_policy;
+    }
 }
 
 static void
@@ -596,10 +671,11 @@ ferry_job_get_property (GObject *object, guint prop_id, GValue *value, GParamSpe
         g_value_set_object (value, self->destination);
         break;
       case PROP_CONFLICT_POLICY:
-        g_value_set_enum (value, self->options.conflict_policy);
-        break;
       case PROP_ERROR_POLICY:
-        g_value_set_enum (value, self->options.error_policy);
+      case PROP_DEVICE_MODE:
+      case PROP_SLOW_METHOD:
+      case PROP_UNSUPPORTED_POLICY:
+        g_value_set_enum (value, get_enum_option (self, prop_id));
         break;
       case PROP_PRESERVE:
         g_value_set_boolean (value, self->options.preserve);
@@ -613,11 +689,8 @@ ferry_job_get_property (GObject *object, guint prop_id, GValue *value, GParamSpe
       case PROP_N_WORKERS:
         g_value_set_uint (value, self->options.n_workers);
         break;
-      case PROP_DEVICE_MODE:
-        g_value_set_enum (value, self->options.device_mode);
-        break;
-      case PROP_SLOW_METHOD:
-        g_value_set_enum (value, self->options.slow_method);
+      case PROP_UNSUPPORTED_REPORT:
+        g_value_take_object (value, ferry_job_dup_unsupported_report (self));
         break;
       case PROP_DEVICE:
         g_value_take_object (value, ferry_job_dup_device (self));
@@ -677,12 +750,55 @@ ferry_job_set_property (GObject *object, guint prop_id, const GValue *value, GPa
       case PROP_SLOW_METHOD:
         ferry_job_set_slow_method (self, g_value_get_enum (value));
         break;
+      case PROP_UNSUPPORTED_POLICY:
+        ferry_job_set_unsupported_policy (self, g_value_get_enum (value));
+        break;
       case PROP_PAUSED:
         set_paused (self, g_value_get_boolean (value));
         break;
       default:
         G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
+}
+
+static void
+install_signals (FerryJobClass *klass)
+{
+  /**
+   * FerryJob::conflict:
+   * @request: what exists, and what would replace it
+   *
+   * Emitted under FERRY_CONFLICT_POLICY_ASK when a file or folder already
+   * exists. A handler that returns TRUE keeps a reference to @request
+   * and answers it, now or later; the worker waits for that answer (never
+   * the main loop). Without a handler, or when the request is dropped
+   * unanswered, the file fails as existing.
+   */
+  signals[SIGNAL_CONFLICT] = g_signal_new ("conflict", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                                           0, g_signal_accumulator_true_handled, NULL, NULL,
+                                           G_TYPE_BOOLEAN, 1, FERRY_TYPE_CONFLICT_REQUEST);
+
+  /**
+   * FerryJob::unsupported:
+   * @report: every entry the destination's filesystem cannot store as
+   *   it is, found before anything was written
+   *
+   * Emitted under FERRY_UNSUPPORTED_POLICY_ASK. A handler that returns
+   * TRUE answers @report, now or later; the job waits for that answer
+   * on its own thread. Without a handler the job stops before writing.
+   */
+  signals[SIGNAL_UNSUPPORTED]
+      = g_signal_new ("unsupported", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0,
+                      g_signal_accumulator_true_handled, NULL, NULL, G_TYPE_BOOLEAN, 1,
+                      FERRY_TYPE_UNSUPPORTED_REPORT);
+
+  /**
+   * FerryJob::file-failed:
+   * @failure: the file, where it was going, and the error
+   */
+  signals[SIGNAL_FILE_FAILED]
+      = g_signal_new ("file-failed", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL,
+                      NULL, G_TYPE_NONE, 1, FERRY_TYPE_FAILURE | G_SIGNAL_TYPE_STATIC_SCOPE);
 }
 
 static void
@@ -712,6 +828,11 @@ ferry_job_class_init (FerryJobClass *klass)
       "device-mode", NULL, NULL, FERRY_TYPE_DEVICE_MODE, FERRY_DEVICE_MODE_AUTO, rw);
   properties[PROP_SLOW_METHOD] = g_param_spec_enum (
       "slow-method", NULL, NULL, FERRY_TYPE_SLOW_METHOD, FERRY_SLOW_METHOD_WINDOW, rw);
+  properties[PROP_UNSUPPORTED_POLICY]
+      = g_param_spec_enum ("unsupported-policy", NULL, NULL, FERRY_TYPE_UNSUPPORTED_POLICY,
+                           FERRY_UNSUPPORTED_POLICY_STOP, rw);
+  properties[PROP_UNSUPPORTED_REPORT] = g_param_spec_object (
+      "unsupported-report", NULL, NULL, FERRY_TYPE_UNSUPPORTED_REPORT, ro);
   properties[PROP_DEVICE] = g_param_spec_object ("device", NULL, NULL, FERRY_TYPE_DEVICE, ro);
   properties[PROP_STRATEGY] = g_param_spec_string ("strategy", NULL, NULL, NULL, ro);
   properties[PROP_PHASE]
@@ -721,28 +842,7 @@ ferry_job_class_init (FerryJobClass *klass)
   properties[PROP_PROGRESS] = g_param_spec_double ("progress", NULL, NULL, 0.0, 1.0, 0.0, ro);
 
   g_object_class_install_properties (object_class, N_PROPS, properties);
-
-  /**
-   * FerryJob::conflict:
-   * @request: what exists, and what would replace it
-   *
-   * Emitted under FERRY_CONFLICT_POLICY_ASK when a file or folder already
-   * exists. A handler that returns TRUE keeps a reference to @request
-   * and answers it, now or later; the worker waits for that answer (never
-   * the main loop). Without a handler, or when the request is dropped
-   * unanswered, the file fails as existing.
-   */
-  signals[SIGNAL_CONFLICT] = g_signal_new ("conflict", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
-                                           0, g_signal_accumulator_true_handled, NULL, NULL,
-                                           G_TYPE_BOOLEAN, 1, FERRY_TYPE_CONFLICT_REQUEST);
-
-  /**
-   * FerryJob::file-failed:
-   * @failure: the file, where it was going, and the error
-   */
-  signals[SIGNAL_FILE_FAILED]
-      = g_signal_new ("file-failed", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL,
-                      NULL, G_TYPE_NONE, 1, FERRY_TYPE_FAILURE | G_SIGNAL_TYPE_STATIC_SCOPE);
+  install_signals (klass);
 }
 
 static void

@@ -8,6 +8,7 @@
 #include "ferry-failure.h"
 #include "ferry-progress.h"
 #include "ferry-types.h"
+#include "ferry-unsupported.h"
 
 G_BEGIN_DECLS
 
@@ -56,6 +57,9 @@ FerryDeviceMode ferry_job_get_device_mode (FerryJob *self);
 void ferry_job_set_device_mode (FerryJob *self, FerryDeviceMode mode);
 FerrySlowMethod ferry_job_get_slow_method (FerryJob *self);
 void ferry_job_set_slow_method (FerryJob *self, FerrySlowMethod method);
+FerryUnsupportedPolicy ferry_job_get_unsupported_policy (FerryJob *self);
+void ferry_job_set_unsupported_policy (FerryJob *self, FerryUnsupportedPolicy policy);
+FerryUnsupportedReport *ferry_job_dup_unsupported_report (FerryJob *self);
 
 void ferry_job_run_async (FerryJob *self,
                           GCancellable *cancellable,

@@ -66,7 +66,8 @@ NO_ENGINE_AT_ALL = ('src/nautilus',)
 ENGINE = 'src/engine'
 TOP = ('ferry-job', 'ferry-queue', 'ferry-engine')
 VOCABULARY = ('ferry-enums', 'ferry-enum-types', 'ferry-error', 'ferry-types', 'ferry-progress',
-              'ferry-failure', 'ferry-device', 'ferry-conflict-request')
+              'ferry-failure', 'ferry-device', 'ferry-conflict-request', 'ferry-answer',
+              'ferry-unsupported')
 ROOMS = {'run': 1, 'plan': 2, 'tree': 2, 'data': 3, 'sys': 4}
 TOP_LEVEL = 0
 

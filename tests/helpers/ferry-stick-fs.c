@@ -5,11 +5,13 @@
 
 #define MAX_OPTIONS 8
 
-/* One filesystem: its format command is FORMAT_TOOL FORMAT_OPTIONS… -L
- * LABEL TARGET, its mount command MOUNT_TOOL MOUNT_OPTIONS… DEVICE DIR. */
+/* One filesystem: its format command is FORMAT_TOOL FORMAT_OPTIONS…
+ * LABEL_OPTION LABEL TARGET (LABEL_OPTION is -L unless the recipe says),
+ * its mount command MOUNT_TOOL MOUNT_OPTIONS… DEVICE DIR. */
 typedef struct
 {
   const char *name;
+  const char *label_option;
   const char *format_tool;
   const char *format_package;
   const char *format_options[MAX_OPTIONS];
@@ -50,6 +52,18 @@ static const FsRecipe recipes[] = {
     .format_options = { "-Q", "-F", "-q" },
     .mount_tool = "ntfs-3g",
     .mount_package = "ntfs-3g",
+    .is_fuse = TRUE,
+  },
+  [FERRY_TEST_STICK_FS_FAT32] = {
+    .name = "fat32",
+    .format_tool = "mkfs.vfat",
+    .format_package = "dosfstools",
+    .format_options = { "-F", "32" },
+    .label_option = "-n",
+    /* No vfat module here either: fusefat, writable with rw+. */
+    .mount_tool = "fusefat",
+    .mount_package = "fusefat",
+    .mount_options = { "-o", "rw+" },
     .is_fuse = TRUE,
   },
   [FERRY_TEST_STICK_FS_NONE] = {
@@ -130,7 +144,8 @@ GPtrArray *
 ferry_stick_fs_format_argv (FerryTestStickFs fs, const char *label, const char *target)
 {
   const FsRecipe *recipe = recipe_for (fs);
-  const char *const tail[] = { "-L", label, target, NULL };
+  const char *const tail[]
+      = { recipe->label_option != NULL ? recipe->label_option : "-L", label, target, NULL };
 
   if (recipe->format_tool == NULL)
     return NULL;

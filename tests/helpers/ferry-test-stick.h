@@ -29,6 +29,7 @@ typedef enum
   FERRY_TEST_STICK_FS_EXT4,
   FERRY_TEST_STICK_FS_EXFAT, /* mkfs.exfat, mounted by exfat-fuse */
   FERRY_TEST_STICK_FS_NTFS,  /* mkntfs, mounted by ntfs-3g */
+  FERRY_TEST_STICK_FS_FAT32, /* mkfs.vfat -F 32, mounted by fusefat */
   /* No filesystem: the loop device stays blank and nothing is mounted,
    * for tests that write to the emulator's disk file themselves. */
   FERRY_TEST_STICK_FS_NONE,
@@ -51,7 +52,7 @@ typedef struct
   guint64 flush_cost_us;      /* per flush, 0: free */
 } FerryTestStickOptions;
 
-/* "ext4", "exfat", "ntfs", "none". */
+/* "ext4", "exfat", "ntfs", "fat32", "none". */
 const char *ferry_test_stick_fs_to_string (FerryTestStickFs fs);
 gboolean ferry_test_stick_fs_from_string (const char *name, FerryTestStickFs *fs);
 

@@ -5,14 +5,17 @@
 
 #include "ferry-copy-target.h"
 #include "ferry-error.h"
+#include "ferry-fs-rules.h"
 #include "ferry-fs.h"
 #include "ferry-plan.h"
+#include "ferry-preflight.h"
 #include "ferry-run.h"
 #include "ferry-scan.h"
 #include "ferry-strategy-chunk-sync.h"
 #include "ferry-strategy-fast.h"
 #include "ferry-strategy-slow.h"
 #include "ferry-tree-copy.h"
+#include "ferry-unsupported-private.h"
 
 /**
  * FerryRun:
@@ -29,6 +32,9 @@ struct _FerryRun
   FerryControl *control;   /* not owned */
   FerryRunListener listener;
   FerryDevice *device;
+  FerryFsRules rules; /* of the destination's filesystem */
+  guint64 needed;     /* by the preflight, on a filesystem with rules */
+  FerryAdaptations *adaptations;
 
   GMutex lock; /* guards what other threads reach: */
   FerryCopyTarget *target;
@@ -56,6 +62,7 @@ ferry_run_free (FerryRun *self)
 {
   g_assert (self->target == NULL);
   g_clear_object (&self->device);
+  g_clear_pointer (&self->adaptations, ferry_adaptations_free);
   g_mutex_clear (&self->lock);
   g_free (self);
 }
@@ -162,6 +169,15 @@ tree_conflict (gpointer user_data, FerryConflictRequest *request)
   self->listener.conflict (self->listener.user_data, request);
 }
 
+static FerryTreeRoot
+tree_root (FerryPlan *plan, guint i)
+{
+  FerrySourceRoot *root = g_ptr_array_index (plan->roots, i);
+
+  return (FerryTreeRoot){ root->parent_fd, root->parent_path, root->name,
+                          plan->dst_fd,    plan->dst_path,    root->dst_name };
+}
+
 static void
 copy_tree (FerryRun *self, FerryPlan *plan)
 {
@@ -173,13 +189,14 @@ copy_tree (FerryRun *self, FerryPlan *plan)
   ferry_meta_policy_init (&ctx.meta, self->options.preserve);
   ctx.error_policy = self->options.error_policy;
   ctx.verify = self->options.verify;
+  ctx.adaptations = self->adaptations;
+  ctx.links_apart = !self->rules.keeps_hardlinks;
+  ferry_conflicts_set_rules (ctx.conflicts, &self->rules);
   tree = ferry_tree_copy_new (&ctx);
   for (guint i = 0; i < plan->roots->len; i++)
     {
-      FerrySourceRoot *root = g_ptr_array_index (plan->roots, i);
-      const FerryTreeRoot tree_root = { root->parent_fd, root->parent_path, root->name,
-                                        plan->dst_fd,    plan->dst_path,    root->dst_name };
-      ferry_tree_copy_add_root (tree, &tree_root);
+      FerryTreeRoot root = tree_root (plan, i);
+      ferry_tree_copy_add_root (tree, &root);
     }
   ferry_tree_copy_run (tree, self->options.n_workers);
   /* Files whose names wait for the device get them while the tree that
@@ -254,6 +271,86 @@ copy (FerryRun *self, FerryPlan *plan, FerryScan *scan, GError **error)
   return ok;
 }
 
+/* One answer for every entry the drive cannot store as it is. */
+static FerryUnsupportedAction
+decide (FerryRun *self, FerryUnsupportedReport *report)
+{
+  FerryUnsupportedPolicy policy = self->options.unsupported_policy;
+  FerryUnsupportedAction action = FERRY_UNSUPPORTED_ACTION_NONE;
+
+  if (policy == FERRY_UNSUPPORTED_POLICY_ASK)
+    {
+      FerryAnswer *answer = _ferry_unsupported_report_get_answer (report);
+      self->listener.unsupported (self->listener.user_data, g_object_ref (report), TRUE);
+      action = _ferry_answer_wait (answer, ferry_control_get_cancellable (self->control),
+                                   FERRY_UNSUPPORTED_ACTION_CANCEL, NULL);
+      _ferry_answer_unref (answer);
+    }
+  else if (policy == FERRY_UNSUPPORTED_POLICY_ADAPT)
+    action = FERRY_UNSUPPORTED_ACTION_ADAPT;
+  else if (policy == FERRY_UNSUPPORTED_POLICY_SKIP)
+    action = FERRY_UNSUPPORTED_ACTION_SKIP;
+  _ferry_unsupported_report_set_action (report, action);
+  if (policy != FERRY_UNSUPPORTED_POLICY_ASK)
+    self->listener.unsupported (self->listener.user_data, g_object_ref (report), FALSE);
+  return action;
+}
+
+static gboolean
+refuse_unsupported (FerryRun *self, FerryUnsupportedReport *report, GError **error)
+{
+  guint n = ferry_unsupported_report_get_items (report)->len;
+  g_autofree char *count = g_strdup_printf ("%u", n);
+
+  if (ferry_unsupported_report_get_action (report) == FERRY_UNSUPPORTED_ACTION_CANCEL
+      || ferry_control_is_cancelled (self->control))
+    {
+      g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_CANCELLED, _ ("The copy was cancelled"));
+      return FALSE;
+    }
+  g_set_error (error, FERRY_ERROR, FERRY_ERROR_UNSUPPORTED,
+               /* Translators: %s is a number; the second %s is FAT32, exFAT or NTFS */
+               g_dngettext (GETTEXT_PACKAGE, "%s item cannot be stored on this %s drive as it is",
+                            "%s items cannot be stored on this %s drive as they are", n),
+               count, ferry_unsupported_report_get_filesystem (report));
+  return FALSE;
+}
+
+/* On FAT32, exFAT and NTFS: every entry the drive cannot store as it is
+ * is found before anything is written, and settled with one decision. */
+static gboolean
+check_filesystem_rules (FerryRun *self, FerryPlan *plan, GError **error)
+{
+  g_autoptr (FerryPreflight) preflight = NULL;
+  g_autoptr (FerryUnsupportedReport) report = NULL;
+  g_autoptr (GFile) destination = NULL;
+  FerryUnsupportedAction action;
+
+  ferry_fs_rules_for_fd (plan->dst_fd, &self->rules);
+  if (self->rules.kind == FERRY_FS_KIND_OTHER)
+    return TRUE;
+  preflight = ferry_preflight_new (&self->rules, ferry_control_get_cancellable (self->control));
+  for (guint i = 0; i < plan->roots->len; i++)
+    {
+      FerryTreeRoot root = tree_root (plan, i);
+      ferry_preflight_add_root (preflight, &root);
+    }
+  self->needed = ferry_preflight_get_needed (preflight);
+  if (!check_cancelled (self, error))
+    return FALSE;
+  if (ferry_preflight_get_items (preflight)->len == 0)
+    return TRUE;
+
+  destination = g_file_new_for_path (plan->dst_path);
+  report = _ferry_unsupported_report_new (self->rules.label, destination,
+                                          ferry_preflight_get_items (preflight));
+  action = decide (self, report);
+  if (action != FERRY_UNSUPPORTED_ACTION_ADAPT && action != FERRY_UNSUPPORTED_ACTION_SKIP)
+    return refuse_unsupported (self, report, error);
+  self->adaptations = ferry_preflight_adapt (preflight, action);
+  return TRUE;
+}
+
 /* Data starts moving before the totals are known only when the
  * destination could not run out of space whatever they turn out to be. */
 static gboolean
@@ -261,6 +358,12 @@ wait_for_totals (FerryRun *self, FerryPlan *plan, FerryScan *scan, GError **erro
 {
   FerryTreeTotals totals;
 
+  if (self->rules.kind != FERRY_FS_KIND_OTHER)
+    {
+      /* Counted the drive's way, in whole clusters, by the preflight. */
+      totals = (FerryTreeTotals){ .needed = self->needed };
+      return ferry_plan_check_space (plan, &totals, error);
+    }
   if (!self->options.dry_run && ferry_plan_surely_fits (plan))
     return TRUE;
   ferry_scan_wait (scan, &totals);
@@ -290,6 +393,8 @@ ferry_run_execute (FerryRun *self, GPtrArray *sources, GFile *destination, GErro
     }
   ferry_scan_start (scan);
 
+  if (!check_filesystem_rules (self, plan, error))
+    return FALSE;
   if (!wait_for_totals (self, plan, scan, error))
     return FALSE;
   return self->options.dry_run || copy (self, plan, scan, error);

@@ -9,6 +9,7 @@
 #include "ferry-device.h"
 #include "ferry-enums.h"
 #include "ferry-failure.h"
+#include "ferry-unsupported.h"
 
 G_BEGIN_DECLS
 
@@ -23,6 +24,7 @@ typedef struct
   guint n_workers;
   FerryDeviceMode device_mode;
   FerrySlowMethod slow_method;
+  FerryUnsupportedPolicy unsupported_policy;
 } FerryRunOptions;
 
 /* What a run tells its job, from the run's own threads; each call takes
@@ -34,6 +36,9 @@ typedef struct
   void (*method_changed) (gpointer user_data);
   void (*file_failed) (gpointer user_data, FerryFailure *failure);
   void (*conflict) (gpointer user_data, FerryConflictRequest *request);
+  /* Entries the destination cannot store as they are; @ask: the person
+   * answers the report, and the run waits for that. */
+  void (*unsupported) (gpointer user_data, FerryUnsupportedReport *report, gboolean ask);
   gpointer user_data;
 } FerryRunListener;
 

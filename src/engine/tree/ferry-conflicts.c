@@ -21,6 +21,7 @@ struct _FerryConflicts
   GMutex lock;           /* one question at a time */
   FerryConflictAction file_answer_for_all;
   FerryConflictAction dir_answer_for_all;
+  FerryFsRules rules; /* of the destination: how finely it keeps times */
 };
 
 FerryConflicts *
@@ -30,8 +31,17 @@ ferry_conflicts_new (FerryConflictPolicy policy, FerryControl *control)
 
   self->policy = policy;
   self->control = control;
+  ferry_fs_rules_for_kind (FERRY_FS_KIND_OTHER, 0, &self->rules);
   g_mutex_init (&self->lock);
   return self;
+}
+
+/* "newer" compares times as finely as the destination keeps them: a
+ * copy on FAT32 holds its time to 2 s, and is not older for that. */
+void
+ferry_conflicts_set_rules (FerryConflicts *self, const FerryFsRules *rules)
+{
+  self->rules = *rules;
 }
 
 void
@@ -48,15 +58,18 @@ ferry_conflicts_get_policy (FerryConflicts *self)
 }
 
 static gboolean
-is_newer (const struct stat *a, const struct stat *b)
+is_newer (FerryConflicts *self, const struct stat *a, const struct stat *b)
 {
+  if (ferry_fs_rules_same_time (&self->rules, &a->st_mtim, &b->st_mtim))
+    return FALSE;
   if (a->st_mtim.tv_sec != b->st_mtim.tv_sec)
     return a->st_mtim.tv_sec > b->st_mtim.tv_sec;
   return a->st_mtim.tv_nsec > b->st_mtim.tv_nsec;
 }
 
 static FerryConflictAction
-action_from_policy (FerryConflictPolicy policy,
+action_from_policy (FerryConflicts *self,
+                    FerryConflictPolicy policy,
                     const struct stat *src_st,
                     const struct stat *dst_st)
 {
@@ -70,7 +83,7 @@ action_from_policy (FerryConflictPolicy policy,
       case FERRY_CONFLICT_POLICY_OVERWRITE:
         return FERRY_CONFLICT_ACTION_REPLACE;
       case FERRY_CONFLICT_POLICY_NEWER:
-        return is_newer (src_st, dst_st) ? FERRY_CONFLICT_ACTION_REPLACE
+        return is_newer (self, src_st, dst_st) ? FERRY_CONFLICT_ACTION_REPLACE
                                          : FERRY_CONFLICT_ACTION_SKIP;
       case FERRY_CONFLICT_POLICY_KEEP_BOTH:
         return FERRY_CONFLICT_ACTION_KEEP_BOTH;
@@ -101,7 +114,7 @@ ask (FerryConflicts *self, const FerryConflictQuestion *question)
   g_autoptr (GFile) destination = g_file_new_for_path (question->dst_path);
   const struct stat *src_st = question->src_st;
   const struct stat *dst_st = question->dst_st;
-  FerryConflictAnswer *answer = NULL;
+  FerryAnswer *answer = NULL;
   FerryConflictRequest *request;
   FerryConflictAction action;
   gboolean apply_to_all = FALSE;
@@ -110,9 +123,9 @@ ask (FerryConflicts *self, const FerryConflictQuestion *question)
   /* The asker takes the only reference: if nobody keeps the request, it
    * answers "none" as it goes away. */
   question->post (question->post_data, request);
-  action = _ferry_conflict_answer_wait (answer, ferry_control_get_cancellable (self->control),
-                                        &apply_to_all);
-  _ferry_conflict_answer_unref (answer);
+  action = _ferry_answer_wait (answer, ferry_control_get_cancellable (self->control),
+                               FERRY_CONFLICT_ACTION_CANCEL, &apply_to_all);
+  _ferry_answer_unref (answer);
 
   if (!answer_fits (action, src_st, dst_st))
     action = action == FERRY_CONFLICT_ACTION_CANCEL ? action : FERRY_CONFLICT_ACTION_NONE;
@@ -141,7 +154,7 @@ ferry_conflicts_resolve (FerryConflicts *self, const FerryConflictQuestion *ques
   FerryConflictAction remembered;
 
   if (self->policy != FERRY_CONFLICT_POLICY_ASK)
-    return action_from_policy (self->policy, src_st, question->dst_st);
+    return action_from_policy (self, self->policy, src_st, question->dst_st);
 
   g_mutex_lock (&self->lock);
   remembered = S_ISDIR (src_st->st_mode) ? self->dir_answer_for_all : self->file_answer_for_all;

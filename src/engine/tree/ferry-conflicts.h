@@ -6,6 +6,7 @@
 
 #include "ferry-conflict-request.h"
 #include "ferry-control.h"
+#include "ferry-fs-rules.h"
 #include "ferry-enums.h"
 
 G_BEGIN_DECLS
@@ -25,6 +26,7 @@ typedef struct
 } FerryConflictQuestion;
 
 FerryConflicts *ferry_conflicts_new (FerryConflictPolicy policy, FerryControl *control);
+void ferry_conflicts_set_rules (FerryConflicts *self, const FerryFsRules *rules);
 void ferry_conflicts_free (FerryConflicts *self);
 FerryConflictPolicy ferry_conflicts_get_policy (FerryConflicts *self);
 FerryConflictAction ferry_conflicts_resolve (FerryConflicts *self,

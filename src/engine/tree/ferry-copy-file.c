@@ -69,7 +69,7 @@ copy_or_link (FerryTreeContext *ctx,
               gboolean *first_name,
               GError **error)
 {
-  gboolean hardlinked = entry->st.st_nlink > 1;
+  gboolean hardlinked = entry->st.st_nlink > 1 && !ctx->links_apart;
   g_autofree char *link_relpath = NULL;
   FerryFileOutcome outcome;
 

@@ -61,8 +61,16 @@ numbered_name (const char *stem, gsize stem_len, const char *extension, guint n)
   return g_strdup_printf ("%.*s%s", (int) stem_len, stem, suffix);
 }
 
+/**
+ * ferry_free_name_find_with:
+ * The first of "name (2).ext", "name (3).ext", ... that @taken says is
+ * free (a name ending in a number continues from it).
+ */
 char *
-ferry_free_name_find (int dir_fd, const char *name, gboolean is_dir)
+ferry_free_name_find_with (const char *name,
+                           gboolean is_dir,
+                           FerryNameTakenFunc taken,
+                           gpointer user_data)
 {
   const char *extension = is_dir ? name + strlen (name) : find_extension (name);
   gsize stem_len;
@@ -79,11 +87,24 @@ ferry_free_name_find (int dir_fd, const char *name, gboolean is_dir)
   for (;; n++)
     {
       g_autofree char *candidate = numbered_name (name, stem_len, extension, n);
-      struct stat st;
 
-      /* Only a name that exists is worth a next number; any other error
-       * would repeat for every number, so creating the name reports it. */
-      if (fstatat (dir_fd, candidate, &st, AT_SYMLINK_NOFOLLOW) != 0)
+      if (!taken (candidate, user_data))
         return g_steal_pointer (&candidate);
     }
+}
+
+/* Only a name that exists is worth a next number; any other error would
+ * repeat for every number, so creating the name reports it. */
+static gboolean
+exists_in (const char *candidate, gpointer user_data)
+{
+  struct stat st;
+
+  return fstatat (GPOINTER_TO_INT (user_data), candidate, &st, AT_SYMLINK_NOFOLLOW) == 0;
+}
+
+char *
+ferry_free_name_find (int dir_fd, const char *name, gboolean is_dir)
+{
+  return ferry_free_name_find_with (name, is_dir, exists_in, GINT_TO_POINTER (dir_fd));
 }

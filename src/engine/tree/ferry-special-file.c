@@ -75,7 +75,10 @@ make_node (const FerryEntry *entry, const char *name, GError **error)
 static gboolean
 fail_to_create (FerryEntry *entry, int errsv, GError **error)
 {
-  entry->destination_failed = ferry_errno_is_device_failure (errsv);
+  /* A FUSE filesystem that cannot hold a FIFO or socket (exfat-fuse)
+   * answers EIO: this entry failed, not the device. */
+  entry->destination_failed = ferry_errno_is_device_failure (errsv)
+                              && !(errsv == EIO && ferry_fs_is_fuse (entry->node->dst_fd));
   return ferry_entry_fail_errno (entry, FALSE, errsv, _ ("Could not create “%s”"), error);
 }
 
@@ -95,6 +98,19 @@ finish_node (FerryTreeContext *ctx, FerryEntry *entry, const char *name, GError 
     errsv = errno;
   unlinkat (dst_fd, name, 0);
   return fail_to_create (entry, errsv, error);
+}
+
+/* A failed mknod may leave an empty file under the name on a FUSE
+ * filesystem (exfat-fuse). The name was free, or the call would have
+ * said EEXIST, so an empty regular file there now is that leftover. */
+static void
+drop_half_made (const FerryEntry *entry, const char *name)
+{
+  struct stat st;
+
+  if (fstatat (entry->node->dst_fd, name, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISREG (st.st_mode)
+      && st.st_size == 0)
+    unlinkat (entry->node->dst_fd, name, 0);
 }
 
 /**
@@ -123,6 +139,8 @@ ferry_special_file_copy (FerryTreeContext *ctx, FerryEntry *entry, GError **erro
           return FALSE;
         }
       errsv = errno;
+      if (errsv != EEXIST)
+        drop_half_made (entry, entry->replace ? temp_name : entry->dst_name);
       g_clear_pointer (&temp_name, g_free);
       if (errsv != EEXIST || attempt >= 8)
         return fail_to_create (entry, errsv, error);

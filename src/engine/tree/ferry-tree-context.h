@@ -4,6 +4,7 @@
 #include <gio/gio.h>
 #include <stdatomic.h>
 
+#include "ferry-adaptations.h"
 #include "ferry-conflict-request.h"
 #include "ferry-conflicts.h"
 #include "ferry-control.h"
@@ -41,6 +42,8 @@ typedef struct
   FerryMetaPolicy meta;
   FerryErrorPolicy error_policy;
   gboolean verify;
+  FerryAdaptations *adaptations; /* not owned; NULL when nothing is adapted */
+  gboolean links_apart;          /* the drive has no hard links: each name is a copy */
   atomic_bool tmpfile_unsupported;
   FerryTreeListener listener;
 } FerryTreeContext;

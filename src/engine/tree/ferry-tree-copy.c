@@ -159,6 +159,33 @@ look_at (FerryTreeCopy *self, FerryEntry *entry, unsigned char d_type, GError **
   return -1;
 }
 
+/* An entry the destination cannot store as it is goes as decided before
+ * the copy began (FerryPreflight): under another name, as the file a
+ * link points to, or not at all. */
+static const FerryAdaptation *
+find_adaptation (FerryTreeCopy *self, FerryDirNode *node, const char *src_name)
+{
+  g_autofree char *src_path = NULL;
+
+  if (self->ctx->adaptations == NULL)
+    return NULL;
+  src_path = ferry_dir_node_src_path (node, src_name);
+  return ferry_adaptations_lookup (self->ctx->adaptations, src_path);
+}
+
+/* A symlink adapted as the file it points to. */
+static int
+look_through (FerryEntry *entry, GError **error)
+{
+  ferry_autofd fd = ferry_open_source_at (entry->node->src_fd, entry->src_name,
+                                          O_RDONLY | O_NOCTTY | O_NONBLOCK | O_CLOEXEC);
+
+  if (fd >= 0 && fstat (fd, &entry->st) == 0 && S_ISREG (entry->st.st_mode))
+    return ferry_fd_steal (&fd);
+  ferry_entry_fail_errno (entry, TRUE, fd < 0 ? errno : EINVAL, _ ("Could not read “%s”"), error);
+  return -1;
+}
+
 static void
 copy_entry (FerryTreeCopy *self,
             FerryDirNode *node,
@@ -166,13 +193,19 @@ copy_entry (FerryTreeCopy *self,
             const char *dst_name,
             unsigned char d_type)
 {
+  const FerryAdaptation *adaptation = find_adaptation (self, node, src_name);
   g_auto (FerryEntry) entry;
   g_autoptr (GError) error = NULL;
   int src_fd;
 
   if (!ferry_tree_context_check (self->ctx))
     return;
-  ferry_entry_init (&entry, node, src_name, dst_name);
+  ferry_entry_init (&entry, node, src_name, adaptation != NULL ? adaptation->dst_name : dst_name);
+  if (adaptation != NULL && adaptation->kind == FERRY_ADAPT_SKIP)
+    {
+      ferry_tree_context_subtree_dropped (self->ctx, &entry, TRUE);
+      return;
+    }
   ferry_tree_context_show_current (self->ctx, &entry);
 
   if (d_type == DT_DIR)
@@ -180,7 +213,10 @@ copy_entry (FerryTreeCopy *self,
       copy_dir_entry (self, &entry);
       return;
     }
-  src_fd = look_at (self, &entry, d_type, &error);
+  if (adaptation != NULL && adaptation->kind == FERRY_ADAPT_FOLLOW)
+    src_fd = look_through (&entry, &error);
+  else
+    src_fd = look_at (self, &entry, d_type, &error);
   if (error != NULL)
     ferry_tree_context_file_failed (self->ctx, &entry, 0, error, FALSE);
   else if (S_ISDIR (entry.st.st_mode))

@@ -1,0 +1,620 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include "config.h"
+
+#include <blkid.h>
+#include <fcntl.h>
+#include <glib/gi18n-lib.h>
+#include <libudev.h>
+#include <linux/magic.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <sys/vfs.h>
+#include <unistd.h>
+
+#include "ferry-fs.h"
+#include "ferry-fs-rules.h"
+
+#ifndef EXFAT_SUPER_MAGIC
+#define EXFAT_SUPER_MAGIC 0x2011BAB0
+#endif
+#ifndef NTFS_SB_MAGIC
+#define NTFS_SB_MAGIC 0x5346544e   /* the old read-mostly ntfs driver */
+#endif
+#define NTFS3_SUPER_MAGIC 0x7366746e /* ntfs3 sets "ntfs", not NTFS_SB_MAGIC */
+
+#define DEFAULT_CLUSTER_SIZE 4096
+#define MAX_NAME_UTF16_UNITS 255
+/* A longer "extension" is more likely part of the name: shortening keeps
+ * at most this many UTF-16 units after the last dot. */
+#define MAX_KEPT_EXTENSION_UNITS 16
+#define NSEC_PER_SEC G_GINT64_CONSTANT (1000000000)
+
+/* What each kind keeps. NTFS through ntfs-3g without its "permissions"
+ * option (how desktops mount it) answers chmod and chown with success and
+ * changes nothing (every file stays rwxrwxrwx root:root); symlink, mkfifo
+ * and mknod succeed, but become Interix-style files and reparse points
+ * Windows does not understand; xattrs become named streams. So only hard
+ * links count as kept. The names Windows refuses (a:b, "dot.", CON) are
+ * stored too, and Windows cannot open them afterwards. */
+static const FerryFsRules kind_rules[] = {
+  [FERRY_FS_KIND_OTHER] = {
+    .kind = FERRY_FS_KIND_OTHER, .label = NULL, .max_file_size = G_MAXUINT64,
+    .keeps_symlinks = TRUE, .keeps_hardlinks = TRUE, .keeps_special_files = TRUE,
+    .keeps_owners = TRUE, .time_granularity_ns = 1,
+  },
+  [FERRY_FS_KIND_FAT] = {
+    .kind = FERRY_FS_KIND_FAT, .label = "FAT32", .max_file_size = G_MAXUINT32,
+    .folds_case = TRUE, .windows_names = TRUE, .utf16_names = TRUE,
+    .time_granularity_ns = 2 * NSEC_PER_SEC,
+  },
+  [FERRY_FS_KIND_EXFAT] = {
+    .kind = FERRY_FS_KIND_EXFAT, .label = "exFAT", .max_file_size = G_MAXUINT64,
+    .folds_case = TRUE, .windows_names = TRUE, .utf16_names = TRUE,
+    .time_granularity_ns = 10000000,
+  },
+  [FERRY_FS_KIND_NTFS] = {
+    .kind = FERRY_FS_KIND_NTFS, .label = "NTFS", .max_file_size = G_MAXUINT64,
+    .windows_names = TRUE, .utf16_names = TRUE, .keeps_hardlinks = TRUE,
+    .time_granularity_ns = 100,
+  },
+};
+
+void
+ferry_fs_rules_for_kind (FerryFsKind kind, guint64 cluster_size, FerryFsRules *rules)
+{
+  g_return_if_fail (rules != NULL);
+
+  if ((guint) kind >= G_N_ELEMENTS (kind_rules))
+    kind = FERRY_FS_KIND_OTHER;
+  *rules = kind_rules[kind];
+  rules->cluster_size = cluster_size > 0 ? cluster_size : DEFAULT_CLUSTER_SIZE;
+}
+
+/* ------------------------------------------------------------- names */
+
+static gboolean
+is_forbidden_char (gunichar c)
+{
+  return (c > 0 && c < 0x20) || (c < 0x80 && strchr ("\"*/:<>?\\|", (int) c) != NULL);
+}
+
+static gboolean
+is_trailing_char (char c)
+{
+  return c == '.' || c == ' ';
+}
+
+/* Windows' device names, matched on the part before the first dot
+ * ("con.tar.gz" too). Microsoft's list also has COM and LPT with the
+ * superscript digits ¹ ² ³, which Windows parses as digits. */
+static gboolean
+is_reserved_name (const char *name)
+{
+  static const char *const three[] = { "CON", "PRN", "AUX", "NUL" };
+  static const char *const superscripts[] = { "\xc2\xb9", "\xc2\xb2", "\xc2\xb3" };
+  gsize len = strcspn (name, ".");
+
+  if (len == 3)
+    {
+      for (gsize i = 0; i < G_N_ELEMENTS (three); i++)
+        if (g_ascii_strncasecmp (name, three[i], 3) == 0)
+          return TRUE;
+      return FALSE;
+    }
+  if (len < 4 || len > 5
+      || (g_ascii_strncasecmp (name, "COM", 3) != 0 && g_ascii_strncasecmp (name, "LPT", 3) != 0))
+    return FALSE;
+  if (len == 4)
+    return name[3] >= '1' && name[3] <= '9';
+  for (gsize i = 0; i < G_N_ELEMENTS (superscripts); i++)
+    if (strncmp (name + 3, superscripts[i], 2) == 0)
+      return TRUE;
+  return FALSE;
+}
+
+/* @len bytes of valid UTF-8, counted as Windows stores them: characters
+ * beyond the Basic Multilingual Plane take a surrogate pair. */
+static gsize
+utf16_units (const char *text, gsize len)
+{
+  gsize units = 0;
+
+  for (const char *p = text; p < text + len; p = g_utf8_next_char (p))
+    units += g_utf8_get_char (p) > 0xFFFF ? 2 : 1;
+  return units;
+}
+
+FerryNameProblem
+ferry_fs_rules_check_name (const FerryFsRules *rules, const char *name)
+{
+  gsize len;
+
+  g_return_val_if_fail (rules != NULL && name != NULL, FERRY_NAME_OK);
+
+  len = strlen (name);
+  if (rules->utf16_names && !g_utf8_validate (name, len, NULL))
+    return FERRY_NAME_NOT_UTF8;
+  if (rules->windows_names)
+    {
+      for (const char *p = name; *p != '\0'; p++)
+        if (is_forbidden_char ((guchar) *p))
+          return FERRY_NAME_FORBIDDEN_CHARACTERS;
+      if (len > 0 && is_trailing_char (name[len - 1]))
+        return FERRY_NAME_TRAILING_DOT_OR_SPACE;
+      if (is_reserved_name (name))
+        return FERRY_NAME_RESERVED;
+    }
+  if (rules->utf16_names && utf16_units (name, len) > MAX_NAME_UTF16_UNITS)
+    return FERRY_NAME_TOO_LONG;
+  return FERRY_NAME_OK;
+}
+
+/* Forbidden printable characters become their full-width look-alikes
+ * (U+FF01..U+FF5E mirror ASCII 0x21..0x7E), so "a:b" still reads a:b;
+ * control characters and bytes that are not UTF-8 become "_". */
+static void
+append_storable_chars (const FerryFsRules *rules, const char *name, GString *out)
+{
+  const char *end = name + strlen (name);
+
+  for (const char *p = name; p < end;)
+    {
+      gunichar c = g_utf8_get_char_validated (p, end - p);
+
+      if (c == (gunichar) -1 || c == (gunichar) -2)
+        {
+          if (rules->utf16_names)
+            g_string_append_c (out, '_');
+          else
+            g_string_append_c (out, *p);
+          p++;
+          continue;
+        }
+      if (rules->windows_names && c < 0x20)
+        g_string_append_c (out, '_');
+      else if (rules->windows_names && is_forbidden_char (c))
+        g_string_append_unichar (out, c + 0xFEE0);
+      else
+        g_string_append_len (out, p, g_utf8_next_char (p) - p);
+      p = g_utf8_next_char (p);
+    }
+}
+
+static void
+strip_trailing (GString *name)
+{
+  while (name->len > 0 && is_trailing_char (name->str[name->len - 1]))
+    g_string_truncate (name, name->len - 1);
+  if (name->len == 0)
+    g_string_append_c (name, '_');
+}
+
+/* The bytes of the longest start of @text (valid UTF-8, @len bytes) that
+ * fits in @max_units UTF-16 units, never cutting a character. */
+static gsize
+prefix_within_units (const char *text, gsize len, gsize max_units)
+{
+  gsize units = 0;
+  const char *p = text;
+
+  while (p < text + len)
+    {
+      gsize char_units = g_utf8_get_char (p) > 0xFFFF ? 2 : 1;
+
+      if (units + char_units > max_units)
+        break;
+      units += char_units;
+      p = g_utf8_next_char (p);
+    }
+  return p - text;
+}
+
+/* Shortens @name (valid UTF-8) to the UTF-16 limit, keeping a short
+ * extension so the file still opens with the same program. */
+static void
+shorten (GString *name)
+{
+  const char *dot = strrchr (name->str, '.');
+  gsize ext_len = 0;
+  gsize ext_units = 0;
+  gsize stem_len;
+  g_autofree char *ext = NULL;
+
+  if (utf16_units (name->str, name->len) <= MAX_NAME_UTF16_UNITS)
+    return;
+  if (dot != NULL && dot != name->str)
+    {
+      ext_len = name->len - (dot - name->str);
+      ext_units = utf16_units (dot, ext_len);
+      if (ext_units > MAX_KEPT_EXTENSION_UNITS)
+        ext_len = ext_units = 0;
+    }
+  ext = g_strdup (name->str + name->len - ext_len);
+  stem_len = prefix_within_units (name->str, name->len - ext_len,
+                                  MAX_NAME_UTF16_UNITS - ext_units);
+  g_string_truncate (name, stem_len);
+  /* A stem cut before a dot or a space would leave "name .txt" or, with
+   * no extension, a trailing dot. */
+  while (name->len > 1 && is_trailing_char (name->str[name->len - 1]))
+    g_string_truncate (name, name->len - 1);
+  g_string_append (name, ext);
+}
+
+char *
+ferry_fs_rules_adapt_name (const FerryFsRules *rules, const char *name)
+{
+  g_autoptr (GString) out = NULL;
+
+  g_return_val_if_fail (rules != NULL && name != NULL, NULL);
+
+  if (ferry_fs_rules_check_name (rules, name) == FERRY_NAME_OK)
+    return g_strdup (name);
+
+  out = g_string_sized_new (strlen (name) + 8);
+  append_storable_chars (rules, name, out);
+  if (rules->windows_names)
+    {
+      strip_trailing (out);
+      /* "CON.txt" → "CON_.txt": the device name is the part before the dot. */
+      if (is_reserved_name (out->str))
+        g_string_insert_c (out, strcspn (out->str, "."), '_');
+    }
+  if (rules->utf16_names)
+    shorten (out);
+  if (rules->windows_names)
+    strip_trailing (out);
+  return g_string_free (g_steal_pointer (&out), FALSE);
+}
+
+/* exFAT compares names through its up-case table, which maps each UTF-16
+ * unit to one unit (so É and é collide, but ß and SS do not, and
+ * characters beyond the BMP are left alone). Windows' FAT driver folds the
+ * same way. g_utf8_casefold() would fold too much: "ß" to "ss". */
+char *
+ferry_fs_rules_fold_name (const FerryFsRules *rules, const char *name)
+{
+  g_autoptr (GString) out = NULL;
+  g_autofree char *valid = NULL;
+
+  g_return_val_if_fail (rules != NULL && name != NULL, NULL);
+
+  if (!rules->folds_case)
+    return g_strdup (name);
+
+  valid = g_utf8_make_valid (name, -1);
+  out = g_string_sized_new (strlen (valid));
+  for (const char *p = valid; *p != '\0'; p = g_utf8_next_char (p))
+    {
+      gunichar c = g_utf8_get_char (p);
+
+      g_string_append_unichar (out, c <= 0xFFFF ? g_unichar_toupper (c) : c);
+    }
+  return g_string_free (g_steal_pointer (&out), FALSE);
+}
+
+/* ------------------------------------------------------- space, time */
+
+guint64
+ferry_fs_rules_space_for (const FerryFsRules *rules, guint64 size)
+{
+  guint64 cluster;
+  guint64 clusters;
+
+  g_return_val_if_fail (rules != NULL, size);
+
+  cluster = rules->cluster_size > 0 ? rules->cluster_size : DEFAULT_CLUSTER_SIZE;
+  clusters = size / cluster + (size % cluster != 0);
+  if (clusters > G_MAXUINT64 / cluster)
+    return G_MAXUINT64;
+  return clusters * cluster;
+}
+
+static gint64
+floor_div (gint64 a, gint64 b)
+{
+  gint64 q = a / b;
+
+  if (a % b != 0 && (a < 0) != (b < 0))
+    q--;
+  return q;
+}
+
+/* Both times as the filesystem would store them: cut down to its
+ * granularity, which either divides a second (exFAT, NTFS) or is whole
+ * seconds (FAT's 2 s, which Linux's vfat gets by clearing the lowest bit
+ * of the seconds). Cutting down, not rounding, is what the drivers do. */
+gboolean
+ferry_fs_rules_same_time (const FerryFsRules *rules,
+                          const struct timespec *a,
+                          const struct timespec *b)
+{
+  gint64 granularity;
+
+  g_return_val_if_fail (rules != NULL && a != NULL && b != NULL, FALSE);
+
+  granularity = MAX (rules->time_granularity_ns, 1);
+  if (granularity >= NSEC_PER_SEC)
+    {
+      gint64 seconds = granularity / NSEC_PER_SEC;
+
+      return floor_div (a->tv_sec, seconds) == floor_div (b->tv_sec, seconds);
+    }
+  return a->tv_sec == b->tv_sec && a->tv_nsec / granularity == b->tv_nsec / granularity;
+}
+
+const char *
+ferry_name_problem_describe (FerryNameProblem problem)
+{
+  static const char *const phrases[] = {
+    [FERRY_NAME_OK] = N_("can be stored as it is"),
+    [FERRY_NAME_FORBIDDEN_CHARACTERS] = N_("contains characters the drive cannot store"),
+    [FERRY_NAME_TRAILING_DOT_OR_SPACE] = N_("ends with a dot or a space"),
+    [FERRY_NAME_RESERVED] = N_("is a name Windows keeps for devices"),
+    [FERRY_NAME_TOO_LONG] = N_("is longer than the drive allows"),
+    [FERRY_NAME_NOT_UTF8] = N_("is not valid UTF-8 text"),
+  };
+
+  if ((guint) problem >= G_N_ELEMENTS (phrases))
+    return _("has an unknown problem");
+  return _(phrases[problem]);
+}
+
+/* --------------------------------------------------------- detection */
+
+static FerryFsKind
+kind_from_magic (unsigned long magic)
+{
+  switch (magic)
+    {
+    case MSDOS_SUPER_MAGIC:
+      return FERRY_FS_KIND_FAT;
+    case EXFAT_SUPER_MAGIC:
+      return FERRY_FS_KIND_EXFAT;
+    case NTFS_SB_MAGIC:
+    case NTFS3_SUPER_MAGIC:
+      return FERRY_FS_KIND_NTFS;
+    default:
+      return FERRY_FS_KIND_OTHER;
+    }
+}
+
+/* A blkid or udev TYPE ("vfat"), or a FUSE mount's subtype
+ * ("fuse.ntfs-3g" mounts of an image file, "fuse.fusefat"). */
+static FerryFsKind
+kind_from_type_name (const char *type)
+{
+  static const struct { const char *name; FerryFsKind kind; } names[] = {
+    { "vfat", FERRY_FS_KIND_FAT },     { "msdos", FERRY_FS_KIND_FAT },
+    { "fusefat", FERRY_FS_KIND_FAT },  { "exfat", FERRY_FS_KIND_EXFAT },
+    { "exfat-fuse", FERRY_FS_KIND_EXFAT }, { "ntfs", FERRY_FS_KIND_NTFS },
+    { "ntfs3", FERRY_FS_KIND_NTFS },   { "ntfs-3g", FERRY_FS_KIND_NTFS },
+    { "lowntfs-3g", FERRY_FS_KIND_NTFS },
+  };
+
+  if (type == NULL)
+    return FERRY_FS_KIND_OTHER;
+  if (g_str_has_prefix (type, "fuseblk."))
+    type += strlen ("fuseblk.");
+  else if (g_str_has_prefix (type, "fuse."))
+    type += strlen ("fuse.");
+  for (gsize i = 0; i < G_N_ELEMENTS (names); i++)
+    if (g_ascii_strcasecmp (type, names[i].name) == 0)
+      return names[i].kind;
+  return FERRY_FS_KIND_OTHER;
+}
+
+/* One line of /proc/self/mountinfo: "36 35 98:0 /mnt1 /mnt2 rw,noatime
+ * master:1 - ext3 /dev/root rw,errors=continue"; the optional fields end
+ * at the lone "-". Paths escape spaces as \040, which g_strcompress()
+ * undoes. */
+static gboolean
+parse_mount_line (const char *line, dev_t dev, char **fstype, char **source)
+{
+  g_auto (GStrv) fields = g_strsplit (line, " ", -1);
+  guint n = g_strv_length (fields);
+  unsigned int major_num, minor_num;
+
+  if (n < 10 || sscanf (fields[2], "%u:%u", &major_num, &minor_num) != 2
+      || makedev (major_num, minor_num) != dev)
+    return FALSE;
+  for (guint i = 6; i + 2 < n; i++)
+    if (strcmp (fields[i], "-") == 0)
+      {
+        *fstype = g_strdup (fields[i + 1]);
+        *source = g_strcompress (fields[i + 2]);
+        return TRUE;
+      }
+  return FALSE;
+}
+
+/* The filesystem type and source of the mount whose device number is
+ * @dev: for "fuseblk" mounts (ntfs-3g, exfat-fuse) that is the block
+ * device itself, for other FUSE mounts an anonymous number. */
+static gboolean
+find_mount (dev_t dev, char **fstype, char **source)
+{
+  g_autofree char *contents = NULL;
+  g_auto (GStrv) lines = NULL;
+
+  if (!g_file_get_contents ("/proc/self/mountinfo", &contents, NULL, NULL))
+    return FALSE;
+  lines = g_strsplit (contents, "\n", -1);
+  for (guint i = 0; lines[i] != NULL; i++)
+    if (parse_mount_line (lines[i], dev, fstype, source))
+      return TRUE;
+  return FALSE;
+}
+
+typedef struct
+{
+  char *type;           /* "vfat", "exfat", "ntfs", ... or NULL */
+  guint64 fat_cluster;  /* from a FAT boot sector; 0 when not read */
+} FerryDeviceFacts;
+
+/* FAT's BIOS parameter block: bytes per sector at 11, sectors per cluster
+ * at 13. FUSE FAT drivers do not report it: fusefat's statfs always says
+ * 1024 (its files' st_blksize is right, but its folders' is not). */
+static guint64
+read_fat_cluster (int fd)
+{
+  guchar sector[512];
+  guint bytes_per_sector, sectors_per_cluster;
+
+  if (pread (fd, sector, sizeof sector, 0) != (ssize_t) sizeof sector)
+    return 0;
+  bytes_per_sector = sector[11] | (sector[12] << 8);
+  sectors_per_cluster = sector[13];
+  if (bytes_per_sector < 512 || bytes_per_sector > 4096
+      || (bytes_per_sector & (bytes_per_sector - 1)) != 0
+      || sectors_per_cluster == 0 || (sectors_per_cluster & (sectors_per_cluster - 1)) != 0)
+    return 0;
+  return (guint64) bytes_per_sector * sectors_per_cluster;
+}
+
+static void
+probe_with_blkid (int fd, FerryDeviceFacts *facts)
+{
+  blkid_probe probe = blkid_new_probe ();
+  const char *type = NULL;
+
+  if (probe == NULL)
+    return;
+  if (blkid_probe_set_device (probe, fd, 0, 0) == 0
+      && blkid_probe_enable_superblocks (probe, 1) == 0
+      && blkid_probe_set_superblocks_flags (probe, BLKID_SUBLKS_TYPE) == 0
+      && blkid_do_safeprobe (probe) == 0
+      && blkid_probe_lookup_value (probe, "TYPE", &type, NULL) == 0)
+    facts->type = g_strdup (type);
+  blkid_free_probe (probe);
+  if (kind_from_type_name (facts->type) == FERRY_FS_KIND_FAT)
+    facts->fat_cluster = read_fat_cluster (fd);
+}
+
+/* What udev's own blkid probe found, for people who may not read the
+ * device (only root and the "disk" group may). */
+static char *
+type_from_udev (dev_t devnum)
+{
+  struct udev *udev = udev_new ();
+  struct udev_device *device = NULL;
+  char *type = NULL;
+
+  if (udev == NULL)
+    return NULL;
+  device = udev_device_new_from_devnum (udev, 'b', devnum);
+  if (device != NULL)
+    {
+      type = g_strdup (udev_device_get_property_value (device, "ID_FS_TYPE"));
+      udev_device_unref (device);
+    }
+  udev_unref (udev);
+  return type;
+}
+
+static void
+probe_device (dev_t devnum, const char *source, FerryDeviceFacts *facts)
+{
+  g_autofree char *by_number = NULL;
+  struct stat st;
+  ferry_autofd fd = -1;
+
+  if (g_path_is_absolute (source) && stat (source, &st) == 0 && S_ISBLK (st.st_mode)
+      && st.st_rdev == devnum)
+    fd = open (source, O_RDONLY | O_CLOEXEC);
+  if (fd < 0)
+    {
+      by_number = g_strdup_printf ("/dev/block/%u:%u", major (devnum), minor (devnum));
+      fd = open (by_number, O_RDONLY | O_CLOEXEC);
+    }
+  if (fd >= 0)
+    probe_with_blkid (fd, facts);
+  if (facts->type == NULL)
+    facts->type = type_from_udev (devnum);
+}
+
+/* The block device under a FUSE mount: a "fuseblk" mount's own device
+ * number, or a source naming a block device (fusefat -o fsname=/dev/sdb1). */
+static gboolean
+fuse_block_device (const char *fstype, const char *source, dev_t mount_dev, dev_t *devnum)
+{
+  struct stat st;
+
+  if (g_str_has_prefix (fstype, "fuseblk"))
+    {
+      *devnum = mount_dev;
+      return TRUE;
+    }
+  if (g_path_is_absolute (source) && stat (source, &st) == 0 && S_ISBLK (st.st_mode))
+    {
+      *devnum = st.st_rdev;
+      return TRUE;
+    }
+  return FALSE;
+}
+
+/* A FUSE mount is known by its subtype or by the filesystem on the block
+ * device beneath it. exfat-fuse and ntfs-3g report the cluster size as
+ * statfs' f_bsize (checked: mkfs.exfat -c 128K gives 131072, mkntfs
+ * -c 16384 gives 16384), so *@cluster_size stays, except for FAT. */
+static FerryFsKind
+kind_of_fuse_mount (int dir_fd, guint64 *cluster_size)
+{
+  g_autofree char *fstype = NULL;
+  g_autofree char *source = NULL;
+  FerryDeviceFacts facts = { NULL, 0 };
+  FerryFsKind kind;
+  struct stat st;
+  dev_t devnum;
+
+  if (fstat (dir_fd, &st) != 0 || !find_mount (st.st_dev, &fstype, &source))
+    return FERRY_FS_KIND_OTHER;
+  kind = kind_from_type_name (fstype);
+  if (fuse_block_device (fstype, source, st.st_dev, &devnum))
+    probe_device (devnum, source, &facts);
+  if (kind == FERRY_FS_KIND_OTHER)
+    kind = kind_from_type_name (facts.type);
+  if (kind == FERRY_FS_KIND_FAT)
+    *cluster_size = facts.fat_cluster > 0 ? facts.fat_cluster : DEFAULT_CLUSTER_SIZE;
+  g_free (facts.type);
+  return kind;
+}
+
+static guint64
+sane_cluster_size (long f_bsize)
+{
+  /* exFAT allows clusters up to 32 MiB. */
+  if (f_bsize < 512 || f_bsize > 32 * 1024 * 1024 || (f_bsize & (f_bsize - 1)) != 0)
+    return DEFAULT_CLUSTER_SIZE;
+  return f_bsize;
+}
+
+/* Kernel drivers (vfat, exfat, ntfs3) report their cluster size as
+ * statfs' f_bsize, and their own magic number; FUSE ones need a look at
+ * the mount table and the device. */
+void
+ferry_fs_rules_for_fd (int dir_fd, FerryFsRules *rules)
+{
+  struct statfs sfs;
+  FerryFsKind kind;
+  guint64 cluster_size;
+
+  g_return_if_fail (rules != NULL);
+
+  if (fstatfs (dir_fd, &sfs) != 0)
+    {
+      ferry_fs_rules_for_kind (FERRY_FS_KIND_OTHER, DEFAULT_CLUSTER_SIZE, rules);
+      return;
+    }
+  cluster_size = sane_cluster_size (sfs.f_bsize);
+  if (sfs.f_type == FUSE_SUPER_MAGIC)
+    kind = kind_of_fuse_mount (dir_fd, &cluster_size);
+  else
+    kind = kind_from_magic (sfs.f_type);
+  ferry_fs_rules_for_kind (kind, cluster_size, rules);
+  /* exfat-fuse writes whole seconds only (touch -d 00:00:01.123 reads
+   * back 00:00:01.000), though exFAT could keep 10 ms. */
+  if (sfs.f_type == FUSE_SUPER_MAGIC && kind == FERRY_FS_KIND_EXFAT)
+    rules->time_granularity_ns = NSEC_PER_SEC;
+}

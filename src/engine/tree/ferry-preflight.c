@@ -1,0 +1,404 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include "config.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "ferry-free-name.h"
+#include "ferry-fs.h"
+#include "ferry-preflight.h"
+#include "ferry-unsupported-private.h"
+
+/* A directory entry on FAT and exFAT takes 32 bytes, plus one more for
+ * each 15 (exFAT) or 13 (FAT) UTF-16 units of its name; 3 + len / 13
+ * covers both. */
+#define DIR_ENTRY_BYTES 32
+#define NAME_UNITS_PER_ENTRY 13
+
+/**
+ * FerryPreflight:
+ * Walks the sources before anything is written, when the destination's
+ * filesystem has rules (FAT32, exFAT, NTFS): every entry it cannot store
+ * as it is (a name it forbids, two names it sees as one, a file too
+ * large, a link or special file it cannot hold) becomes one
+ * FerryUnsupportedItem, with the name it would get when adapted; and the
+ * space the copy takes is counted the drive's way, each file rounded up
+ * to whole clusters and each folder's entries counted.
+ */
+struct _FerryPreflight
+{
+  FerryFsRules rules;
+  GCancellable *cancellable;
+  GPtrArray *items;    /* FerryUnsupportedItem */
+  GPtrArray *findings; /* Finding, one per item */
+  GHashTable *inodes;  /* files with several names seen: FerryInodeKey */
+  guint64 needed;
+  GHashTable *top_existing; /* the destination folder's names, shared by the roots */
+  GHashTable *top_used;
+};
+
+typedef struct
+{
+  char *src_path;
+  FerryAdaptKind adapt; /* what "Adapt" does with it */
+  char *dst_name;       /* its copy's name when adapted */
+} Finding;
+
+/* One destination folder's names, compared the drive's way. */
+typedef struct
+{
+  GHashTable *existing; /* folded → the name on the drive */
+  GHashTable *used;     /* folded names this copy gives there */
+  const FerryFsRules *rules;
+} Names;
+
+/* A source folder being walked, and its copy if it exists already. */
+typedef struct
+{
+  int src_fd;
+  const char *src_path;
+  int dst_fd; /* -1: nothing there yet */
+  const char *dst_relpath;
+  Names names;
+} Folder;
+
+static void walk_folder (FerryPreflight *self, Folder *folder);
+
+static void
+finding_free (gpointer data)
+{
+  Finding *finding = data;
+
+  g_free (finding->src_path);
+  g_free (finding->dst_name);
+  g_free (finding);
+}
+
+/* folded → name */
+static GHashTable *
+new_name_map (void)
+{
+  return g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+}
+
+static GHashTable *
+new_name_set (void)
+{
+  return g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+}
+
+FerryPreflight *
+ferry_preflight_new (const FerryFsRules *rules, GCancellable *cancellable)
+{
+  FerryPreflight *self = g_new0 (FerryPreflight, 1);
+
+  self->rules = *rules;
+  self->cancellable = cancellable != NULL ? g_object_ref (cancellable) : NULL;
+  self->items = g_ptr_array_new_with_free_func ((GDestroyNotify) ferry_unsupported_item_free);
+  self->findings = g_ptr_array_new_with_free_func (finding_free);
+  self->inodes = g_hash_table_new_full (ferry_inode_key_hash, ferry_inode_key_equal, g_free, NULL);
+  self->top_existing = new_name_map ();
+  self->top_used = new_name_set ();
+  return self;
+}
+
+void
+ferry_preflight_free (FerryPreflight *self)
+{
+  g_clear_object (&self->cancellable);
+  g_ptr_array_unref (self->items);
+  g_ptr_array_unref (self->findings);
+  g_hash_table_unref (self->inodes);
+  g_hash_table_unref (self->top_existing);
+  g_hash_table_unref (self->top_used);
+  g_free (self);
+}
+
+/* As FerryDirNode joins them, so the copy finds the same keys. */
+static char *
+join (const char *parent, const char *name)
+{
+  gsize len = strlen (parent);
+
+  if (len == 0 || parent[len - 1] == '/')
+    return g_strconcat (parent, name, NULL);
+  return g_strconcat (parent, "/", name, NULL);
+}
+
+/* ------------------------------------------------------------------ */
+/* Names                                                               */
+
+/* Reads what the destination folder holds already. */
+static void
+names_load (Names *names, int dst_fd)
+{
+  ferry_autofd fd = dst_fd >= 0 ? openat (dst_fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC) : -1;
+  DIR *dir;
+  struct dirent *d;
+
+  if (fd < 0 || (dir = fdopendir (fd)) == NULL)
+    return;
+  fd = -1; /* the listing owns it */
+  while ((d = readdir (dir)) != NULL)
+    if (strcmp (d->d_name, ".") != 0 && strcmp (d->d_name, "..") != 0)
+      g_hash_table_replace (names->existing, ferry_fs_rules_fold_name (names->rules, d->d_name),
+                            g_strdup (d->d_name));
+  closedir (dir);
+}
+
+static gboolean
+name_taken (const char *name, gpointer user_data)
+{
+  Names *names = user_data;
+  g_autofree char *folded = ferry_fs_rules_fold_name (names->rules, name);
+
+  return g_hash_table_contains (names->used, folded)
+         || g_hash_table_contains (names->existing, folded);
+}
+
+/* Gives @name a place among the folder's names. An exact match with an
+ * entry on the drive is an ordinary conflict, settled as the job says;
+ * a name the drive sees as the same as another (README.txt beside
+ * readme.txt) is a collision: the copy gets "name (2).ext". */
+static char *
+names_claim (Names *names, const char *name, gboolean is_dir, gboolean *collided)
+{
+  g_autofree char *folded = ferry_fs_rules_fold_name (names->rules, name);
+  const char *there = g_hash_table_lookup (names->existing, folded);
+  char *claimed;
+
+  *collided = g_hash_table_contains (names->used, folded)
+              || (there != NULL && strcmp (there, name) != 0);
+  claimed = *collided ? ferry_free_name_find_with (name, is_dir, name_taken, names)
+                      : g_strdup (name);
+  g_hash_table_add (names->used, ferry_fs_rules_fold_name (names->rules, claimed));
+  return claimed;
+}
+
+/* ------------------------------------------------------------------ */
+/* Entries                                                             */
+
+typedef struct
+{
+  const char *name; /* in the source folder */
+  const char *dst_name;
+  struct stat st;
+  char *src_path;
+  char *copy_name; /* what the copy will be called, as far as names go */
+  gboolean followable; /* a symlink to a regular file */
+} Entry;
+
+/* What about the entry itself (not its name) the drive cannot hold;
+ * -1 for nothing. */
+static int
+kind_problem (FerryPreflight *self, Folder *folder, Entry *entry)
+{
+  const struct stat *st = &entry->st;
+
+  if (S_ISREG (st->st_mode) && (guint64) st->st_size > self->rules.max_file_size)
+    return FERRY_UNSUPPORTED_TOO_LARGE;
+  if (S_ISLNK (st->st_mode) && !self->rules.keeps_symlinks)
+    {
+      struct stat target;
+      entry->followable = fstatat (folder->src_fd, entry->name, &target, 0) == 0
+                          && S_ISREG (target.st_mode)
+                          && (guint64) target.st_size <= self->rules.max_file_size;
+      return FERRY_UNSUPPORTED_SYMLINK;
+    }
+  if ((S_ISFIFO (st->st_mode) || S_ISSOCK (st->st_mode) || S_ISCHR (st->st_mode)
+       || S_ISBLK (st->st_mode))
+      && !self->rules.keeps_special_files)
+    return FERRY_UNSUPPORTED_SPECIAL_FILE;
+  if (S_ISREG (st->st_mode) && st->st_nlink > 1 && !self->rules.keeps_hardlinks)
+    {
+      FerryInodeKey key = { st->st_dev, st->st_ino };
+      if (g_hash_table_contains (self->inodes, &key))
+        return FERRY_UNSUPPORTED_HARDLINK;
+      g_hash_table_add (self->inodes, g_memdup2 (&key, sizeof key));
+    }
+  return -1;
+}
+
+static int
+name_problem (FerryPreflight *self, const char *name)
+{
+  switch (ferry_fs_rules_check_name (&self->rules, name))
+    {
+      case FERRY_NAME_OK:
+        return -1;
+      case FERRY_NAME_FORBIDDEN_CHARACTERS:
+        return FERRY_UNSUPPORTED_NAME_CHARACTERS;
+      case FERRY_NAME_TRAILING_DOT_OR_SPACE:
+        return FERRY_UNSUPPORTED_NAME_ENDING;
+      case FERRY_NAME_RESERVED:
+        return FERRY_UNSUPPORTED_NAME_RESERVED;
+      case FERRY_NAME_TOO_LONG:
+        return FERRY_UNSUPPORTED_NAME_TOO_LONG;
+      case FERRY_NAME_NOT_UTF8:
+      default:
+        return FERRY_UNSUPPORTED_NAME_ENCODING;
+    }
+}
+
+static void
+record (FerryPreflight *self, Folder *folder, Entry *entry, FerryUnsupportedKind kind)
+{
+  g_autofree char *relpath = join (folder->dst_relpath, entry->dst_name);
+  g_autofree char *display = g_filename_display_name (relpath);
+  g_autoptr (GFile) source = g_file_new_for_path (entry->src_path);
+  gboolean adaptable = kind != FERRY_UNSUPPORTED_TOO_LARGE && kind != FERRY_UNSUPPORTED_SPECIAL_FILE
+                       && (kind != FERRY_UNSUPPORTED_SYMLINK || entry->followable);
+  g_autofree char *adapted = adaptable ? g_filename_display_name (entry->copy_name) : NULL;
+  Finding *finding = g_new0 (Finding, 1);
+
+  finding->src_path = g_strdup (entry->src_path);
+  finding->adapt = !adaptable                         ? FERRY_ADAPT_SKIP
+                   : kind == FERRY_UNSUPPORTED_SYMLINK ? FERRY_ADAPT_FOLLOW
+                                                       : FERRY_ADAPT_RENAME;
+  finding->dst_name = g_strdup (entry->copy_name);
+  g_ptr_array_add (self->findings, finding);
+  g_ptr_array_add (self->items, _ferry_unsupported_item_new (kind, source, display, adapted,
+                                                             entry->st.st_size));
+}
+
+/* The space an entry takes: its clusters, and its place in the folder. */
+static guint64
+space_for (FerryPreflight *self, const Entry *entry)
+{
+  glong units = 0;
+  g_autofree gunichar2 *utf16 = g_utf8_to_utf16 (entry->copy_name, -1, NULL, &units, NULL);
+  guint64 slot = DIR_ENTRY_BYTES * (3 + units / NAME_UNITS_PER_ENTRY);
+
+  if (S_ISDIR (entry->st.st_mode))
+    return slot + self->rules.cluster_size;
+  if (S_ISREG (entry->st.st_mode) || entry->followable)
+    return slot + ferry_fs_rules_space_for (&self->rules, entry->st.st_size);
+  return slot;
+}
+
+static void
+walk_subfolder (FerryPreflight *self, Folder *folder, Entry *entry)
+{
+  g_autofree char *relpath = join (folder->dst_relpath, entry->copy_name);
+  ferry_autofd src_fd
+      = openat (folder->src_fd, entry->name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+  ferry_autofd dst_fd
+      = folder->dst_fd < 0 ? -1
+                           : openat (folder->dst_fd, entry->copy_name,
+                                     O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+  g_autoptr (GHashTable) existing = new_name_map ();
+  g_autoptr (GHashTable) used = new_name_set ();
+  Folder child = { src_fd, entry->src_path, dst_fd, relpath, { existing, used, &self->rules } };
+
+  if (src_fd < 0)
+    return; /* the copy reports it */
+  names_load (&child.names, dst_fd);
+  walk_folder (self, &child);
+}
+
+static void
+walk_entry (FerryPreflight *self, Folder *folder, const char *name, const char *dst_name)
+{
+  Entry entry = { name, dst_name };
+  int kind, bad_name;
+  gboolean collided;
+
+  if (fstatat (folder->src_fd, name, &entry.st, AT_SYMLINK_NOFOLLOW) != 0)
+    return; /* the copy reports it */
+  entry.src_path = join (folder->src_path, name);
+  kind = kind_problem (self, folder, &entry);
+  bad_name = name_problem (self, dst_name);
+  {
+    g_autofree char *fit = bad_name >= 0 ? ferry_fs_rules_adapt_name (&self->rules, dst_name)
+                                         : g_strdup (dst_name);
+    entry.copy_name = names_claim (&folder->names, fit, S_ISDIR (entry.st.st_mode), &collided);
+  }
+  if (kind < 0)
+    kind = bad_name >= 0 ? bad_name : collided ? FERRY_UNSUPPORTED_CASE_COLLISION : -1;
+  if (kind >= 0)
+    record (self, folder, &entry, kind);
+  if (entry.followable)
+    fstatat (folder->src_fd, name, &entry.st, 0);
+  /* What can only be skipped takes no space (a 6 GB film on FAT32). */
+  if (kind != FERRY_UNSUPPORTED_TOO_LARGE && kind != FERRY_UNSUPPORTED_SPECIAL_FILE)
+    self->needed += space_for (self, &entry);
+  if (S_ISDIR (entry.st.st_mode))
+    walk_subfolder (self, folder, &entry);
+  g_free (entry.src_path);
+  g_free (entry.copy_name);
+}
+
+static int
+compare_names (gconstpointer a, gconstpointer b)
+{
+  return strcmp (*(char *const *) a, *(char *const *) b);
+}
+
+/* In name order, so the report reads the same every time. */
+static void
+walk_folder (FerryPreflight *self, Folder *folder)
+{
+  g_autoptr (GPtrArray) names = g_ptr_array_new_with_free_func (g_free);
+  ferry_autofd fd = openat (folder->src_fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  DIR *dir = fd >= 0 ? fdopendir (fd) : NULL;
+  struct dirent *d;
+
+  if (dir == NULL)
+    return;
+  fd = -1; /* the listing owns it */
+  while ((d = readdir (dir)) != NULL)
+    if (strcmp (d->d_name, ".") != 0 && strcmp (d->d_name, "..") != 0)
+      g_ptr_array_add (names, g_strdup (d->d_name));
+  closedir (dir);
+  g_ptr_array_sort (names, compare_names);
+  self->needed += self->rules.cluster_size; /* the folder's own first cluster */
+  for (guint i = 0; i < names->len && !g_cancellable_is_cancelled (self->cancellable); i++)
+    walk_entry (self, folder, g_ptr_array_index (names, i), g_ptr_array_index (names, i));
+}
+
+/* ------------------------------------------------------------------ */
+
+/* Walks one source, now. The roots share the destination folder. */
+void
+ferry_preflight_add_root (FerryPreflight *self, const FerryTreeRoot *root)
+{
+  Folder top = { root->src_parent_fd, root->src_parent_path, root->dst_dir_fd, "",
+                 { self->top_existing, self->top_used, &self->rules } };
+
+  if (g_hash_table_size (self->top_existing) == 0)
+    names_load (&top.names, root->dst_dir_fd);
+  walk_entry (self, &top, root->src_name, root->dst_name);
+}
+
+/* (transfer none) (element-type FerryUnsupportedItem) */
+GPtrArray *
+ferry_preflight_get_items (FerryPreflight *self)
+{
+  return self->items;
+}
+
+/* The space the copy takes on the drive, in bytes. */
+guint64
+ferry_preflight_get_needed (FerryPreflight *self)
+{
+  return self->needed;
+}
+
+/* What the copy does with each entry found, after @action. */
+FerryAdaptations *
+ferry_preflight_adapt (FerryPreflight *self, FerryUnsupportedAction action)
+{
+  FerryAdaptations *adaptations = ferry_adaptations_new ();
+
+  for (guint i = 0; i < self->findings->len; i++)
+    {
+      Finding *finding = g_ptr_array_index (self->findings, i);
+      FerryAdaptKind kind = action == FERRY_UNSUPPORTED_ACTION_ADAPT ? finding->adapt
+                                                                      : FERRY_ADAPT_SKIP;
+      ferry_adaptations_add (adaptations, finding->src_path, kind, finding->dst_name);
+    }
+  return adaptations;
+}

@@ -1,0 +1,24 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#pragma once
+
+#include <gio/gio.h>
+
+#include "ferry-adaptations.h"
+#include "ferry-fs-rules.h"
+#include "ferry-tree-copy.h"
+#include "ferry-unsupported.h"
+
+G_BEGIN_DECLS
+
+typedef struct _FerryPreflight FerryPreflight;
+
+FerryPreflight *ferry_preflight_new (const FerryFsRules *rules, GCancellable *cancellable);
+void ferry_preflight_free (FerryPreflight *self);
+void ferry_preflight_add_root (FerryPreflight *self, const FerryTreeRoot *root);
+GPtrArray *ferry_preflight_get_items (FerryPreflight *self);
+guint64 ferry_preflight_get_needed (FerryPreflight *self);
+FerryAdaptations *ferry_preflight_adapt (FerryPreflight *self, FerryUnsupportedAction action);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (FerryPreflight, ferry_preflight_free)
+
+G_END_DECLS

@@ -1,0 +1,362 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * What an exFAT or NTFS stick cannot store as it is, found before the
+ * first byte (issue 13): on sticks the test makes (loop device, mkfs,
+ * exfat-fuse or ntfs-3g), as root; skipped with the reason elsewhere.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "ferry-engine.h"
+#include "ferry-test-stick.h"
+#include "ferry-test-util.h"
+
+#define MB 1000000
+
+typedef struct
+{
+  char *scratch;
+  char *tree;
+  FerryTestStick *stick;
+  const char *mnt;
+} Fixture;
+
+/* Everything a Windows-formatted stick refuses, beside plain files. */
+static char *
+make_problem_tree (const char *scratch)
+{
+  g_autofree char *tree = g_build_filename (scratch, "Problems", NULL);
+
+  ferry_test_make_dirs (ferry_test_path (tree, "Plain", NULL));
+  ferry_test_write_random (ferry_test_path (tree, "Plain", "photo.jpg", NULL), 300000, 1);
+  ferry_test_write_text (ferry_test_path (tree, "Plain", "notes.txt", NULL), "plain\n");
+  ferry_test_write_text (ferry_test_path (tree, "readme.txt", NULL), "lower\n");
+  ferry_test_write_text (ferry_test_path (tree, "README.txt", NULL), "UPPER\n");
+  ferry_test_write_text (ferry_test_path (tree, "ratio 16:9.txt", NULL), "ratio\n");
+  ferry_test_write_text (ferry_test_path (tree, "why?.txt", NULL), "why\n");
+  ferry_test_write_text (ferry_test_path (tree, "a*b.txt", NULL), "star\n");
+  ferry_test_write_text (ferry_test_path (tree, "in|out.txt", NULL), "pipe\n");
+  ferry_test_write_text (ferry_test_path (tree, "CON.txt", NULL), "con\n");
+  ferry_test_write_text (ferry_test_path (tree, "ends with dot.", NULL), "dot\n");
+  ferry_test_write_text (ferry_test_path (tree, "target.txt", NULL), "target\n");
+  g_assert_cmpint (symlink ("target.txt", ferry_test_path (tree, "link.txt", NULL)), ==, 0);
+  ferry_test_write_text (ferry_test_path (tree, "one.bin", NULL), "twice\n");
+  g_assert_cmpint (link (ferry_test_path (tree, "one.bin", NULL),
+                         ferry_test_path (tree, "two.bin", NULL)),
+                   ==, 0);
+  g_assert_cmpint (mkfifo (ferry_test_path (tree, "pipe", NULL), 0644), ==, 0);
+  return g_steal_pointer (&tree);
+}
+
+static void
+fixture_set_up (Fixture *f, gconstpointer data)
+{
+  FerryTestStickFs fs = GPOINTER_TO_INT (data);
+  g_autofree char *workdir = NULL;
+  FerryTestStickOptions options = { .label = "FERRYRULES", .size_bytes = 300 * MB, .fs = fs };
+
+  f->scratch = ferry_test_scratch_new ("stick-rules");
+  workdir = g_build_filename (f->scratch, "stick", NULL);
+  options.workdir = workdir;
+  f->tree = make_problem_tree (f->scratch);
+  f->stick = ferry_test_stick_new_or_skip_full (&options);
+  if (f->stick != NULL)
+    f->mnt = ferry_test_stick_get_mountpoint (f->stick);
+}
+
+static void
+fixture_tear_down (Fixture *f, gconstpointer data)
+{
+  g_clear_pointer (&f->stick, ferry_test_stick_free);
+  ferry_test_remove_tree (f->scratch);
+  g_free (f->scratch);
+  g_free (f->tree);
+}
+
+static FerryJob *
+job_for (const char *source, const char *destination, FerryUnsupportedPolicy policy)
+{
+  g_autoptr (GFile) src = g_file_new_for_path (source);
+  g_autoptr (GFile) dst = g_file_new_for_path (destination);
+  FerryJob *job = ferry_job_new (&src, 1, dst);
+
+  ferry_job_set_unsupported_policy (job, policy);
+  return job;
+}
+
+static gboolean
+report_has (FerryUnsupportedReport *report,
+            FerryUnsupportedKind kind,
+            const char *path,
+            const char *adapted)
+{
+  GPtrArray *items = ferry_unsupported_report_get_items (report);
+
+  for (guint i = 0; i < items->len; i++)
+    {
+      FerryUnsupportedItem *item = g_ptr_array_index (items, i);
+      if (item->kind == kind && g_str_equal (item->path, path)
+          && g_strcmp0 (item->adapted, adapted) == 0)
+        return TRUE;
+    }
+  g_test_message ("not in the report: %d %s → %s", kind, path, adapted);
+  return FALSE;
+}
+
+/* The problems both filesystems share. */
+static void
+assert_windows_problems (FerryUnsupportedReport *report)
+{
+  g_assert_true (report_has (report, FERRY_UNSUPPORTED_NAME_CHARACTERS, "Problems/ratio 16:9.txt",
+                             "ratio 16：9.txt"));
+  g_assert_true (report_has (report, FERRY_UNSUPPORTED_NAME_CHARACTERS, "Problems/why?.txt",
+                             "why？.txt"));
+  g_assert_true (
+      report_has (report, FERRY_UNSUPPORTED_NAME_CHARACTERS, "Problems/a*b.txt", "a＊b.txt"));
+  g_assert_true (
+      report_has (report, FERRY_UNSUPPORTED_NAME_CHARACTERS, "Problems/in|out.txt", "in｜out.txt"));
+  g_assert_true (
+      report_has (report, FERRY_UNSUPPORTED_NAME_RESERVED, "Problems/CON.txt", "CON_.txt"));
+  g_assert_true (report_has (report, FERRY_UNSUPPORTED_NAME_ENDING, "Problems/ends with dot.",
+                             "ends with dot"));
+  g_assert_true (
+      report_has (report, FERRY_UNSUPPORTED_SYMLINK, "Problems/link.txt", "link.txt"));
+  g_assert_true (report_has (report, FERRY_UNSUPPORTED_SPECIAL_FILE, "Problems/pipe", NULL));
+}
+
+/* Without a decision nothing is written, and the error and the report
+ * name every problem. */
+static void
+test_refused (Fixture *f, gconstpointer data)
+{
+  FerryTestStickFs fs = GPOINTER_TO_INT (data);
+  g_autoptr (FerryJob) job = NULL;
+  g_autoptr (FerryUnsupportedReport) report = NULL;
+  g_autoptr (GError) error = NULL;
+
+  if (f->stick == NULL)
+    return;
+  job = job_for (f->tree, f->mnt, FERRY_UNSUPPORTED_POLICY_STOP);
+  g_assert_false (ferry_test_run_job (job, &error));
+  g_assert_error (error, FERRY_ERROR, FERRY_ERROR_UNSUPPORTED);
+  g_test_message ("%s", error->message);
+  report = ferry_job_dup_unsupported_report (job);
+  g_assert_nonnull (report);
+  g_assert_cmpint (ferry_unsupported_report_get_action (report), ==,
+                   FERRY_UNSUPPORTED_ACTION_NONE);
+  assert_windows_problems (report);
+  if (fs == FERRY_TEST_STICK_FS_EXFAT)
+    {
+      g_assert_cmpstr (ferry_unsupported_report_get_filesystem (report), ==, "exFAT");
+      g_assert_true (report_has (report, FERRY_UNSUPPORTED_CASE_COLLISION, "Problems/readme.txt",
+                                 "readme (2).txt"));
+      g_assert_true (
+          report_has (report, FERRY_UNSUPPORTED_HARDLINK, "Problems/two.bin", "two.bin"));
+      g_assert_cmpuint (ferry_unsupported_report_get_items (report)->len, ==, 10);
+    }
+  else
+    {
+      g_assert_cmpstr (ferry_unsupported_report_get_filesystem (report), ==, "NTFS");
+      g_assert_cmpuint (ferry_unsupported_report_get_items (report)->len, ==, 8);
+    }
+  /* The drive is untouched. */
+  g_assert_false (g_file_test (ferry_test_path (f->mnt, "Problems", NULL), G_FILE_TEST_EXISTS));
+}
+
+static void
+assert_file_text (const char *path, const char *text)
+{
+  g_autofree char *contents = NULL;
+  g_autoptr (GError) error = NULL;
+
+  g_file_get_contents (path, &contents, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (contents, ==, text);
+}
+
+/* Adapted, every file's content is on the drive: plain files at their
+ * own paths byte for byte, the others under the names the report gave. */
+static void
+test_adapted (Fixture *f, gconstpointer data)
+{
+  g_autofree char *copy = NULL;
+  g_autoptr (FerryJob) job = NULL;
+  g_autoptr (GError) error = NULL;
+
+  if (f->stick == NULL)
+    return;
+  copy = g_build_filename (f->mnt, "Problems", NULL);
+  job = job_for (f->tree, f->mnt, FERRY_UNSUPPORTED_POLICY_ADAPT);
+  if (!ferry_test_run_job (job, &error))
+    g_error ("%s\n%s", error->message, ferry_test_describe_failures (job));
+
+  ferry_test_assert_trees_equal (ferry_test_path (f->tree, "Plain", NULL),
+                                 ferry_test_path (copy, "Plain", NULL), FERRY_TEST_COMPARE_CONTENT);
+  assert_file_text (ferry_test_path (copy, "README.txt", NULL), "UPPER\n");
+  assert_file_text (ferry_test_path (copy, GPOINTER_TO_INT (data) == FERRY_TEST_STICK_FS_EXFAT
+                                               ? "readme (2).txt"
+                                               : "readme.txt",
+                                     NULL),
+                    "lower\n");
+  assert_file_text (ferry_test_path (copy, "ratio 16：9.txt", NULL), "ratio\n");
+  assert_file_text (ferry_test_path (copy, "why？.txt", NULL), "why\n");
+  assert_file_text (ferry_test_path (copy, "a＊b.txt", NULL), "star\n");
+  assert_file_text (ferry_test_path (copy, "in｜out.txt", NULL), "pipe\n");
+  assert_file_text (ferry_test_path (copy, "CON_.txt", NULL), "con\n");
+  assert_file_text (ferry_test_path (copy, "ends with dot", NULL), "dot\n");
+  assert_file_text (ferry_test_path (copy, "link.txt", NULL), "target\n");
+  assert_file_text (ferry_test_path (copy, "one.bin", NULL), "twice\n");
+  assert_file_text (ferry_test_path (copy, "two.bin", NULL), "twice\n");
+  g_assert_false (g_file_test (ferry_test_path (copy, "pipe", NULL), G_FILE_TEST_EXISTS));
+  g_assert_cmpuint (ferry_test_count_temp_files (copy), ==, 0);
+}
+
+static gboolean
+answer_skip (FerryJob *job, FerryUnsupportedReport *report, gpointer user_data)
+{
+  guint *asked = user_data;
+
+  (*asked)++;
+  ferry_unsupported_report_answer (report, FERRY_UNSUPPORTED_ACTION_SKIP);
+  return TRUE;
+}
+
+/* Asked once; "skip these" copies only what the drive can store. */
+static void
+test_asked_skip (Fixture *f, gconstpointer data)
+{
+  g_autofree char *copy = NULL;
+  g_autoptr (FerryJob) job = NULL;
+  g_autoptr (GError) error = NULL;
+  guint asked = 0;
+
+  if (f->stick == NULL)
+    return;
+  copy = g_build_filename (f->mnt, "Problems", NULL);
+  job = job_for (f->tree, f->mnt, FERRY_UNSUPPORTED_POLICY_ASK);
+  g_signal_connect (job, "unsupported", G_CALLBACK (answer_skip), &asked);
+  if (!ferry_test_run_job (job, &error))
+    g_error ("%s\n%s", error->message, ferry_test_describe_failures (job));
+  g_assert_cmpuint (asked, ==, 1);
+  ferry_test_assert_trees_equal (ferry_test_path (f->tree, "Plain", NULL),
+                                 ferry_test_path (copy, "Plain", NULL), FERRY_TEST_COMPARE_CONTENT);
+  assert_file_text (ferry_test_path (copy, "README.txt", NULL), "UPPER\n");
+  assert_file_text (ferry_test_path (copy, "target.txt", NULL), "target\n");
+  g_assert_false (g_file_test (ferry_test_path (copy, "why？.txt", NULL), G_FILE_TEST_EXISTS));
+  g_assert_false (g_file_test (ferry_test_path (copy, "link.txt", NULL), G_FILE_TEST_EXISTS));
+  g_assert_false (g_file_test (ferry_test_path (copy, "CON_.txt", NULL), G_FILE_TEST_EXISTS));
+}
+
+/* 10,000 one-byte files take 10,000 clusters (32 KiB on a 300 MB exFAT
+ * stick: 328 MB), not 40 MB: refused before anything is written. */
+static void
+test_fit_in_clusters (Fixture *f, gconstpointer data)
+{
+  g_autofree char *tree = NULL;
+  g_autoptr (FerryJob) job = NULL;
+  g_autoptr (GError) error = NULL;
+
+  if (f->stick == NULL)
+    return;
+  tree = g_build_filename (f->scratch, "Tiny", NULL);
+  ferry_test_make_dirs (tree);
+  for (guint i = 0; i < 10000; i++)
+    {
+      g_autofree char *name = g_strdup_printf ("%05u.txt", i);
+      ferry_test_write_text (ferry_test_path (tree, name, NULL), "x");
+    }
+  job = job_for (tree, f->mnt, FERRY_UNSUPPORTED_POLICY_STOP);
+  g_assert_false (ferry_test_run_job (job, &error));
+  g_assert_error (error, FERRY_ERROR, FERRY_ERROR_NOT_ENOUGH_SPACE);
+  g_test_message ("%s", error->message);
+  g_assert_false (g_file_test (ferry_test_path (f->mnt, "Tiny", NULL), G_FILE_TEST_EXISTS));
+}
+
+/* Without a terminal ferry-copy stops before writing and names every
+ * problem on standard error. */
+static void
+test_cli_refused (Fixture *f, gconstpointer data)
+{
+  const char *argv[] = { g_getenv ("FERRY_COPY"), "--progress=none", f->tree, f->mnt, NULL };
+  g_autoptr (GError) error = NULL;
+  g_autofree char *err = NULL;
+  int status;
+
+  if (f->stick == NULL)
+    return;
+  g_assert_nonnull (argv[0]);
+  g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_STDOUT_TO_DEV_NULL | G_SPAWN_STDIN_FROM_DEV_NULL,
+                NULL, NULL, NULL, &err, &status, &error);
+  g_assert_no_error (error);
+  g_test_message ("%s", err);
+  g_assert_false (g_spawn_check_wait_status (status, NULL));
+  g_assert_nonnull (strstr (err, "cannot be stored on this exFAT drive"));
+  g_assert_nonnull (strstr (err, "Problems/ratio 16:9.txt"));
+  g_assert_nonnull (strstr (err, "“ratio 16：9.txt”"));
+  g_assert_nonnull (strstr (err, "Problems/pipe"));
+  g_assert_nonnull (strstr (err, "Problems/readme.txt"));
+  g_assert_nonnull (strstr (err, "--unsupported=adapt"));
+  g_assert_false (g_file_test (ferry_test_path (f->mnt, "Problems", NULL), G_FILE_TEST_EXISTS));
+}
+
+/* On FAT32 (through fusefat): the Windows names as on exFAT, and a file
+ * over 4 GiB, which can only be skipped and takes no space in the plan;
+ * skipped, everything else arrives. (Skipped, not adapted: fusefat
+ * refuses names beyond ASCII, the look-alikes among them, with EPERM,
+ * where the kernel's vfat stores them.) */
+static void
+test_too_large (Fixture *f, gconstpointer data)
+{
+  g_autoptr (FerryJob) job = NULL;
+  g_autoptr (FerryUnsupportedReport) report = NULL;
+  g_autoptr (GError) error = NULL;
+  const guint64 film_size = G_GUINT64_CONSTANT (5) << 30;
+
+  if (f->stick == NULL)
+    return;
+  ferry_test_make_sparse (ferry_test_path (f->tree, "film.mkv", NULL), film_size, 0, 4096);
+  job = job_for (f->tree, f->mnt, FERRY_UNSUPPORTED_POLICY_SKIP);
+  if (!ferry_test_run_job (job, &error))
+    g_error ("%s\n%s", error->message, ferry_test_describe_failures (job));
+  report = ferry_job_dup_unsupported_report (job);
+  g_assert_cmpstr (ferry_unsupported_report_get_filesystem (report), ==, "FAT32");
+  g_assert_true (report_has (report, FERRY_UNSUPPORTED_TOO_LARGE, "Problems/film.mkv", NULL));
+  assert_windows_problems (report);
+  g_assert_true (report_has (report, FERRY_UNSUPPORTED_CASE_COLLISION, "Problems/readme.txt",
+                             "readme (2).txt"));
+  g_assert_false (
+      g_file_test (ferry_test_path (f->mnt, "Problems", "film.mkv", NULL), G_FILE_TEST_EXISTS));
+  ferry_test_assert_trees_equal (ferry_test_path (f->tree, "Plain", NULL),
+                                 ferry_test_path (f->mnt, "Problems", "Plain", NULL),
+                                 FERRY_TEST_COMPARE_CONTENT);
+  assert_file_text (ferry_test_path (f->mnt, "Problems", "README.txt", NULL), "UPPER\n");
+  assert_file_text (ferry_test_path (f->mnt, "Problems", "target.txt", NULL), "target\n");
+  g_assert_false (
+      g_file_test (ferry_test_path (f->mnt, "Problems", "readme (2).txt", NULL), G_FILE_TEST_EXISTS));
+}
+
+int
+main (int argc, char **argv)
+{
+  const gconstpointer exfat = GINT_TO_POINTER (FERRY_TEST_STICK_FS_EXFAT);
+  const gconstpointer ntfs = GINT_TO_POINTER (FERRY_TEST_STICK_FS_NTFS);
+  const gconstpointer fat32 = GINT_TO_POINTER (FERRY_TEST_STICK_FS_FAT32);
+
+  g_test_init (&argc, &argv, NULL);
+  ferry_engine_init ();
+#define ADD(path, data, func)                                                                      \
+  g_test_add (path, Fixture, data, fixture_set_up, func, fixture_tear_down)
+  ADD ("/stick-rules/refused/exfat", exfat, test_refused);
+  ADD ("/stick-rules/refused/ntfs", ntfs, test_refused);
+  ADD ("/stick-rules/adapted/exfat", exfat, test_adapted);
+  ADD ("/stick-rules/adapted/ntfs", ntfs, test_adapted);
+  ADD ("/stick-rules/asked-skip/exfat", exfat, test_asked_skip);
+  ADD ("/stick-rules/fit-in-clusters/exfat", exfat, test_fit_in_clusters);
+  ADD ("/stick-rules/cli-refused/exfat", exfat, test_cli_refused);
+  ADD ("/stick-rules/too-large/fat32", fat32, test_too_large);
+#undef ADD
+  return g_test_run ();
+}
