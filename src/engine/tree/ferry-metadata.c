@@ -63,6 +63,11 @@ get_xattr (FerryMetaTarget t, const char *name, void *buf, size_t size)
 static int
 set_xattr (FerryMetaTarget t, const char *name, const void *value, size_t size)
 {
+  if (t.pinned)
+    {
+      g_autofree char *pinned = ferry_proc_fd_path (t.fd, NULL);
+      return setxattr (pinned, name, value, size, 0);
+    }
   if (t.fd >= 0)
     return fsetxattr (t.fd, name, value, size, 0);
   g_autofree char *path = ferry_proc_fd_path (t.dir_fd, t.name);
@@ -136,6 +141,8 @@ copy_xattrs (const FerryMetaPolicy *policy, FerryMetaTarget src, FerryMetaTarget
 static int
 change_owner (FerryMetaTarget dst, uid_t uid, gid_t gid)
 {
+  if (dst.pinned)
+    return fchownat (dst.fd, "", uid, gid, AT_EMPTY_PATH);
   if (dst.fd >= 0)
     return fchown (dst.fd, uid, gid);
   return fchownat (dst.dir_fd, dst.name, uid, gid, AT_SYMLINK_NOFOLLOW);
@@ -174,10 +181,16 @@ set_mode (FerryMetaTarget dst, mode_t mode, int *errsv)
   if (dst.made_plain && dst.made_mode == mode)
     return TRUE;
 
-  if (dst.fd >= 0)
+  if (dst.pinned)
+    {
+      g_autofree char *pinned = ferry_proc_fd_path (dst.fd, NULL);
+      ret = fchmodat (AT_FDCWD, pinned, mode, 0);
+    }
+  else if (dst.fd >= 0)
     ret = fchmod (dst.fd, mode);
   else
-    ret = fchmodat (dst.dir_fd, dst.name, mode, 0);
+    /* Only symlinks are reached by name, and they have no mode. */
+    ret = fchmodat (dst.dir_fd, dst.name, mode, AT_SYMLINK_NOFOLLOW);
 
   if (ret != 0 && !is_unsupported (errno))
     {
@@ -193,7 +206,12 @@ set_times (FerryMetaTarget dst, const struct stat *st, int *errsv)
   struct timespec times[2] = { st->st_atim, st->st_mtim };
   int ret;
 
-  if (dst.fd >= 0)
+  if (dst.pinned)
+    {
+      g_autofree char *pinned = ferry_proc_fd_path (dst.fd, NULL);
+      ret = utimensat (AT_FDCWD, pinned, times, 0);
+    }
+  else if (dst.fd >= 0)
     ret = futimens (dst.fd, times);
   else
     ret = utimensat (dst.dir_fd, dst.name, times, AT_SYMLINK_NOFOLLOW);

@@ -9,7 +9,16 @@ G_BEGIN_DECLS
 
 /* Where metadata is read from and written to: an open file, or a name
  * inside an open folder for files that cannot be opened (symlinks, FIFOs,
- * device nodes). */
+ * device nodes).
+ *
+ * The rule for the destination: every call acts on the entry Ferry made,
+ * never on what a name leads to. Someone who can write to the folder can
+ * swap a new entry for a symlink between two calls, and a by-name call
+ * that follows it would change the link's target (as root, any file on
+ * the system). So destination entries are reached through a descriptor
+ * (a file, a folder, or an O_PATH descriptor of a FIFO, socket or device
+ * node, @pinned), and the only by-name calls left are on symlinks Ferry
+ * made, with AT_SYMLINK_NOFOLLOW. */
 typedef struct
 {
   int fd;     /* an open file, or -1 */
@@ -19,6 +28,9 @@ typedef struct
    * owned by our uid and gid, with the mode it was created with. */
   gboolean made_plain;
   mode_t made_mode;
+  /* @fd is an O_PATH descriptor of the entry itself: calls reach it as
+   * /proc/self/fd/N, which leads to that inode and nowhere else. */
+  gboolean pinned;
 } FerryMetaTarget;
 
 /* Whether metadata is kept, and who is keeping it. */

@@ -82,15 +82,42 @@ fail_to_create (FerryEntry *entry, int errsv, GError **error)
   return ferry_entry_fail_errno (entry, FALSE, errsv, _ ("Could not create “%s”"), error);
 }
 
+/* An O_PATH descriptor of the node just made as @name, or -1 with errno
+ * when what stands there now is not it (someone swapped it, say for a
+ * symlink to a file of theirs, or of the system's). A symlink Ferry made
+ * is not pinned: its metadata calls do not follow it. */
+static int
+pin_node (const FerryEntry *entry, const char *name, uid_t euid)
+{
+  ferry_autofd fd = openat (entry->node->dst_fd, name, O_PATH | O_NOFOLLOW | O_CLOEXEC);
+  struct stat made;
+
+  if (fd < 0 || fstat (fd, &made) != 0)
+    return -1;
+  if ((made.st_mode & S_IFMT) != (entry->st.st_mode & S_IFMT) || made.st_uid != euid
+      || ((S_ISCHR (made.st_mode) || S_ISBLK (made.st_mode)) && made.st_rdev != entry->st.st_rdev))
+    {
+      errno = EEXIST;
+      return -1;
+    }
+  return ferry_fd_steal (&fd);
+}
+
 /* The node made as @name gets its metadata, then (replacing) its name. */
 static gboolean
 finish_node (FerryTreeContext *ctx, FerryEntry *entry, const char *name, GError **error)
 {
-  FerryMetaTarget src = { -1, entry->node->src_fd, entry->src_name, FALSE, 0 };
-  FerryMetaTarget dst = { -1, entry->node->dst_fd, name, FALSE, 0 };
+  gboolean is_link = S_ISLNK (entry->st.st_mode);
+  ferry_autofd pin = is_link ? -1 : pin_node (entry, name, ctx->meta.euid);
+  FerryMetaTarget src = { -1, entry->node->src_fd, entry->src_name, FALSE, 0, FALSE };
+  FerryMetaTarget dst = { pin, entry->node->dst_fd, is_link ? name : NULL, FALSE, 0, !is_link };
   int dst_fd = entry->node->dst_fd;
   int errsv = 0;
 
+  if (!is_link && pin < 0)
+    return ferry_entry_fail_errno (entry, FALSE, errno,
+                                   _ ("“%s” was replaced by something else while it was copied"),
+                                   error);
   if (ferry_metadata_apply (&ctx->meta, src, dst, &entry->st, &errsv)
       && (!entry->replace || renameat (dst_fd, name, dst_fd, entry->dst_name) == 0))
     return TRUE;
