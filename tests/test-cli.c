@@ -934,6 +934,49 @@ start_json_copy (const char *const *args, GDataInputStream **stream)
   return process;
 }
 
+/* With --progress=json, a dry run's standard output is JSON only. */
+static void
+test_dry_run_json (Fixture *f, gconstpointer data)
+{
+  g_autofree char *tree = g_build_filename (f->src, "tree", NULL);
+  g_auto (CopyResult) r = { 0 };
+  g_auto (GStrv) lines = NULL;
+
+  ferry_test_make_dirs (tree);
+  ferry_test_write_random (ferry_test_path (tree, "a", NULL), 1000, 1);
+  run_copy (&r, ARGS ("--dry-run", "--progress=json", tree, f->dst));
+  assert_status (&r, EXIT_SUCCESS);
+  lines = g_strsplit (r.out, "\n", -1);
+  for (guint i = 0; lines[i] != NULL; i++)
+    if (lines[i][0] != '\0')
+      {
+        g_auto (ProgressLine) line = { 0 };
+        progress_line_parse (&line, lines[i]);
+      }
+  g_assert_cmpuint (ferry_test_count_entries (f->dst), ==, 0);
+}
+
+/* `ferry-copy --progress=json … | head -n 1`: the reader goes away after
+ * one line; the copy still ends whole, with the copy's own exit status. */
+static void
+test_json_reader_gone (Fixture *f, gconstpointer data)
+{
+  g_autofree char *big = g_build_filename (f->src, "big.bin", NULL);
+  g_autoptr (GDataInputStream) stream = NULL;
+  g_autoptr (GSubprocess) process = NULL;
+  g_autoptr (GError) error = NULL;
+
+  ferry_test_write_random (big, BIG_FILE_SIZE, 8);
+  process = start_json_copy (ARGS ("--progress=json", "--verify", big, f->dst), &stream);
+  g_input_stream_close (G_INPUT_STREAM (stream), NULL, NULL);
+  g_input_stream_close (g_subprocess_get_stdout_pipe (process), NULL, NULL);
+  g_subprocess_wait (process, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (exit_status_of (process), ==, EXIT_SUCCESS);
+  g_assert_cmpuint (ferry_test_count_temp_files (f->dst), ==, 0);
+  assert_copies_complete (f->src, f->dst);
+}
+
 /* Ctrl+C: exit 130, no temporary file left, and the file is either
  * absent or whole under its final name. */
 static void
@@ -1102,6 +1145,8 @@ main (int argc, char **argv)
   ADD ("/cli/no-preserve", test_no_preserve, NULL);
   ADD ("/cli/leading-dash", test_leading_dash, NULL);
   ADD ("/cli/dry-run", test_dry_run, NULL);
+  ADD ("/cli/dry-run-json", test_dry_run_json, NULL);
+  ADD ("/cli/json-reader-gone", test_json_reader_gone, NULL);
   ADD ("/cli/json-progress", test_json_progress, NULL);
   ADD ("/cli/failures/unreadable", test_unreadable_files, NULL);
   ADD ("/cli/failures/conflict-without-terminal", test_conflict_without_terminal, NULL);

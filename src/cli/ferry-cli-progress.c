@@ -70,6 +70,9 @@ show_json (FerryCliProgress *self, const FerryProgress *progress)
     self->strategy_shown = strategy;
   self->device_shown |= device != NULL;
   line = ferry_cli_format_json (progress, device, ferry_job_get_copy_method (self->job), strategy);
+  /* Once nobody reads (`| head -n 1`), progress stops; the copy goes on. */
+  if (ferror (stdout))
+    return;
   fprintf (stdout, "%s\n", line);
   fflush (stdout);
 }

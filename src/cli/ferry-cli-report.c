@@ -35,6 +35,8 @@ print_summary (FerryJob *job, const FerryCliOptions *options)
   /* A dry run's answer is its output; after a copy the summary closes
    * the bar for the person watching, while a script has the exit status
    * (and JSON its last line). */
+  if (options->dry_run && options->progress_style == FERRY_CLI_PROGRESS_STYLE_JSON)
+    return; /* the last JSON object has the totals; standard output stays JSON */
   if (options->dry_run)
     printf ("%s\n", summary);
   else if (options->progress_style == FERRY_CLI_PROGRESS_STYLE_BAR)

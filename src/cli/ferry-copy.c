@@ -3,6 +3,7 @@
 
 #include <glib/gi18n.h>
 #include <locale.h>
+#include <signal.h>
 #include <stdio.h>
 
 #include "ferry-cli-options.h"
@@ -19,6 +20,9 @@ main (int argc, char **argv)
   g_auto (FerryCliOutcome) outcome = { 0 };
   g_autoptr (FerryJob) job = NULL;
 
+  /* Output nobody reads any more must not stop a copy half-way: writes
+   * to a closed pipe fail with EPIPE instead of killing the process. */
+  signal (SIGPIPE, SIG_IGN);
   setlocale (LC_ALL, "");
   bindtextdomain (GETTEXT_PACKAGE, ferry_engine_get_locale_dir ());
   bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");
