@@ -18,6 +18,10 @@ typedef struct
   const char *mount_tool;
   const char *mount_package;
   const char *mount_options[MAX_OPTIONS];
+  /* -o OPTION=DEVICE: a FUSE daemon that would name itself as the
+   * mount's source names the device (so the guardian finds the mount
+   * to take down, and the mount says what it stands on). */
+  const char *source_option;
   gboolean is_fuse;
 } FsRecipe;
 
@@ -64,6 +68,7 @@ static const FsRecipe recipes[] = {
     .mount_tool = "fusefat",
     .mount_package = "fusefat",
     .mount_options = { "-o", "rw+" },
+    .source_option = "fsname",
     .is_fuse = TRUE,
   },
   [FERRY_TEST_STICK_FS_NONE] = {
@@ -124,18 +129,17 @@ ferry_stick_fs_check_tools (FerryTestStickFs fs, GPtrArray *missing)
 }
 
 /* @tool, @options up to the first NULL, then @tail up to its NULL, and
- * the NULL that ends an argv. The strings are borrowed: they live in the
- * table or in the caller. */
+ * the NULL that ends an argv; the array owns copies of the strings. */
 static GPtrArray *
 make_argv (const char *tool, const char *const *options, const char *const *tail)
 {
-  GPtrArray *argv = g_ptr_array_new ();
+  GPtrArray *argv = g_ptr_array_new_with_free_func (g_free);
 
-  g_ptr_array_add (argv, (gpointer) tool);
+  g_ptr_array_add (argv, g_strdup (tool));
   for (guint i = 0; i < MAX_OPTIONS && options[i] != NULL; i++)
-    g_ptr_array_add (argv, (gpointer) options[i]);
+    g_ptr_array_add (argv, g_strdup (options[i]));
   for (guint i = 0; tail[i] != NULL; i++)
-    g_ptr_array_add (argv, (gpointer) tail[i]);
+    g_ptr_array_add (argv, g_strdup (tail[i]));
   g_ptr_array_add (argv, NULL);
   return argv;
 }
@@ -156,9 +160,13 @@ GPtrArray *
 ferry_stick_fs_mount_argv (FerryTestStickFs fs, const char *device, const char *mountpoint)
 {
   const FsRecipe *recipe = recipe_for (fs);
-  const char *const tail[] = { device, mountpoint, NULL };
+  g_autofree char *source = recipe->source_option != NULL
+                                ? g_strdup_printf ("%s=%s", recipe->source_option, device)
+                                : NULL;
+  const char *const with_source[] = { "-o", source, device, mountpoint, NULL };
+  const char *const plain[] = { device, mountpoint, NULL };
 
   if (recipe->mount_tool == NULL)
     return NULL;
-  return make_argv (recipe->mount_tool, recipe->mount_options, tail);
+  return make_argv (recipe->mount_tool, recipe->mount_options, source != NULL ? with_source : plain);
 }
