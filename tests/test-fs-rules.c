@@ -372,22 +372,6 @@ test_same_time (void)
     }
 }
 
-static void
-test_describe (void)
-{
-  g_autoptr (GHashTable) seen = g_hash_table_new (g_str_hash, g_str_equal);
-
-  for (int p = FERRY_NAME_OK; p <= FERRY_NAME_NOT_UTF8; p++)
-    {
-      const char *phrase = ferry_name_problem_describe (p);
-
-      g_assert_nonnull (phrase);
-      g_assert_cmpuint (strlen (phrase), >, 0);
-      g_assert_false (g_hash_table_contains (seen, phrase));
-      g_hash_table_add (seen, (gpointer) phrase);
-    }
-}
-
 /* An ordinary folder: ext4 or whatever holds the scratch folder. */
 static void
 test_for_fd_other (void)
@@ -641,7 +625,6 @@ main (int argc, char **argv)
   g_test_add_func ("/fs-rules/fold", test_fold);
   g_test_add_func ("/fs-rules/space-for", test_space_for);
   g_test_add_func ("/fs-rules/same-time", test_same_time);
-  g_test_add_func ("/fs-rules/describe", test_describe);
   g_test_add_func ("/fs-rules/for-fd/other", test_for_fd_other);
   g_test_add_data_func ("/fs-rules/for-fd/exfat", &exfat_case, test_for_fd_image);
   g_test_add_data_func ("/fs-rules/for-fd/ntfs", &ntfs_case, test_for_fd_image);

@@ -202,26 +202,38 @@ print_question (FerryCliPrompt *self)
   fflush (stderr);
 }
 
-/* "a", "adapt", "s", "c": the first letter decides. */
+/* "a", "adapt", "s", "c": the first letter decides. As for conflicts,
+ * a letter of the person's language means what the translation says;
+ * the English letters are understood where the translation leaves them
+ * free. */
 static gboolean
 parse_unsupported_answer (const char *line, FerryUnsupportedAction *action)
 {
+  const struct
+  {
+    const char *translated;
+    gunichar english;
+    FerryUnsupportedAction action;
+  } keys[] = {
+    /* TRANSLATORS: the letter to type for “[A]dapt” */
+    { C_ ("unsupported answer", "a"), 'a', FERRY_UNSUPPORTED_ACTION_ADAPT },
+    /* TRANSLATORS: the letter to type for “[S]kip these” */
+    { C_ ("unsupported answer", "s"), 's', FERRY_UNSUPPORTED_ACTION_SKIP },
+    /* TRANSLATORS: the letter to type for “[C]ancel” */
+    { C_ ("unsupported answer", "c"), 'c', FERRY_UNSUPPORTED_ACTION_CANCEL },
+    { C_ ("unsupported answer", "c"), 'q', FERRY_UNSUPPORTED_ACTION_CANCEL },
+  };
   g_autofree char *answer = g_utf8_validate (line, -1, NULL) ? g_utf8_strdown (line, -1) : NULL;
   gunichar first = answer != NULL ? g_utf8_get_char (g_strstrip (answer)) : 0;
 
-  /* TRANSLATORS: the letter to type for “[A]dapt” */
-  if (first == g_utf8_get_char (C_ ("unsupported answer", "a")) || first == 'a')
-    *action = FERRY_UNSUPPORTED_ACTION_ADAPT;
-  /* TRANSLATORS: the letter to type for “[S]kip these” */
-  else if (first == g_utf8_get_char (C_ ("unsupported answer", "s")) || first == 's')
-    *action = FERRY_UNSUPPORTED_ACTION_SKIP;
-  /* TRANSLATORS: the letter to type for “[C]ancel” */
-  else if (first == g_utf8_get_char (C_ ("unsupported answer", "c")) || first == 'c'
-           || first == 'q')
-    *action = FERRY_UNSUPPORTED_ACTION_CANCEL;
-  else
-    return FALSE;
-  return TRUE;
+  for (guint pass = 0; pass < 2; pass++)
+    for (guint i = 0; i < G_N_ELEMENTS (keys); i++)
+      if (first == (pass == 0 ? g_utf8_get_char (keys[i].translated) : keys[i].english))
+        {
+          *action = keys[i].action;
+          return TRUE;
+        }
+  return FALSE;
 }
 
 static void

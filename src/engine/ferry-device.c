@@ -9,6 +9,7 @@
 #include <sys/sysmacros.h>
 
 #include "ferry-device.h"
+#include "ferry-fs.h"
 
 /**
  * FerryDevice:
@@ -309,35 +310,6 @@ ferry_device_new_for_devnum (dev_t devnum, const char *fs_type, const char *fs_s
   return self;
 }
 
-/* Finds the filesystem type and source of the mount holding @devnum. */
-static void
-read_mount (dev_t devnum, char **fs_type, char **fs_source)
-{
-  g_autofree char *contents = NULL;
-  g_auto (GStrv) lines = NULL;
-  g_autofree char *want = g_strdup_printf ("%u:%u", major (devnum), minor (devnum));
-
-  if (!g_file_get_contents ("/proc/self/mountinfo", &contents, NULL, NULL))
-    return;
-  lines = g_strsplit (contents, "\n", -1);
-  for (guint i = 0; lines[i] != NULL; i++)
-    {
-      g_auto (GStrv) fields = g_strsplit (lines[i], " ", -1);
-      guint n = g_strv_length (fields);
-      guint sep;
-
-      if (n < 10 || strcmp (fields[2], want) != 0)
-        continue;
-      for (sep = 6; sep < n && strcmp (fields[sep], "-") != 0; sep++)
-        ;
-      if (sep + 2 >= n)
-        continue;
-      *fs_type = g_strcompress (fields[sep + 1]);
-      *fs_source = g_strcompress (fields[sep + 2]);
-      return;
-    }
-}
-
 /**
  * ferry_device_new_for_fd:
  * The device of the filesystem an open file or folder is on.
@@ -351,7 +323,7 @@ ferry_device_new_for_fd (int fd)
 
   if (fstat (fd, &st) != 0)
     return ferry_device_new_for_devnum (0, NULL, NULL);
-  read_mount (st.st_dev, &fs_type, &fs_source);
+  ferry_fs_find_mount (st.st_dev, &fs_type, &fs_source);
   return ferry_device_new_for_devnum (st.st_dev, fs_type, fs_source);
 }
 

@@ -10,18 +10,12 @@
 #include "ferry-strategy-slow.h"
 #include "ferry-write-behind.h"
 
-#define MIB          (1024 * 1024)
-#define WINDOW_START (8 * MIB)
-#define WINDOW_MIN   (4 * MIB)
-#define WINDOW_MAX   (16 * MIB)
-/* A window is about this much of the device's time: the writer may be a
- * window and a half ahead of the device (one being synced, half of the
- * next filling: a point starts as soon as a whole window is written, and
- * the writer refills half a window in no time), so this keeps dirty
- * memory near 1.5 x 0.4 s of device time (24 MB at 40 MB/s) while each
- * durability point, and the flushes it costs on a kernel filesystem,
- * covers as much as it can. */
-#define WINDOW_SECONDS 0.4
+/* A window is about 0.4 s of the device's time (ferry_device_window_follow()):
+ * the writer may be a window and a half ahead of the device (one being
+ * synced, half of the next filling: a point starts as soon as a whole
+ * window is written, and the writer refills half a window in no time),
+ * so dirty memory stays near 1.5 x 0.4 s of device time (24 MB at
+ * 40 MB/s) while each durability point covers as much as it can. */
 /* A complete file waits at most this long for its name, even when few
  * bytes follow it (a folder of small files on a fast-filling window
  * gets there sooner). */
@@ -233,20 +227,6 @@ sync_target (FerryCopyTarget *target)
   return syncfs (target->dir_fd) == 0 ? 0 : errno;
 }
 
-/* Called with the lock: the window follows the rate the last point
- * measured, smoothed, growing by half at most. */
-static void
-adapt_window (FerryStrategySlow *self, guint64 bytes, gint64 started_at)
-{
-  double seconds = (double) (g_get_monotonic_time () - started_at) / G_USEC_PER_SEC;
-  guint64 target;
-
-  if (bytes < MIB || seconds <= 0)
-    return;
-  target = CLAMP ((guint64) (bytes / seconds * WINDOW_SECONDS), WINDOW_MIN, WINDOW_MAX);
-  self->window = MIN ((self->window + target) / 2, self->window * 3 / 2);
-}
-
 /* Called with the lock, which it lets go of while the device works. */
 static void
 make_point (FerryStrategySlow *self)
@@ -270,7 +250,7 @@ make_point (FerryStrategySlow *self)
     ferry_counters_set_durable (counters, written);
 
   g_mutex_lock (&self->lock);
-  adapt_window (self, self->in_flight, started_at);
+  self->window = ferry_device_window_follow (self->window, self->in_flight, started_at);
   self->in_flight = 0;
   if (errsv != 0 && errsv != ECANCELED && self->errsv == 0)
     self->errsv = errsv;
@@ -384,7 +364,7 @@ ferry_strategy_slow_new (FerryCopyTarget *target)
   g_mutex_init (&self->lock);
   g_cond_init (&self->cond);
   self->waiting = g_ptr_array_new ();
-  self->window = WINDOW_START;
+  self->window = FERRY_DEVICE_WINDOW_START;
   self->last_point_at = g_get_monotonic_time ();
   self->waiting_max = waiting_max ();
   /* sync_file_range() does not reach a FUSE daemon's device. */

@@ -56,3 +56,28 @@ ferry_strategy_free (FerryStrategy *self)
   if (self != NULL)
     self->klass->free (self);
 }
+
+#define MIB (1024 * 1024)
+#define WINDOW_MIN (4 * MIB)
+#define WINDOW_MAX (16 * MIB)
+/* Enough of the device's time that it never idles between windows,
+ * little enough that dirty memory stays small and cancelling answers. */
+#define WINDOW_SECONDS 0.4
+
+/**
+ * ferry_device_window_follow:
+ * The window after @bytes reached the device since @started_at (a
+ * monotonic time): it follows the measured rate, smoothed, growing by
+ * half at most; a measure of under a MiB says too little to change it.
+ */
+guint64
+ferry_device_window_follow (guint64 window, guint64 bytes, gint64 started_at)
+{
+  double seconds = (double) (g_get_monotonic_time () - started_at) / G_USEC_PER_SEC;
+  guint64 target;
+
+  if (bytes < MIB || seconds <= 0)
+    return window;
+  target = CLAMP ((guint64) (bytes / seconds * WINDOW_SECONDS), WINDOW_MIN, WINDOW_MAX);
+  return MIN ((window + target) / 2, window * 3 / 2);
+}

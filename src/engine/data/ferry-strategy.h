@@ -71,4 +71,9 @@ int ferry_strategy_settle (FerryStrategy *self);
 int ferry_strategy_finish (FerryStrategy *self);
 void ferry_strategy_free (FerryStrategy *self);
 
+/* How much a slow strategy lets be on its way to the device at once:
+ * about 0.4 s of the device's measured rate, 4 to 16 MB, starting at 8. */
+#define FERRY_DEVICE_WINDOW_START (8 * 1024 * 1024)
+guint64 ferry_device_window_follow (guint64 window, guint64 bytes, gint64 started_at);
+
 G_END_DECLS

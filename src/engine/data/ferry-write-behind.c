@@ -5,15 +5,9 @@
 #include <fcntl.h>
 #include <unistd.h>
 
+#include "ferry-strategy.h"
 #include "ferry-write-behind.h"
 
-#define MIB (1024 * 1024)
-/* About this much of the device's time may be on its way to it: enough
- * that it never idles, little enough that dirty memory stays small. */
-#define AHEAD_SECONDS 0.4
-#define AHEAD_START   (8 * MIB)
-#define AHEAD_MIN     (4 * MIB)
-#define AHEAD_MAX     (16 * MIB)
 /* Each range keeps a descriptor open: a folder of tiny files must not
  * use them up. */
 #define RANGES_MAX 256
@@ -30,8 +24,8 @@ typedef struct
 /**
  * FerryWriteBehind:
  * Data on its way to the device between durability points, on a kernel
- * filesystem: each chunk's writeback starts as soon as it is written
- * (sync_file_range, which issues no cache flush), and the writer waits
+ * filesystem: writeback starts as soon as half the limit has been
+ * written (sync_file_range, which issues no cache flush), and the writer waits
  * for the oldest ranges to be written back while more than the limit is
  * under way. The device works steadily while points, which cost flushes,
  * come seldom; the points alone make anything durable, because a range
@@ -45,7 +39,7 @@ struct _FerryWriteBehind
   GQueue ranges; /* Range, oldest first */
   guint64 pending;
   guint64 unstarted; /* of pending, at the tail of ranges */
-  guint64 limit;
+  guint64 limit; /* about 0.4 s of the device, as measured */
 };
 
 FerryWriteBehind *
@@ -54,7 +48,7 @@ ferry_write_behind_new (void)
   FerryWriteBehind *self = g_new0 (FerryWriteBehind, 1);
 
   g_queue_init (&self->ranges);
-  self->limit = AHEAD_START;
+  self->limit = FERRY_DEVICE_WINDOW_START;
   return self;
 }
 
@@ -122,20 +116,6 @@ ferry_write_behind_add (FerryWriteBehind *self, gconstpointer owner, int fd, off
   return self->unstarted >= self->limit / 2 ? start_writeback (self) : 0;
 }
 
-/* The limit follows the rate the device wrote back at while the writer
- * waited for it, smoothed, growing by half at most. */
-static void
-adapt_limit (FerryWriteBehind *self, guint64 bytes, gint64 started_at)
-{
-  double seconds = (double) (g_get_monotonic_time () - started_at) / G_USEC_PER_SEC;
-  guint64 target;
-
-  if (bytes < MIB || seconds <= 0)
-    return;
-  target = CLAMP ((guint64) (bytes / seconds * AHEAD_SECONDS), AHEAD_MIN, AHEAD_MAX);
-  self->limit = MIN ((self->limit + target) / 2, self->limit * 3 / 2);
-}
-
 /* Waits while more than the limit is on its way to the device. Returns 0
  * or the errno of a writeback that failed. */
 int
@@ -159,8 +139,10 @@ ferry_write_behind_wait_for_room (FerryWriteBehind *self)
       retired += len;
       range_free (oldest);
     }
+  /* The limit follows the rate the device wrote back at while the
+   * writer waited for it. */
   if (errsv == 0)
-    adapt_limit (self, retired, started_at);
+    self->limit = ferry_device_window_follow (self->limit, retired, started_at);
   return errsv;
 }
 

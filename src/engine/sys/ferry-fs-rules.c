@@ -3,10 +3,8 @@
 
 #include <blkid.h>
 #include <fcntl.h>
-#include <glib/gi18n-lib.h>
 #include <libudev.h>
 #include <linux/magic.h>
-#include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
@@ -344,23 +342,6 @@ ferry_fs_rules_same_time (const FerryFsRules *rules,
   return a->tv_sec == b->tv_sec && a->tv_nsec / granularity == b->tv_nsec / granularity;
 }
 
-const char *
-ferry_name_problem_describe (FerryNameProblem problem)
-{
-  static const char *const phrases[] = {
-    [FERRY_NAME_OK] = N_("can be stored as it is"),
-    [FERRY_NAME_FORBIDDEN_CHARACTERS] = N_("contains characters the drive cannot store"),
-    [FERRY_NAME_TRAILING_DOT_OR_SPACE] = N_("ends with a dot or a space"),
-    [FERRY_NAME_RESERVED] = N_("is a name Windows keeps for devices"),
-    [FERRY_NAME_TOO_LONG] = N_("is longer than the drive allows"),
-    [FERRY_NAME_NOT_UTF8] = N_("is not valid UTF-8 text"),
-  };
-
-  if ((guint) problem >= G_N_ELEMENTS (phrases))
-    return _("has an unknown problem");
-  return _(phrases[problem]);
-}
-
 /* --------------------------------------------------------- detection */
 
 static FerryFsKind
@@ -403,48 +384,6 @@ kind_from_type_name (const char *type)
     if (g_ascii_strcasecmp (type, names[i].name) == 0)
       return names[i].kind;
   return FERRY_FS_KIND_OTHER;
-}
-
-/* One line of /proc/self/mountinfo: "36 35 98:0 /mnt1 /mnt2 rw,noatime
- * master:1 - ext3 /dev/root rw,errors=continue"; the optional fields end
- * at the lone "-". Paths escape spaces as \040, which g_strcompress()
- * undoes. */
-static gboolean
-parse_mount_line (const char *line, dev_t dev, char **fstype, char **source)
-{
-  g_auto (GStrv) fields = g_strsplit (line, " ", -1);
-  guint n = g_strv_length (fields);
-  unsigned int major_num, minor_num;
-
-  if (n < 10 || sscanf (fields[2], "%u:%u", &major_num, &minor_num) != 2
-      || makedev (major_num, minor_num) != dev)
-    return FALSE;
-  for (guint i = 6; i + 2 < n; i++)
-    if (strcmp (fields[i], "-") == 0)
-      {
-        *fstype = g_strdup (fields[i + 1]);
-        *source = g_strcompress (fields[i + 2]);
-        return TRUE;
-      }
-  return FALSE;
-}
-
-/* The filesystem type and source of the mount whose device number is
- * @dev: for "fuseblk" mounts (ntfs-3g, exfat-fuse) that is the block
- * device itself, for other FUSE mounts an anonymous number. */
-static gboolean
-find_mount (dev_t dev, char **fstype, char **source)
-{
-  g_autofree char *contents = NULL;
-  g_auto (GStrv) lines = NULL;
-
-  if (!g_file_get_contents ("/proc/self/mountinfo", &contents, NULL, NULL))
-    return FALSE;
-  lines = g_strsplit (contents, "\n", -1);
-  for (guint i = 0; lines[i] != NULL; i++)
-    if (parse_mount_line (lines[i], dev, fstype, source))
-      return TRUE;
-  return FALSE;
 }
 
 typedef struct
@@ -568,7 +507,7 @@ kind_of_fuse_mount (int dir_fd, guint64 *cluster_size)
   struct stat st;
   dev_t devnum;
 
-  if (fstat (dir_fd, &st) != 0 || !find_mount (st.st_dev, &fstype, &source))
+  if (fstat (dir_fd, &st) != 0 || !ferry_fs_find_mount (st.st_dev, &fstype, &source))
     return FERRY_FS_KIND_OTHER;
   kind = kind_from_type_name (fstype);
   if (fuse_block_device (fstype, source, st.st_dev, &devnum))

@@ -51,6 +51,5 @@ char *ferry_fs_rules_adapt_name (const FerryFsRules *rules, const char *name); /
 char *ferry_fs_rules_fold_name (const FerryFsRules *rules, const char *name);  /* key to compare names the drive's way; a plain copy when !folds_case */
 guint64 ferry_fs_rules_space_for (const FerryFsRules *rules, guint64 size);   /* size rounded up to whole clusters (0 stays 0) */
 gboolean ferry_fs_rules_same_time (const FerryFsRules *rules, const struct timespec *a, const struct timespec *b); /* equal at the filesystem's granularity (FAT: 2 s, rounding as FAT stores it) */
-const char *ferry_name_problem_describe (FerryNameProblem problem); /* short English phrase, marked for translation */
 
 G_END_DECLS

@@ -10,6 +10,7 @@
 #include <string.h>
 #include <linux/magic.h>
 #include <sys/resource.h>
+#include <sys/sysmacros.h>
 #include <sys/vfs.h>
 #include <sys/xattr.h>
 #include <unistd.h>
@@ -307,4 +308,50 @@ ferry_fs_leaves_holes (int fd)
     return FALSE;
   return fs.f_type != FUSE_SUPER_MAGIC && fs.f_type != MSDOS_SUPER_MAGIC
          && fs.f_type != EXFAT_SUPER_MAGIC;
+}
+
+/* One line of /proc/self/mountinfo: "36 35 98:0 /mnt1 /mnt2 rw,noatime
+ * master:1 - ext3 /dev/root rw,errors=continue"; the optional fields end
+ * at the lone "-". Paths escape spaces as \040, which g_strcompress()
+ * undoes. */
+static gboolean
+parse_mount_line (const char *line, dev_t dev, char **fstype, char **source)
+{
+  g_auto (GStrv) fields = g_strsplit (line, " ", -1);
+  guint n = g_strv_length (fields);
+  unsigned int major_num, minor_num;
+
+  if (n < 10 || sscanf (fields[2], "%u:%u", &major_num, &minor_num) != 2
+      || makedev (major_num, minor_num) != dev)
+    return FALSE;
+  for (guint i = 6; i + 2 < n; i++)
+    if (strcmp (fields[i], "-") == 0)
+      {
+        *fstype = g_strdup (fields[i + 1]);
+        *source = g_strcompress (fields[i + 2]);
+        return TRUE;
+      }
+  return FALSE;
+}
+
+/**
+ * ferry_fs_find_mount:
+ * The filesystem type and source of the mount whose device number is
+ * @dev (a file's st_dev): for "fuseblk" mounts (ntfs-3g, exfat-fuse)
+ * that is the block device itself, for other FUSE mounts an anonymous
+ * number. FALSE when no mount has it.
+ */
+gboolean
+ferry_fs_find_mount (dev_t dev, char **fstype, char **source)
+{
+  g_autofree char *contents = NULL;
+  g_auto (GStrv) lines = NULL;
+
+  if (!g_file_get_contents ("/proc/self/mountinfo", &contents, NULL, NULL))
+    return FALSE;
+  lines = g_strsplit (contents, "\n", -1);
+  for (guint i = 0; lines[i] != NULL; i++)
+    if (parse_mount_line (lines[i], dev, fstype, source))
+      return TRUE;
+  return FALSE;
 }

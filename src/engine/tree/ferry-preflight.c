@@ -1,8 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #include "config.h"
 
-#include <dirent.h>
-#include <errno.h>
 #include <fcntl.h>
 #include <string.h>
 #include <unistd.h>
@@ -17,6 +15,7 @@
  * covers both. */
 #define DIR_ENTRY_BYTES 32
 #define NAME_UNITS_PER_ENTRY 13
+#define LISTING_BUFFER_SIZE (64 * 1024)
 
 /**
  * FerryPreflight:
@@ -131,22 +130,39 @@ join (const char *parent, const char *name)
 /* ------------------------------------------------------------------ */
 /* Names                                                               */
 
+/* The names in the folder @dir_fd (which may be an O_PATH descriptor):
+ * an empty list when it cannot be read, which the copy will report. */
+static GPtrArray *
+list_names (int dir_fd)
+{
+  GPtrArray *names = g_ptr_array_new_with_free_func (g_free);
+  ferry_autofd fd = dir_fd >= 0 ? openat (dir_fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC) : -1;
+  FerryDirReader reader;
+  const char *name;
+  unsigned char d_type;
+  int errsv;
+
+  if (fd < 0)
+    return names;
+  ferry_dir_reader_init (&reader, fd, LISTING_BUFFER_SIZE);
+  while (ferry_dir_reader_next (&reader, &name, &d_type, &errsv))
+    g_ptr_array_add (names, g_strdup (name));
+  ferry_dir_reader_clear (&reader);
+  return names;
+}
+
 /* Reads what the destination folder holds already. */
 static void
 names_load (Names *names, int dst_fd)
 {
-  ferry_autofd fd = dst_fd >= 0 ? openat (dst_fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC) : -1;
-  DIR *dir;
-  struct dirent *d;
+  g_autoptr (GPtrArray) there = list_names (dst_fd);
 
-  if (fd < 0 || (dir = fdopendir (fd)) == NULL)
-    return;
-  fd = -1; /* the listing owns it */
-  while ((d = readdir (dir)) != NULL)
-    if (strcmp (d->d_name, ".") != 0 && strcmp (d->d_name, "..") != 0)
-      g_hash_table_replace (names->existing, ferry_fs_rules_fold_name (names->rules, d->d_name),
-                            g_strdup (d->d_name));
-  closedir (dir);
+  for (guint i = 0; i < there->len; i++)
+    {
+      const char *name = g_ptr_array_index (there, i);
+      g_hash_table_replace (names->existing, ferry_fs_rules_fold_name (names->rules, name),
+                            g_strdup (name));
+    }
 }
 
 static gboolean
@@ -189,6 +205,7 @@ typedef struct
   char *src_path;
   char *copy_name; /* what the copy will be called, as far as names go */
   gboolean followable; /* a symlink to a regular file */
+  guint64 target_size; /* when followable: the size of that file */
 } Entry;
 
 /* What about the entry itself (not its name) the drive cannot hold;
@@ -206,6 +223,7 @@ kind_problem (FerryPreflight *self, Folder *folder, Entry *entry)
       entry->followable = fstatat (folder->src_fd, entry->name, &target, 0) == 0
                           && S_ISREG (target.st_mode)
                           && (guint64) target.st_size <= self->rules.max_file_size;
+      entry->target_size = entry->followable ? (guint64) target.st_size : 0;
       return FERRY_UNSUPPORTED_SYMLINK;
     }
   if ((S_ISFIFO (st->st_mode) || S_ISSOCK (st->st_mode) || S_ISCHR (st->st_mode)
@@ -274,7 +292,9 @@ space_for (FerryPreflight *self, const Entry *entry)
 
   if (S_ISDIR (entry->st.st_mode))
     return slot + self->rules.cluster_size;
-  if (S_ISREG (entry->st.st_mode) || entry->followable)
+  if (entry->followable)
+    return slot + ferry_fs_rules_space_for (&self->rules, entry->target_size);
+  if (S_ISREG (entry->st.st_mode))
     return slot + ferry_fs_rules_space_for (&self->rules, entry->st.st_size);
   return slot;
 }
@@ -320,8 +340,6 @@ walk_entry (FerryPreflight *self, Folder *folder, const char *name, const char *
     kind = bad_name >= 0 ? bad_name : collided ? FERRY_UNSUPPORTED_CASE_COLLISION : -1;
   if (kind >= 0)
     record (self, folder, &entry, kind);
-  if (entry.followable)
-    fstatat (folder->src_fd, name, &entry.st, 0);
   /* What can only be skipped takes no space (a 6 GB film on FAT32). */
   if (kind != FERRY_UNSUPPORTED_TOO_LARGE && kind != FERRY_UNSUPPORTED_SPECIAL_FILE)
     self->needed += space_for (self, &entry);
@@ -341,18 +359,8 @@ compare_names (gconstpointer a, gconstpointer b)
 static void
 walk_folder (FerryPreflight *self, Folder *folder)
 {
-  g_autoptr (GPtrArray) names = g_ptr_array_new_with_free_func (g_free);
-  ferry_autofd fd = openat (folder->src_fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-  DIR *dir = fd >= 0 ? fdopendir (fd) : NULL;
-  struct dirent *d;
+  g_autoptr (GPtrArray) names = list_names (folder->src_fd);
 
-  if (dir == NULL)
-    return;
-  fd = -1; /* the listing owns it */
-  while ((d = readdir (dir)) != NULL)
-    if (strcmp (d->d_name, ".") != 0 && strcmp (d->d_name, "..") != 0)
-      g_ptr_array_add (names, g_strdup (d->d_name));
-  closedir (dir);
   g_ptr_array_sort (names, compare_names);
   self->needed += self->rules.cluster_size; /* the folder's own first cluster */
   for (guint i = 0; i < names->len && !g_cancellable_is_cancelled (self->cancellable); i++)
