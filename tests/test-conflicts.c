@@ -478,6 +478,32 @@ test_keep_both_long_names (Fixture *f, gconstpointer data)
   g_assert_nonnull (strstr (kept, " (2)"));
 }
 
+/* Names that are not UTF-8 (an old stick's Latin-1 names) are shortened
+ * by bytes: every byte that fits is kept. */
+static void
+test_keep_both_long_names_not_utf8 (Fixture *f, gconstpointer data)
+{
+  g_autofree char *high = repeat ("\x80", NAME_MAX - 5);
+  g_autofree char *with_ext = g_strconcat ("x", high, ".txt", NULL);
+  g_autofree char *bare = repeat ("\x80", NAME_MAX);
+  g_autofree char *kept = NULL;
+  g_autofree char *expected_ext = NULL;
+  g_autofree char *expected_bare = NULL;
+
+  g_assert_cmpuint (strlen (with_ext), ==, NAME_MAX);
+
+  kept = keep_both_in_own_folder (f, with_ext);
+  expected_ext = g_strdup_printf ("x%.*s (2).txt", (int) (NAME_MAX - 9), high);
+  g_assert_cmpuint (strlen (kept), ==, NAME_MAX);
+  g_assert_cmpmem (kept, strlen (kept), expected_ext, strlen (expected_ext));
+  g_clear_pointer (&kept, g_free);
+
+  kept = keep_both_in_own_folder (f, bare);
+  expected_bare = g_strdup_printf ("%.*s (2)", (int) (NAME_MAX - 4), bare);
+  g_assert_cmpuint (strlen (kept), ==, NAME_MAX);
+  g_assert_cmpmem (kept, strlen (kept), expected_bare, strlen (expected_bare));
+}
+
 /* ------------------------------------------------------------------ */
 /* Folders merge under every policy that does not ask                  */
 
@@ -1289,6 +1315,7 @@ main (int argc, char **argv)
   ADD ("/conflicts/keep-both/numbering", test_keep_both_numbering, NULL);
   ADD ("/conflicts/keep-both/names", test_keep_both_names, NULL);
   ADD ("/conflicts/keep-both/long-names", test_keep_both_long_names, NULL);
+  ADD ("/conflicts/keep-both/long-names-not-utf8", test_keep_both_long_names_not_utf8, NULL);
   for (guint i = 0; i < G_N_ELEMENTS (merge_cases); i++)
     ADD (merge_cases[i].test_path, test_merge, &merge_cases[i]);
   ADD ("/conflicts/fail/stops-at-first", test_fail_stops_at_first, NULL);

@@ -44,19 +44,32 @@ strip_counter (const char *stem, gsize *stem_len)
   return (guint) n;
 }
 
+/* Where to cut @stem to at most @fits bytes. A UTF-8 name is cut between
+ * characters; any other name (Latin-1 from an old stick) has no
+ * characters to respect, and backing up over its bytes >= 0x80 as if they
+ * continued one would throw the whole name away. */
+static gsize
+utf8_boundary_before (const char *stem, gsize stem_len, gsize fits)
+{
+  if (!g_utf8_validate_len (stem, stem_len, NULL))
+    return fits;
+  while (fits > 0 && ((guchar) stem[fits] & 0xC0) == 0x80)
+    fits--;
+  return fits;
+}
+
 static char *
 numbered_name (const char *stem, gsize stem_len, const char *extension, guint n)
 {
   g_autofree char *suffix = g_strdup_printf (" (%u)%s", n, extension);
   gsize suffix_len = strlen (suffix);
 
-  /* Shorten the stem, not the number, when the name would be too long;
-   * back up to a character boundary when the name is UTF-8. */
+  /* Shorten the stem, not the number, when the name would be too long. */
   if (stem_len + suffix_len > NAME_MAX)
     {
-      stem_len = NAME_MAX > suffix_len ? NAME_MAX - suffix_len : 0;
-      while (stem_len > 0 && ((guchar) stem[stem_len] & 0xC0) == 0x80)
-        stem_len--;
+      gsize fits = NAME_MAX > suffix_len ? NAME_MAX - suffix_len : 0;
+
+      stem_len = utf8_boundary_before (stem, stem_len, fits);
     }
   return g_strdup_printf ("%.*s%s", (int) stem_len, stem, suffix);
 }
