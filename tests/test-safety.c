@@ -17,6 +17,7 @@
 #include "ferry-test-util.h"
 
 #define N_FIFOS 400
+#define N_PAIRS 300
 #define NOBODY  65534
 #define ROUNDS  3
 
@@ -43,18 +44,65 @@ race (const char *dir, const char *victim)
       }
 }
 
-static FerryJob *
-job_for_fifos (const char *src, const char *dst)
+/* A scratch folder everyone may enter, with the paths of its source
+ * folder and of the folder to share; NULL (the test skipped) without
+ * root. */
+static char *
+race_scratch_new (char **src, char **dst)
 {
+  char *scratch;
+
+  if (!ferry_test_is_root ())
+    {
+      g_test_skip ("racing another user needs root (CI runs as root)");
+      return NULL;
+    }
+  scratch = ferry_test_scratch_new ("safety");
+  g_assert_cmpint (chmod (scratch, 0755), ==, 0);
+  *src = g_build_filename (scratch, "src", NULL);
+  *dst = g_build_filename (scratch, "shared", NULL);
+  return scratch;
+}
+
+typedef void (*RaceFunc) (const char *dir, const char *victim);
+
+/* Runs @job into @dst while @racer_main, a process of its own, works on @dst. */
+static void
+run_while_racing (FerryJob *job, const char *dst, RaceFunc racer_main, const char *victim)
+{
+  g_autoptr (GError) error = NULL;
+  pid_t racer = fork ();
+
+  g_assert_cmpint (racer, >=, 0);
+  if (racer == 0)
+    racer_main (dst, victim);
+  ferry_job_set_error_policy (job, FERRY_ERROR_POLICY_SKIP);
+  ferry_test_run_job (job, &error);
+  kill (racer, SIGKILL);
+  waitpid (racer, NULL, 0);
+}
+
+/* A job copying @names (freed) from @src into @dst. */
+static FerryJob *
+job_for_names (const char *src, GPtrArray *names, const char *dst)
+{
+  g_autoptr (GPtrArray) owned = names;
   g_autoptr (GPtrArray) sources = g_ptr_array_new_with_free_func (g_object_unref);
   g_autoptr (GFile) destination = g_file_new_for_path (dst);
 
-  for (guint i = 0; i < N_FIFOS; i++)
-    {
-      g_autofree char *name = g_strdup_printf ("p-%03u", i);
-      g_ptr_array_add (sources, g_file_new_for_path (ferry_test_path (src, name, NULL)));
-    }
+  for (guint i = 0; i < owned->len; i++)
+    g_ptr_array_add (sources, g_file_new_for_path (ferry_test_path (src, owned->pdata[i], NULL)));
   return ferry_job_new ((GFile *const *) sources->pdata, sources->len, destination);
+}
+
+static FerryJob *
+job_for_fifos (const char *src, const char *dst)
+{
+  GPtrArray *names = g_ptr_array_new_with_free_func (g_free);
+
+  for (guint i = 0; i < N_FIFOS; i++)
+    g_ptr_array_add (names, g_strdup_printf ("p-%03u", i));
+  return job_for_names (src, names, dst);
 }
 
 /* One copy of the FIFOs into @dst while the racer runs; how many of
@@ -63,17 +111,9 @@ static guint
 copy_while_racing (const char *src, const char *dst, const char *victim)
 {
   g_autoptr (FerryJob) job = job_for_fifos (src, dst);
-  g_autoptr (GError) error = NULL;
   guint swapped = 0;
-  pid_t racer = fork ();
 
-  g_assert_cmpint (racer, >=, 0);
-  if (racer == 0)
-    race (dst, victim);
-  ferry_job_set_error_policy (job, FERRY_ERROR_POLICY_SKIP);
-  ferry_test_run_job (job, &error);
-  kill (racer, SIGKILL);
-  waitpid (racer, NULL, 0);
+  run_while_racing (job, dst, race, victim);
   for (guint i = 0; i < N_FIFOS; i++)
     {
       g_autofree char *name = g_strdup_printf ("p-%03u", i);
@@ -103,15 +143,8 @@ test_special_file_swapped (void)
   guint swapped = 0;
   struct stat st;
 
-  if (!ferry_test_is_root ())
-    {
-      g_test_skip ("racing another user needs root (CI runs as root)");
-      return;
-    }
-  scratch = ferry_test_scratch_new ("safety");
-  g_assert_cmpint (chmod (scratch, 0755), ==, 0);
-  src = g_build_filename (scratch, "src", NULL);
-  dst = g_build_filename (scratch, "shared", NULL);
+  if ((scratch = race_scratch_new (&src, &dst)) == NULL)
+    return;
   victim = g_build_filename (scratch, "victim", NULL);
   ferry_test_make_dirs (src);
   for (guint i = 0; i < N_FIFOS; i++)
@@ -135,11 +168,124 @@ test_special_file_swapped (void)
   ferry_test_remove_tree (scratch);
 }
 
+/* As nobody, for ever: every folder "a-N" or "b-N" that appears in @dir
+ * is moved aside and a symlink to @victim_dir put in its place. */
+static void G_GNUC_NORETURN
+race_folders (const char *dir, const char *victim_dir)
+{
+  char path[4096], aside[4096];
+
+  if (setgid (NOBODY) != 0 || setuid (NOBODY) != 0)
+    _exit (2);
+  for (;;)
+    for (guint i = 0; i < 2 * N_PAIRS; i++)
+      {
+        struct stat st;
+
+        snprintf (path, sizeof path, "%s/%c-%03u", dir, i % 2 ? 'b' : 'a', i / 2);
+        if (lstat (path, &st) != 0 || !S_ISDIR (st.st_mode))
+          continue;
+        snprintf (aside, sizeof aside, "%s/.aside-%u", dir, i);
+        if (rename (path, aside) == 0)
+          (void) symlink (victim_dir, path);
+      }
+}
+
+static FerryJob *
+job_for_pairs (const char *src, const char *dst)
+{
+  GPtrArray *names = g_ptr_array_new_with_free_func (g_free);
+
+  for (guint i = 0; i < N_PAIRS; i++)
+    {
+      g_ptr_array_add (names, g_strdup_printf ("a-%03u", i));
+      g_ptr_array_add (names, g_strdup_printf ("b-%03u", i));
+    }
+  return job_for_names (src, names, dst);
+}
+
+/* How many entries below @dir (not following symlinks) are the file
+ * @victim describes. */
+static guint
+count_links_to (const char *dir, const struct stat *victim)
+{
+  g_autoptr (GDir) listing = g_dir_open (dir, 0, NULL);
+  const char *name;
+  guint found = 0;
+
+  while (listing != NULL && (name = g_dir_read_name (listing)) != NULL)
+    {
+      g_autofree char *path = g_build_filename (dir, name, NULL);
+      struct stat st;
+
+      if (lstat (path, &st) != 0)
+        continue;
+      if (S_ISDIR (st.st_mode))
+        found += count_links_to (path, victim);
+      else if (st.st_dev == victim->st_dev && st.st_ino == victim->st_ino)
+        found++;
+    }
+  return found;
+}
+
+static void
+make_pairs (const char *src)
+{
+  for (guint i = 0; i < N_PAIRS; i++)
+    {
+      g_autofree char *a = g_strdup_printf ("a-%03u", i);
+      g_autofree char *b = g_strdup_printf ("b-%03u", i);
+      const char *first = ferry_test_path (src, a, "f", NULL);
+
+      ferry_test_make_dirs (ferry_test_path (src, a, NULL));
+      ferry_test_make_dirs (ferry_test_path (src, b, NULL));
+      ferry_test_write_text (first, "the user's\n");
+      g_assert_cmpint (link (first, ferry_test_path (src, b, "f", NULL)), ==, 0);
+    }
+}
+
+/* Root copies pairs of hard links ("a-N/f" and "b-N/f", one file) into
+ * a folder another user can write to; that user swaps each new folder
+ * for a symlink to a folder of root's holding a file "f". The second
+ * name must link to the copy Ferry made, never to root's file. */
+static void
+test_hardlink_folder_swapped (void)
+{
+  g_autofree char *scratch = NULL;
+  g_autofree char *src = NULL, *dst = NULL, *victim_dir = NULL;
+  struct stat victim;
+  guint linked = 0;
+
+  if ((scratch = race_scratch_new (&src, &dst)) == NULL)
+    return;
+  victim_dir = g_build_filename (scratch, "root-only", NULL);
+  make_pairs (src);
+  ferry_test_make_dirs (victim_dir);
+  ferry_test_write_text (ferry_test_path (victim_dir, "f", NULL), "root's\n");
+  g_assert_cmpint (chmod (ferry_test_path (victim_dir, "f", NULL), 0600), ==, 0);
+  g_assert_cmpint (stat (ferry_test_path (victim_dir, "f", NULL), &victim), ==, 0);
+
+  for (guint round = 0; round < ROUNDS; round++)
+    {
+      g_autoptr (FerryJob) job = NULL;
+
+      empty_folder (dst);
+      job = job_for_pairs (src, dst);
+      run_while_racing (job, dst, race_folders, victim_dir);
+      linked += count_links_to (dst, &victim);
+    }
+  g_assert_cmpuint (linked, ==, 0);
+  g_assert_cmpint (stat (ferry_test_path (victim_dir, "f", NULL), &victim), ==, 0);
+  g_assert_cmpuint (victim.st_nlink, ==, 1);
+  ferry_test_remove_tree (scratch);
+}
+
 int
 main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
   ferry_engine_init ();
   g_test_add_func ("/safety/special-file-swapped-for-symlink", test_special_file_swapped);
+  g_test_add_func ("/safety/hardlink-folder-swapped-for-symlink", test_hardlink_folder_swapped);
   return g_test_run ();
 }

@@ -281,6 +281,38 @@ ferry_folder_shapes_new_entries (int fd)
 #define FUSE_SUPER_MAGIC 0x65735546
 #define EXFAT_SUPER_MAGIC 0x2011BAB0
 
+/**
+ * ferry_open_parent_beneath:
+ * Opens (O_PATH) the folder holding the last name of @relpath, a path
+ * below @root_fd, one name at a time and never through a symlink: a
+ * folder someone swapped for a link since Ferry made it fails with
+ * ELOOP or ENOTDIR instead of leading elsewhere. *@base points into
+ * @relpath at the last name. Returns -1 with errno set on failure.
+ */
+int
+ferry_open_parent_beneath (int root_fd, const char *relpath, const char **base)
+{
+  g_auto (GStrv) names = g_strsplit (relpath, "/", -1);
+  ferry_autofd dir_fd = fcntl (root_fd, F_DUPFD_CLOEXEC, 0);
+  guint n = g_strv_length (names);
+
+  *base = strrchr (relpath, '/') != NULL ? strrchr (relpath, '/') + 1 : relpath;
+  for (guint i = 0; i + 1 < n && dir_fd >= 0; i++)
+    {
+      int next;
+
+      if (names[i][0] == '\0' || ferry_is_dot_or_dotdot (names[i]))
+        {
+          errno = EINVAL;
+          return -1;
+        }
+      next = openat (dir_fd, names[i], O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+      ferry_fd_closep (&dir_fd);
+      dir_fd = next;
+    }
+  return ferry_fd_steal (&dir_fd);
+}
+
 /* Whether @fd is on a FUSE filesystem, whose daemon keeps metadata of its
  * own that only an fsync (or an unmount) makes it write. */
 gboolean

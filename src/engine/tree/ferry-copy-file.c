@@ -14,30 +14,58 @@
 #include "ferry-special-file.h"
 #include "ferry-temp-file.h"
 
+/* Gives @name in @dst_fd to the copy @copy at @relpath below @root_fd.
+ * The path is walked without following symlinks and the new name checked
+ * to be that copy, so a folder or file someone swapped in since Ferry
+ * made it never gets linked into the destination. FALSE with errno. */
+static gboolean
+link_copy_at (int root_fd,
+              const char *relpath,
+              const FerryInodeKey *copy,
+              int dst_fd,
+              const char *name)
+{
+  const char *base;
+  ferry_autofd dir_fd = ferry_open_parent_beneath (root_fd, relpath, &base);
+  struct stat st;
+
+  if (dir_fd < 0 || linkat (dir_fd, base, dst_fd, name, 0) != 0)
+    return FALSE;
+  if (fstatat (dst_fd, name, &st, AT_SYMLINK_NOFOLLOW) == 0 && st.st_dev == copy->dev
+      && st.st_ino == copy->ino)
+    return TRUE;
+  unlinkat (dst_fd, name, 0);
+  errno = ENOENT; /* not the copy: as if it were gone */
+  return FALSE;
+}
+
 /* Makes the copy's name another name of a file this job already copied.
  * FALSE without an error means "copy it instead" (the filesystem has no
- * hard links, or the first copy is gone). */
+ * hard links, or the first copy is gone or was replaced). */
 static gboolean
-link_to_copy (const FerryEntry *entry, const char *relpath, GError **error)
+link_to_copy (const FerryEntry *entry,
+              const char *relpath,
+              const FerryInodeKey *copy,
+              GError **error)
 {
   FerryDirNode *node = entry->node;
-  FerryDirNode *root = ferry_dir_node_get_root (node);
+  int root_fd = ferry_dir_node_get_root (node)->dst_fd;
 
   if (entry->replace)
     {
       g_autofree char *temp_name = ferry_temp_name_new ();
-      if (linkat (root->dst_fd, relpath, node->dst_fd, temp_name, 0) == 0)
+      if (link_copy_at (root_fd, relpath, copy, node->dst_fd, temp_name))
         {
           if (renameat (node->dst_fd, temp_name, node->dst_fd, entry->dst_name) == 0)
             return TRUE;
           unlinkat (node->dst_fd, temp_name, 0);
         }
     }
-  else if (linkat (root->dst_fd, relpath, node->dst_fd, entry->dst_name, 0) == 0)
+  else if (link_copy_at (root_fd, relpath, copy, node->dst_fd, entry->dst_name))
     return TRUE;
 
   if (errno == EPERM || errno == EMLINK || errno == ENOENT || errno == EXDEV
-      || errno == ENAMETOOLONG)
+      || errno == ENAMETOOLONG || errno == ELOOP || errno == ENOTDIR)
     return FALSE;
   return ferry_entry_fail_errno (entry, FALSE, errno, _ ("Could not create the hard link “%s”"),
                                  error);
@@ -49,14 +77,17 @@ static void
 remember_copy (FerryTreeContext *ctx, const FerryEntry *entry, gboolean copied)
 {
   g_autofree char *relpath = NULL;
+  struct stat st;
+  FerryInodeKey copy;
 
-  if (!copied)
+  if (!copied || fstatat (entry->node->dst_fd, entry->dst_name, &st, AT_SYMLINK_NOFOLLOW) != 0)
     {
       ferry_hardlinks_release (ctx->hardlinks, &entry->st);
       return;
     }
+  copy = (FerryInodeKey) { st.st_dev, st.st_ino };
   relpath = ferry_dir_node_dst_relpath (entry->node, entry->dst_name);
-  ferry_hardlinks_copied (ctx->hardlinks, &entry->st, relpath);
+  ferry_hardlinks_copied (ctx->hardlinks, &entry->st, relpath, &copy);
 }
 
 /* Copies the entry, or links it to the copy of another of its names.
@@ -71,14 +102,16 @@ copy_or_link (FerryTreeContext *ctx,
 {
   gboolean hardlinked = entry->st.st_nlink > 1 && !ctx->links_apart;
   g_autofree char *link_relpath = NULL;
+  FerryInodeKey copy;
   FerryFileOutcome outcome;
 
-  if (hardlinked && (link_relpath = ferry_hardlinks_claim (ctx->hardlinks, &entry->st)) != NULL)
+  if (hardlinked
+      && (link_relpath = ferry_hardlinks_claim (ctx->hardlinks, &entry->st, &copy)) != NULL)
     {
       GError *link_error = NULL;
 
       *first_name = FALSE;
-      if (link_to_copy (entry, link_relpath, &link_error))
+      if (link_to_copy (entry, link_relpath, &copy, &link_error))
         return FERRY_FILE_COPIED;
       if (link_error != NULL)
         {

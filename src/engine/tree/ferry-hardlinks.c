@@ -22,6 +22,7 @@ typedef struct
 {
   FerryInodeKey key;
   char *relpath; /* of the finished copy below the destination folder; NULL while copying */
+  FerryInodeKey copy; /* the finished copy's identity, to check a link against */
   gboolean copying;
   nlink_t names_left;
 } Entry;
@@ -67,12 +68,13 @@ forget_name (FerryHardlinks *self, Entry *entry)
 /**
  * ferry_hardlinks_claim:
  * Returns the path (below the destination folder) of a finished copy of
- * the file @st describes, to link to; or NULL when the caller is to copy
- * it, and then call ferry_hardlinks_copied() or ferry_hardlinks_release().
- * A caller that meets a file another worker is still copying waits.
+ * the file @st describes, to link to, and sets *@copy to that copy's
+ * identity; or NULL when the caller is to copy it, and then call
+ * ferry_hardlinks_copied() or ferry_hardlinks_release(). A caller that
+ * meets a file another worker is still copying waits.
  */
 char *
-ferry_hardlinks_claim (FerryHardlinks *self, const struct stat *st)
+ferry_hardlinks_claim (FerryHardlinks *self, const struct stat *st, FerryInodeKey *copy)
 {
   FerryInodeKey key = { st->st_dev, st->st_ino };
   char *relpath = NULL;
@@ -93,6 +95,7 @@ ferry_hardlinks_claim (FerryHardlinks *self, const struct stat *st)
   if (entry->relpath != NULL)
     {
       relpath = g_strdup (entry->relpath);
+      *copy = entry->copy;
       forget_name (self, entry);
     }
   else
@@ -101,10 +104,13 @@ ferry_hardlinks_claim (FerryHardlinks *self, const struct stat *st)
   return relpath;
 }
 
-/* Ends a claim: the copy is at @relpath, or (NULL) it failed or was
- * skipped and the next name will copy the file. */
+/* Ends a claim: the copy @copy is at @relpath, or (NULL) it failed or
+ * was skipped and the next name will copy the file. */
 static void
-end_claim (FerryHardlinks *self, const struct stat *st, const char *relpath)
+end_claim (FerryHardlinks *self,
+           const struct stat *st,
+           const char *relpath,
+           const FerryInodeKey *copy)
 {
   FerryInodeKey key = { st->st_dev, st->st_ino };
   Entry *entry;
@@ -115,6 +121,8 @@ end_claim (FerryHardlinks *self, const struct stat *st, const char *relpath)
     {
       entry->copying = FALSE;
       entry->relpath = g_strdup (relpath);
+      if (copy != NULL)
+        entry->copy = *copy;
       forget_name (self, entry);
       g_cond_broadcast (&self->changed);
     }
@@ -122,13 +130,16 @@ end_claim (FerryHardlinks *self, const struct stat *st, const char *relpath)
 }
 
 void
-ferry_hardlinks_copied (FerryHardlinks *self, const struct stat *st, const char *relpath)
+ferry_hardlinks_copied (FerryHardlinks *self,
+                        const struct stat *st,
+                        const char *relpath,
+                        const FerryInodeKey *copy)
 {
-  end_claim (self, st, relpath);
+  end_claim (self, st, relpath, copy);
 }
 
 void
 ferry_hardlinks_release (FerryHardlinks *self, const struct stat *st)
 {
-  end_claim (self, st, NULL);
+  end_claim (self, st, NULL, NULL);
 }
