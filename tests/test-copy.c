@@ -496,6 +496,67 @@ test_source_untouched (Fixture *f, gconstpointer data)
                                  FERRY_TEST_COMPARE_ALL & ~FERRY_TEST_COMPARE_LINKS);
 }
 
+/* How many threads of this process copy files now (they are named
+ * "ferry-copy"; the job's own thread is the first worker). */
+static gboolean
+count_copy_threads (gpointer user_data)
+{
+  guint *most = user_data;
+  g_autoptr (GDir) tasks = g_dir_open ("/proc/self/task", 0, NULL);
+  const char *tid;
+  guint n = 0;
+
+  while (tasks != NULL && (tid = g_dir_read_name (tasks)) != NULL)
+    {
+      g_autofree char *comm_path = g_build_filename ("/proc/self/task", tid, "comm", NULL);
+      g_autofree char *comm = NULL;
+
+      if (g_file_get_contents (comm_path, &comm, NULL, NULL) && g_str_equal (comm, "ferry-copy\n"))
+        n++;
+    }
+  *most = MAX (*most, n);
+  return G_SOURCE_CONTINUE;
+}
+
+/* The most threads copying at once while @n_workers copy a slow way. */
+static guint
+most_copy_threads_slow (Fixture *f, guint n_workers)
+{
+  g_autofree char *tree = g_build_filename (f->src, "many", NULL);
+  g_autofree char *dest = g_build_filename (f->dst, "j", NULL);
+  const char *sources[] = { tree, NULL };
+  g_autoptr (FerryJob) job = NULL;
+  g_autoptr (GError) error = NULL;
+  guint most = 0;
+  guint sampler;
+
+  ferry_test_make_dirs (tree);
+  for (guint i = 0; i < 300; i++)
+    {
+      g_autofree char *name = g_strdup_printf ("%03u", i);
+      ferry_test_write_random (ferry_test_path (tree, name, NULL), 4096, i);
+    }
+  ferry_test_remove_tree (dest);
+  ferry_test_make_dirs (dest);
+  job = ferry_test_job_new (sources, dest);
+  ferry_job_set_device_mode (job, FERRY_DEVICE_MODE_SLOW);
+  ferry_job_set_n_workers (job, n_workers);
+  sampler = g_timeout_add (1, count_copy_threads, &most);
+  g_assert_true (ferry_test_run_job (job, &error));
+  g_source_remove (sampler);
+  return most;
+}
+
+/* -j 1 means one file at a time, also once the destination is (here:
+ * is said to be) slow: no worker besides the job's own thread. */
+static void
+test_workers_on_slow_destination (Fixture *f, gconstpointer data)
+{
+  g_assert_cmpuint (most_copy_threads_slow (f, 1), ==, 0);
+  /* The count sees workers where there are some. */
+  g_assert_cmpuint (most_copy_threads_slow (f, 3), ==, 2);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -521,6 +582,7 @@ main (int argc, char **argv)
   ADD ("/copy/into-setgid-folder", test_into_setgid_folder, NULL);
   ADD ("/copy/into-folder-with-default-acl", test_into_folder_with_default_acl, NULL);
   ADD ("/copy/source-untouched", test_source_untouched, NULL);
+  ADD ("/copy/workers-on-slow-destination", test_workers_on_slow_destination, NULL);
 #undef ADD
   g_test_add_func ("/copy/device-nodes-unprivileged", test_device_nodes_unprivileged);
 
