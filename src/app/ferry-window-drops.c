@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Where copies start: files dropped on a drive or a folder, files waiting
- * for a destination ("Copy with Ferry…", Open With), and copies asked
+ * for a destination ("Copy with Ferry…", `ferry FILE…`), and copies asked
  * for from outside (ferry_window_copy). */
 #include "config.h"
 
