@@ -212,6 +212,40 @@ test_drop_on_unplugged (Fixture *f, gconstpointer data)
   g_assert_false (g_file_test (ferry_test_path (f->stick, "a.bin", NULL), G_FILE_TEST_EXISTS));
 }
 
+/* A copy asked for from outside (Nautilus' D-Bus call, `ferry
+ * --destination`) into what is not a folder is refused, clearly, with
+ * nothing written: a free name became a file of that name before. */
+static void
+test_copy_into_non_folder (Fixture *f, gconstpointer data)
+{
+  g_autoptr (GFile) missing = g_file_new_build_filename (f->scratch, "NOPE", NULL);
+  g_autoptr (GFile) file = g_file_new_build_filename (f->scratch, "list.txt", NULL);
+  g_autoptr (GError) error = NULL;
+  g_autofree char *text = NULL;
+  GSList *files;
+  GList *sources = NULL;
+
+  ferry_test_write_text (ferry_test_path (f->src, "song.ogg", NULL), "la la la\n");
+  ferry_test_write_text (g_file_peek_path (file), "milk\n");
+  files = ferry_test_ui_files_in (f->src, "song.ogg", NULL);
+  for (GSList *l = files; l != NULL; l = l->next)
+    sources = g_list_append (sources, l->data);
+
+  g_assert_false (ferry_window_copy (f->window, sources, missing, &error));
+  g_assert_nonnull (strstr (error->message, "NOPE” does not exist"));
+  g_clear_error (&error);
+  g_assert_false (ferry_window_copy (f->window, sources, file, &error));
+  g_assert_nonnull (strstr (error->message, "list.txt” is not a folder"));
+
+  ferry_test_ui_wait (500);
+  g_assert_null (ferry_test_ui_find (GTK_WIDGET (f->window), FERRY_TYPE_TRANSFER_ROW, NULL));
+  g_assert_false (g_file_query_exists (missing, NULL));
+  g_assert_true (g_file_get_contents (g_file_peek_path (file), &text, NULL, NULL));
+  g_assert_cmpstr (text, ==, "milk\n");
+  g_list_free (sources);
+  g_slist_free_full (files, g_object_unref);
+}
+
 static FerryJob *
 only_job (Fixture *f)
 {
@@ -1136,6 +1170,7 @@ main (int argc, char **argv)
   ADD ("/ui/drop-copies-and-offers-eject", test_drop_copies_and_offers_eject);
   ADD ("/ui/eject-busy", test_eject_busy);
   ADD ("/ui/drop-on-unplugged", test_drop_on_unplugged);
+  ADD ("/ui/copy-into-non-folder", test_copy_into_non_folder);
   ADD ("/ui/rows-follow-queue", test_rows_follow_queue);
   ADD ("/ui/conflict/keep-both", test_conflict_keep_both);
   ADD ("/ui/conflict/apply-to-all", test_conflict_apply_to_all);
