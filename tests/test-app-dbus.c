@@ -143,17 +143,108 @@ spawn_ferry (const char *const *argv, GSubprocessFlags flags)
   return process;
 }
 
+typedef struct
+{
+  gboolean done;
+  char *err;
+} Ended;
+
+static void
+on_ferry_ended (GObject *source, GAsyncResult *result, gpointer user_data)
+{
+  Ended *ended = user_data;
+  g_autoptr (GError) error = NULL;
+
+  g_subprocess_communicate_utf8_finish (G_SUBPROCESS (source), result, NULL, &ended->err, &error);
+  g_assert_no_error (error);
+  ended->done = TRUE;
+}
+
 /* Runs `ferry ARGS…` to its end; returns its exit status and what it
- * printed on standard error. */
+ * printed on standard error. A call must return at once: one that stays
+ * (a Ferry with a window and a copy) fails the test. */
 static int
 run_ferry (const char *const *argv, char **err_out)
 {
   g_autoptr (GSubprocess) process = spawn_ferry (argv, G_SUBPROCESS_FLAGS_STDERR_PIPE);
-  g_autoptr (GError) error = NULL;
+  Ended ended = { FALSE, NULL };
 
-  g_subprocess_communicate_utf8 (process, NULL, NULL, NULL, err_out, &error);
-  g_assert_no_error (error);
+  g_subprocess_communicate_utf8_async (process, NULL, NULL, on_ferry_ended, &ended);
+  for (guint waited = 0; !ended.done; waited += 20)
+    {
+      if (waited > WAIT_MS)
+        {
+          g_subprocess_force_exit (process);
+          g_error ("`ferry %s` did not return: it stayed running", argv[0]);
+        }
+      g_main_context_iteration (NULL, FALSE);
+      g_usleep (20000);
+    }
+  *err_out = ended.err;
   return g_subprocess_get_exit_status (process);
+}
+
+/* What `ferry --destination` must refuse, nothing written: a destination
+ * that does not exist (it became a file of that name) or is a file, and
+ * a file to copy that does not exist. The exit status says so (it was
+ * 0), and standard error why. */
+static void
+assert_refusals (Fixture *f)
+{
+  g_autofree char *source = g_build_filename (f->src, "song.ogg", NULL);
+  g_autofree char *missing = g_build_filename (f->scratch, "NOPE", NULL);
+  g_autofree char *file = g_build_filename (f->scratch, "list.txt", NULL);
+  g_autofree char *gone = g_build_filename (f->src, "gone.ogg", NULL);
+  g_autofree char *to_missing = g_strdup_printf ("--destination=%s", missing);
+  g_autofree char *to_file = g_strdup_printf ("--destination=%s", file);
+  g_autofree char *to_dst = g_strdup_printf ("--destination=%s", f->dst);
+  g_autofree char *err = NULL;
+  g_autofree char *text = NULL;
+
+  ferry_test_write_text (source, "la la la\n");
+  ferry_test_write_text (file, "milk\n");
+  g_assert_cmpint (run_ferry ((const char *[]){ to_missing, source, NULL }, &err), ==, 1);
+  g_assert_nonnull (strstr (err, "The destination folder"));
+  g_assert_nonnull (strstr (err, "NOPE” does not exist"));
+  g_clear_pointer (&err, g_free);
+
+  g_assert_cmpint (run_ferry ((const char *[]){ to_file, source, NULL }, &err), ==, 1);
+  g_assert_nonnull (strstr (err, "list.txt” is not a folder"));
+  g_clear_pointer (&err, g_free);
+
+  g_assert_cmpint (run_ferry ((const char *[]){ to_dst, gone, NULL }, &err), ==, 1);
+  g_assert_nonnull (strstr (err, "gone.ogg” does not exist"));
+
+  /* Nothing was written, by the caller or by a Ferry that runs. */
+  g_usleep (500000);
+  g_assert_false (g_file_test (missing, G_FILE_TEST_EXISTS));
+  g_assert_true (g_file_get_contents (file, &text, NULL, NULL));
+  g_assert_cmpstr (text, ==, "milk\n");
+  g_assert_false (g_file_test (ferry_test_path (f->dst, "song.ogg", NULL), G_FILE_TEST_EXISTS));
+}
+
+/* With no Ferry running: refused, and no Ferry stays. */
+static void
+test_destination_refused (Fixture *f, gconstpointer data)
+{
+  assert_refusals (f);
+  g_assert_cmpuint (ferry_pid (f), ==, 0);
+}
+
+/* Handed to the Ferry that runs: that one refuses, and the caller's exit
+ * status and standard error say why; the running Ferry stays. */
+static void
+test_destination_refused_by_running (Fixture *f, gconstpointer data)
+{
+  g_autofree char *destination = g_strdup_printf ("--destination=%s", f->dst);
+  g_autofree char *first_src = g_build_filename (f->src, "first.txt", NULL);
+  g_autoptr (GSubprocess) first = NULL;
+
+  ferry_test_write_text (first_src, "first\n");
+  first = spawn_ferry ((const char *[]){ destination, first_src, NULL }, G_SUBPROCESS_FLAGS_NONE);
+  assert_arrives (first_src, ferry_test_path (f->dst, "first.txt", NULL));
+  assert_refusals (f);
+  g_assert_cmpuint (ferry_pid (f), ==, atoi (g_subprocess_get_identifier (first)));
 }
 
 /* With no Ferry running, `ferry --destination` becomes Ferry and copies;
@@ -261,5 +352,9 @@ main (int argc, char **argv)
   g_test_add ("/app/dbus-open", Fixture, NULL, fixture_set_up, test_dbus_open, fixture_tear_down);
   g_test_add ("/app/destination-without-files", Fixture, NULL, fixture_set_up,
               test_destination_without_files, fixture_tear_down);
+  g_test_add ("/app/destination-refused", Fixture, NULL, fixture_set_up, test_destination_refused,
+              fixture_tear_down);
+  g_test_add ("/app/destination-refused-by-running", Fixture, NULL, fixture_set_up,
+              test_destination_refused_by_running, fixture_tear_down);
   return g_test_run ();
 }

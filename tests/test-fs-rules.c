@@ -9,8 +9,11 @@
 #include <fcntl.h>
 #include <glib/gstdio.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
 
+#include "ferry-fs-id.h"
 #include "ferry-fs-rules.h"
 #include "ferry-stick-sys.h"
 #include "ferry-test-util.h"
@@ -612,6 +615,47 @@ test_for_fd_image (gconstpointer data)
   g_assert_cmpint (rules.time_granularity_ns, ==, c->time_granularity_ns);
 }
 
+/* Which filesystem a job is bound to: the UUID decides where both have
+ * one (a stick replugged as another device is the same; another stick
+ * given the old device number is not), else the device number. */
+static void
+test_fs_id_same (void)
+{
+  const FerryFsId stick = { makedev (8, 17), (char *) "4E21-0A3B", (char *) "STICK" };
+  const FerryFsId replugged = { makedev (8, 33), (char *) "4E21-0A3B", (char *) "STICK" };
+  const FerryFsId other_stick = { makedev (8, 17), (char *) "9C0F-11D2", (char *) "OTHER" };
+  const FerryFsId no_uuid = { makedev (0, 52), NULL, (char *) "share" };
+  const FerryFsId no_uuid_again = { makedev (0, 52), NULL, NULL };
+  const FerryFsId below = { makedev (254, 1), NULL, NULL };
+  const FerryFsId unknown = { 0, NULL, NULL };
+
+  g_assert_true (ferry_fs_id_same (&stick, &stick));
+  g_assert_true (ferry_fs_id_same (&stick, &replugged));
+  g_assert_false (ferry_fs_id_same (&stick, &other_stick));
+  g_assert_true (ferry_fs_id_same (&no_uuid, &no_uuid_again));
+  g_assert_false (ferry_fs_id_same (&stick, &below));
+  g_assert_false (ferry_fs_id_same (&no_uuid, &below));
+  g_assert_false (ferry_fs_id_same (&unknown, &unknown));
+}
+
+/* A path that no longer exists (a folder on a stick pulled out) is on
+ * the filesystem of its nearest existing parent. */
+static void
+test_fs_id_of_missing_path (void)
+{
+  g_autofree char *scratch = ferry_test_scratch_new ("fs-id");
+  g_auto (FerryFsId) here = { 0 };
+  g_auto (FerryFsId) gone = { 0 };
+  struct stat st;
+
+  g_assert_cmpint (stat (scratch, &st), ==, 0);
+  g_assert_true (ferry_fs_id_read_path (&here, scratch));
+  g_assert_true (ferry_fs_id_read_path (&gone, ferry_test_path (scratch, "gone", "deeper", NULL)));
+  g_assert_true (here.dev == st.st_dev);
+  g_assert_true (ferry_fs_id_same (&here, &gone));
+  ferry_test_remove_tree (scratch);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -626,6 +670,8 @@ main (int argc, char **argv)
   g_test_add_func ("/fs-rules/space-for", test_space_for);
   g_test_add_func ("/fs-rules/same-time", test_same_time);
   g_test_add_func ("/fs-rules/for-fd/other", test_for_fd_other);
+  g_test_add_func ("/fs-rules/fs-id/same", test_fs_id_same);
+  g_test_add_func ("/fs-rules/fs-id/missing-path", test_fs_id_of_missing_path);
   g_test_add_data_func ("/fs-rules/for-fd/exfat", &exfat_case, test_for_fd_image);
   g_test_add_data_func ("/fs-rules/for-fd/ntfs", &ntfs_case, test_for_fd_image);
   g_test_add_data_func ("/fs-rules/for-fd/fat32-fusefat", &fat_case, test_for_fd_image);

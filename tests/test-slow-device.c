@@ -492,6 +492,56 @@ run_ferry_copy (const char *source, const char *destination)
   run_ferry_copy_on (source, destination, "auto");
 }
 
+/* ferry-copy asking what to do with what the drive cannot store as it
+ * is: its answers come from a pipe, its questions go to another. */
+static GSubprocess *
+spawn_asking_copy (const char *source, const char *destination)
+{
+  const char *argv[] = {
+    g_getenv ("FERRY_COPY"), "--progress=none", "--unsupported=ask", source, destination, NULL,
+  };
+  g_autoptr (GError) error = NULL;
+  GSubprocess *copy;
+
+  g_assert_nonnull (argv[0]);
+  copy = g_subprocess_newv (argv, G_SUBPROCESS_FLAGS_STDIN_PIPE | G_SUBPROCESS_FLAGS_STDERR_PIPE,
+                            &error);
+  g_assert_no_error (error);
+  return copy;
+}
+
+/* Reads standard error until ferry-copy asks (the question ends in no
+ * newline: it waits on that line). */
+static void
+wait_for_question (GSubprocess *copy)
+{
+  GInputStream *err = g_subprocess_get_stderr_pipe (copy);
+  g_autoptr (GString) text = g_string_new (NULL);
+  char buffer[512];
+  gssize n;
+
+  while (strstr (text->str, "[C]ancel?") == NULL)
+    {
+      n = g_input_stream_read (err, buffer, sizeof buffer, NULL, NULL);
+      if (n <= 0)
+        g_error ("ferry-copy ended without asking:\n%s", text->str);
+      g_string_append_len (text, buffer, n);
+    }
+}
+
+/* Answers, and returns what ferry-copy said on standard error after it. */
+static char *
+answer_and_wait (GSubprocess *copy, const char *answer)
+{
+  g_autoptr (GBytes) input = g_bytes_new (answer, strlen (answer));
+  g_autoptr (GBytes) err = NULL;
+  g_autoptr (GError) error = NULL;
+
+  g_subprocess_communicate (copy, input, NULL, NULL, &err, &error);
+  g_assert_no_error (error);
+  return g_strndup (g_bytes_get_data (err, NULL), g_bytes_get_size (err));
+}
+
 /* A 40 MB/s stick of 256 MB charging like flash (2 ms per scattered
  * write, 20 ms per flush), in @scratch; NULL after g_test_skip() where
  * sticks cannot be made. */
@@ -608,6 +658,98 @@ test_flushes (gconstpointer data)
   ferry_test_remove_tree (scratch);
 }
 
+/* The stick is pulled out after a copy and its mount folder is left,
+ * empty, on the disk below, where the same path now leads (issue 14: a
+ * retry wrote 150 MB there and said "Done"). A retry, bound to the stick
+ * its earlier job was planned on, writes nothing there and says the
+ * stick is not plugged in, also into a folder that went with the stick.
+ * While the stick is in, a retry copies. */
+static void
+test_retry_after_unplug (Fixture *f, gconstpointer data)
+{
+  g_autofree char *tree = NULL;
+  g_autofree char *extra = g_build_filename (f->src, "extra.txt", NULL);
+  g_autofree char *copy = g_build_filename (f->dst, "tree", NULL);
+  const char *photos[3] = { NULL };
+  g_autoptr (FerryJob) first = NULL;
+  g_autoptr (FerryJob) plugged = NULL;
+  g_autoptr (FerryJob) retry = NULL;
+  g_autoptr (FerryJob) into_folder = NULL;
+  g_autoptr (GError) error = NULL;
+
+  if (!have_stick (f))
+    return;
+  tree = make_tree (f, 2, 64 * 1024, 0);
+  ferry_test_write_text (extra, "extra\n");
+  first = job_for (f, tree, FERRY_DEVICE_MODE_AUTO);
+  g_assert_true (ferry_test_run_job (first, &error));
+  plugged = job_for (f, extra, FERRY_DEVICE_MODE_AUTO);
+  ferry_job_set_retry_of (plugged, first);
+  g_assert_true (ferry_test_run_job (plugged, &error));
+  ferry_test_assert_files_equal (extra, ferry_test_path (f->dst, "extra.txt", NULL));
+
+  g_assert_true (ferry_test_stick_unmount_lazily (f->stick, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (ferry_test_count_entries (f->dst), ==, 0);
+
+  retry = job_for (f, tree, FERRY_DEVICE_MODE_AUTO);
+  ferry_job_set_retry_of (retry, first);
+  g_assert_false (ferry_test_run_job (retry, &error));
+  g_assert_error (error, FERRY_ERROR, FERRY_ERROR_NOT_PLUGGED_IN);
+  g_assert_cmpstr (error->message, ==, "“FERRYTEST” is not plugged in");
+  g_clear_error (&error);
+
+  photos[0] = ferry_test_path (tree, "photo-000.jpg", NULL);
+  photos[1] = ferry_test_path (tree, "photo-001.jpg", NULL);
+  into_folder = ferry_test_job_new (photos, copy);
+  ferry_job_set_retry_of (into_folder, first);
+  g_assert_false (ferry_test_run_job (into_folder, &error));
+  g_assert_error (error, FERRY_ERROR, FERRY_ERROR_NOT_PLUGGED_IN);
+  g_assert_cmpuint (ferry_test_count_entries (f->dst), ==, 0);
+}
+
+/* ferry-copy checks between planning and copying: the stick is taken
+ * away while ferry-copy asks what to do with a name exFAT cannot store,
+ * and the answer "adapt" then copies nothing; it says the stick is not
+ * plugged in and exits 1 (it copied to the stick no longer there and
+ * exited 0). */
+static void
+test_cli_unmounted_while_asked (void)
+{
+  g_autofree char *scratch = ferry_test_scratch_new ("unmounted-asked");
+  g_autofree char *workdir = g_build_filename (scratch, "stick", NULL);
+  const FerryTestStickOptions options = {
+    .workdir = workdir,
+    .label = "FERRYASK",
+    .size_bytes = 64 * MB,
+    .fs = FERRY_TEST_STICK_FS_EXFAT,
+  };
+  g_autoptr (FerryTestStick) stick = ferry_test_stick_new_or_skip_full (&options);
+  g_autofree char *tree = g_build_filename (scratch, "Notes", NULL);
+  g_autoptr (GError) error = NULL;
+  g_autofree char *err = NULL;
+  GSubprocess *copy;
+
+  if (stick != NULL)
+    {
+      ferry_test_make_dirs (tree);
+      ferry_test_write_text (ferry_test_path (tree, "why?.txt", NULL), "because\n");
+      ferry_test_write_random (ferry_test_path (tree, "plain.bin", NULL), 200000, 3);
+      copy = spawn_asking_copy (tree, ferry_test_stick_get_mountpoint (stick));
+      wait_for_question (copy);
+      g_assert_true (ferry_test_stick_unmount_lazily (stick, &error));
+      g_assert_no_error (error);
+      err = answer_and_wait (copy, "a\n");
+      g_test_message ("%s", err);
+      g_assert_cmpint (g_subprocess_get_exit_status (copy), ==, 1);
+      g_assert_nonnull (strstr (err, "ferry-copy: “FERRYASK” is not plugged in"));
+      g_assert_cmpuint (ferry_test_count_entries (ferry_test_stick_get_mountpoint (stick)), ==, 0);
+      g_object_unref (copy);
+    }
+  g_clear_pointer (&stick, ferry_test_stick_free);
+  ferry_test_remove_tree (scratch);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -622,11 +764,13 @@ main (int argc, char **argv)
   ADD ("/slow-device/fast-override", test_fast_override, 20);
   ADD ("/slow-device/large-file-turns-slow", test_large_file_turns_slow, 60);
   ADD ("/slow-device/unplugged", test_unplugged, 10);
+  ADD ("/slow-device/retry-after-unplug", test_retry_after_unplug, 10);
 #undef ADD
   g_test_add_data_func ("/slow-device/fuse-stick/exfat",
                         GINT_TO_POINTER (FERRY_TEST_STICK_FS_EXFAT), test_fuse_stick);
   g_test_add_data_func ("/slow-device/fuse-stick/ntfs", GINT_TO_POINTER (FERRY_TEST_STICK_FS_NTFS),
                         test_fuse_stick);
+  g_test_add_func ("/slow-device/cli-unmounted-while-asked", test_cli_unmounted_while_asked);
   g_test_add_data_func ("/slow-device/flushes/ext4", GINT_TO_POINTER (FERRY_TEST_STICK_FS_EXT4),
                         test_flushes);
   g_test_add_data_func ("/slow-device/flushes/exfat", GINT_TO_POINTER (FERRY_TEST_STICK_FS_EXFAT),

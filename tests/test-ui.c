@@ -212,6 +212,40 @@ test_drop_on_unplugged (Fixture *f, gconstpointer data)
   g_assert_false (g_file_test (ferry_test_path (f->stick, "a.bin", NULL), G_FILE_TEST_EXISTS));
 }
 
+/* A copy asked for from outside (Nautilus' D-Bus call, `ferry
+ * --destination`) into what is not a folder is refused, clearly, with
+ * nothing written: a free name became a file of that name before. */
+static void
+test_copy_into_non_folder (Fixture *f, gconstpointer data)
+{
+  g_autoptr (GFile) missing = g_file_new_build_filename (f->scratch, "NOPE", NULL);
+  g_autoptr (GFile) file = g_file_new_build_filename (f->scratch, "list.txt", NULL);
+  g_autoptr (GError) error = NULL;
+  g_autofree char *text = NULL;
+  GSList *files;
+  GList *sources = NULL;
+
+  ferry_test_write_text (ferry_test_path (f->src, "song.ogg", NULL), "la la la\n");
+  ferry_test_write_text (g_file_peek_path (file), "milk\n");
+  files = ferry_test_ui_files_in (f->src, "song.ogg", NULL);
+  for (GSList *l = files; l != NULL; l = l->next)
+    sources = g_list_append (sources, l->data);
+
+  g_assert_false (ferry_window_copy (f->window, sources, missing, &error));
+  g_assert_nonnull (strstr (error->message, "NOPE” does not exist"));
+  g_clear_error (&error);
+  g_assert_false (ferry_window_copy (f->window, sources, file, &error));
+  g_assert_nonnull (strstr (error->message, "list.txt” is not a folder"));
+
+  ferry_test_ui_wait (500);
+  g_assert_null (ferry_test_ui_find (GTK_WIDGET (f->window), FERRY_TYPE_TRANSFER_ROW, NULL));
+  g_assert_false (g_file_query_exists (missing, NULL));
+  g_assert_true (g_file_get_contents (g_file_peek_path (file), &text, NULL, NULL));
+  g_assert_cmpstr (text, ==, "milk\n");
+  g_list_free (sources);
+  g_slist_free_full (files, g_object_unref);
+}
+
 static FerryJob *
 only_job (Fixture *f)
 {
@@ -314,6 +348,17 @@ new_stick_or_skip (Fixture *f, const char *label, guint64 rate)
   return ferry_test_stick_new_or_skip (workdir, mountpoint, label, 96 * 1024 * 1024, rate);
 }
 
+/* A stick the test made, shown as the drive @name. */
+static FerryTestMount *
+plug_in_stick (Fixture *f, const char *name, FerryTestStick *stick)
+{
+  FerryTestMount *mount = ferry_test_mount_new (name, ferry_test_stick_get_mountpoint (stick));
+
+  ferry_drive_list_add_mount (f->drives, G_MOUNT (mount));
+  ferry_test_ui_wait (100);
+  return mount;
+}
+
 static GtkProgressBar *
 durable_bar (FerryTransferRow *row)
 {
@@ -361,9 +406,7 @@ test_slow_drive_progress (Fixture *f, gconstpointer data)
 
   if (stick == NULL)
     return;
-  mount = ferry_test_mount_new ("SanDisk Cruzer", ferry_test_stick_get_mountpoint (stick));
-  ferry_drive_list_add_mount (f->drives, G_MOUNT (mount));
-  ferry_test_ui_wait (100);
+  mount = plug_in_stick (f, "SanDisk Cruzer", stick);
   ferry_test_write_random (ferry_test_path (f->src, "Holiday video.mp4", NULL), 40 * 1024 * 1024,
                            11);
   ferry_test_make_dirs (ferry_test_path (f->src, "Photos", NULL));
@@ -472,6 +515,87 @@ test_error_list_and_retry (Fixture *f, gconstpointer data)
   rows = ferry_test_ui_find_all (GTK_WIDGET (f->window), FERRY_TYPE_TRANSFER_ROW);
   g_assert_cmpuint (g_list_length (rows), ==, 1);
   g_assert_true (ferry_job_get_verify (ferry_transfer_row_get_job (rows->data)));
+}
+
+static gboolean
+job_writing (gpointer data)
+{
+  g_auto (FerryProgress) p = { 0 };
+
+  ferry_job_get_progress (data, &p);
+  return p.phase == FERRY_PHASE_COPYING && p.bytes_written >= 2 * 1024 * 1024;
+}
+
+static FerryTransferRow *
+only_row (Fixture *f)
+{
+  g_autoptr (GList) rows = ferry_test_ui_find_all (GTK_WIDGET (f->window), FERRY_TYPE_TRANSFER_ROW);
+
+  g_assert_cmpuint (g_list_length (rows), ==, 1);
+  return rows->data;
+}
+
+/* Issue 14: a stick pulled out in the middle of a copy left its mount
+ * folder, empty, on the system disk, and Retry copied into that folder,
+ * onto the system disk, and said "Done". Now the copy fails, Retry
+ * writes nothing there, and the row says the stick is not plugged in. */
+static void
+test_retry_after_unplug (Fixture *f, gconstpointer data)
+{
+  g_autoptr (FerryTestStick) stick = new_stick_or_skip (f, "CRUZER", 2 * 1024 * 1024);
+  g_autoptr (GSettings) settings = g_settings_new (APPLICATION_ID);
+  g_autoptr (FerryTestMount) mount = NULL;
+  g_autoptr (GError) error = NULL;
+  const char *folder;
+  FerryTransferRow *row;
+  GSList *files;
+
+  if (stick == NULL)
+    return;
+  folder = ferry_test_stick_get_mountpoint (stick);
+  mount = plug_in_stick (f, "SanDisk Cruzer", stick);
+  ferry_test_write_random (ferry_test_path (f->src, "Holiday video.mp4", NULL), 24 * 1024 * 1024,
+                           14);
+  /* Written the way a USB stick is, from the first byte. */
+  g_settings_set_enum (settings, "device-mode", FERRY_DEVICE_MODE_SLOW);
+  files = ferry_test_ui_files_in (f->src, "Holiday video.mp4", NULL);
+  g_assert_true (
+      ferry_destination_row_drop_files (ferry_test_window_drive_row (f, "SanDisk Cruzer"), files));
+  g_slist_free_full (files, g_object_unref);
+  row = only_row (f);
+  g_assert_true (ferry_test_ui_wait_until (job_writing, ferry_transfer_row_get_job (row), 20000));
+
+  /* Pulled out: the device fails, the mount goes, its folder stays. */
+  g_assert_true (ferry_test_stick_set_fail_writes (stick, TRUE, &error));
+  g_assert_true (ferry_test_stick_unmount_lazily (stick, &error));
+  g_assert_no_error (error);
+  g_assert_true (ferry_test_ui_wait_until (job_of_row_ended, row, 30000));
+  g_assert_cmpint (ferry_job_get_phase (ferry_transfer_row_get_job (row)), ==, FERRY_PHASE_FAILED);
+  g_assert_cmpuint (ferry_job_get_n_failures (ferry_transfer_row_get_job (row)), >=, 1);
+  ferry_test_ui_wait (400); /* the list and its Retry are revealed */
+  g_assert_nonnull (ferry_test_ui_find_label (GTK_WIDGET (row), "_Retry"));
+
+  gtk_widget_activate_action (GTK_WIDGET (row), "transfer.retry", NULL);
+  row = only_row (f);
+  g_assert_true (ferry_test_ui_wait_until (job_of_row_ended, row, 20000));
+  g_settings_reset (settings, "device-mode");
+  g_assert_cmpstr (ferry_transfer_row_get_status (row), ==, "“CRUZER” is not plugged in");
+  g_assert_nonnull (ferry_test_ui_find_label (GTK_WIDGET (row), "“CRUZER” is not plugged in"));
+  g_assert_cmpuint (ferry_test_count_entries (folder), ==, 0);
+  ferry_test_ui_wait (400); /* Retry is revealed, for once it is plugged in again */
+  g_assert_true (gtk_widget_get_mapped (ferry_test_ui_find_label (GTK_WIDGET (row), "_Retry")));
+  save_screenshot (f, "retry-not-plugged-in.png");
+
+  /* Plugged in again: Retry copies it there. */
+  g_assert_true (ferry_test_stick_set_fail_writes (stick, FALSE, &error));
+  g_assert_true (ferry_test_stick_set_rate (stick, 0, &error));
+  g_assert_true (ferry_test_stick_mount_again (stick, &error));
+  g_assert_no_error (error);
+  gtk_widget_activate_action (GTK_WIDGET (row), "transfer.retry", NULL);
+  ferry_test_ui_assert_label_soon (GTK_WIDGET (f->window), "All data is on SanDisk Cruzer");
+  ferry_test_assert_files_equal (ferry_test_path (f->src, "Holiday video.mp4", NULL),
+                                 ferry_test_path (folder, "Holiday video.mp4", NULL));
+  ferry_drive_list_remove_mount (f->drives, G_MOUNT (mount));
 }
 
 /* What a transfer row is seen to do with its job's notify::progress:
@@ -1077,9 +1201,7 @@ test_unsupported_adapt_on_exfat (Fixture *f, gconstpointer data)
   if (stick == NULL)
     return;
   drive = ferry_test_stick_get_mountpoint (stick);
-  mount = ferry_test_mount_new ("STICK", drive);
-  ferry_drive_list_add_mount (f->drives, G_MOUNT (mount));
-  ferry_test_ui_wait (100);
+  mount = plug_in_stick (f, "STICK", stick);
   make_odd_notes (f);
   files = ferry_test_ui_files_in (f->src, "Notes", NULL);
   g_assert_true (
@@ -1136,6 +1258,7 @@ main (int argc, char **argv)
   ADD ("/ui/drop-copies-and-offers-eject", test_drop_copies_and_offers_eject);
   ADD ("/ui/eject-busy", test_eject_busy);
   ADD ("/ui/drop-on-unplugged", test_drop_on_unplugged);
+  ADD ("/ui/copy-into-non-folder", test_copy_into_non_folder);
   ADD ("/ui/rows-follow-queue", test_rows_follow_queue);
   ADD ("/ui/conflict/keep-both", test_conflict_keep_both);
   ADD ("/ui/conflict/apply-to-all", test_conflict_apply_to_all);
@@ -1143,6 +1266,7 @@ main (int argc, char **argv)
   ADD ("/ui/drag-from-another-app", test_drag_from_another_app);
   ADD ("/ui/slow-drive-progress", test_slow_drive_progress);
   ADD ("/ui/error-list-and-retry", test_error_list_and_retry);
+  ADD ("/ui/retry-after-unplug", test_retry_after_unplug);
   ADD ("/ui/unsupported/dialog-adapt", test_unsupported_dialog_adapt);
   ADD ("/ui/unsupported/dialog-skip", test_unsupported_dialog_skip);
   ADD ("/ui/unsupported/dialog-close", test_unsupported_dialog_close);

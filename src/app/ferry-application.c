@@ -4,15 +4,17 @@
 #include <glib/gi18n.h>
 
 #include "ferry-application.h"
+#include "ferry-destination.h"
 #include "ferry-drive-list.h"
 #include "ferry-engine.h"
 #include "ferry-window.h"
 
 /**
  * FerryApplication:
- * One instance per session. `ferry --destination=DIR FILE…` and the
- * Nautilus extension queue transfers in it through the "copy-to" action
- * (over D-Bus, starting Ferry when it is not running); opening files
+ * One instance per session. The Nautilus extension queues transfers in
+ * it through the "copy-to" action (over D-Bus, starting Ferry when it is
+ * not running); `ferry --destination=DIR FILE…` hands its command line
+ * to it, and gets back whether the transfer was queued. Opening files
  * without a destination shows them waiting for one.
  */
 struct _FerryApplication
@@ -55,6 +57,16 @@ ferry_application_open (GApplication *app, GFile **files, int n_files, const cha
   gtk_window_present (GTK_WINDOW (window));
 }
 
+static void
+show_refusal (GtkWindow *window, const GError *error)
+{
+  GtkWidget *dialog
+      = adw_message_dialog_new (window, _ ("Could Not Start the Copy"), error->message);
+
+  adw_message_dialog_add_response (ADW_MESSAGE_DIALOG (dialog), "close", _ ("_Close"));
+  gtk_window_present (GTK_WINDOW (dialog));
+}
+
 /* app.copy-to (destination URI, source URIs). */
 static void
 copy_to_activated (GSimpleAction *action, GVariant *parameter, gpointer user_data)
@@ -74,13 +86,111 @@ copy_to_activated (GSimpleAction *action, GVariant *parameter, gpointer user_dat
 
   gtk_window_present (GTK_WINDOW (window));
   if (!ferry_window_copy (window, sources, destination, &error))
-    {
-      GtkWidget *dialog = adw_message_dialog_new (GTK_WINDOW (window),
-                                                  _ ("Could Not Start the Copy"), error->message);
-      adw_message_dialog_add_response (ADW_MESSAGE_DIALOG (dialog), "close", _ ("_Close"));
-      gtk_window_present (GTK_WINDOW (dialog));
-    }
+    show_refusal (GTK_WINDOW (window), error);
   g_list_free_full (sources, g_object_unref);
+}
+
+/* ------------------------------------------------------------------ */
+/* The command line                                                     */
+
+/* The files named on a command line, as its caller meant them: relative
+ * to the caller's own folder. */
+static GPtrArray *
+files_of_command_line (GApplicationCommandLine *cmdline)
+{
+  GVariantDict *options = g_application_command_line_get_options_dict (cmdline);
+  GPtrArray *files = g_ptr_array_new_with_free_func (g_object_unref);
+  g_autofree const char **args = NULL;
+
+  if (g_variant_dict_lookup (options, G_OPTION_REMAINING, "^a&ay", &args))
+    for (guint i = 0; args[i] != NULL; i++)
+      g_ptr_array_add (files, g_application_command_line_create_file_for_arg (cmdline, args[i]));
+  return files;
+}
+
+/* A file to copy that is not there would fail the whole transfer: it is
+ * refused before anything is queued. */
+static gboolean
+check_sources (GPtrArray *files, GError **error)
+{
+  for (guint i = 0; i < files->len; i++)
+    {
+      GFile *file = g_ptr_array_index (files, i);
+      g_autoptr (GFileInfo) info = g_file_query_info (
+          file, G_FILE_ATTRIBUTE_STANDARD_TYPE, G_FILE_QUERY_INFO_NOFOLLOW_SYMLINKS, NULL, NULL);
+
+      if (info == NULL)
+        {
+          g_autofree char *name = g_file_get_parse_name (file);
+          g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND, _ ("“%s” does not exist"), name);
+          return FALSE;
+        }
+    }
+  return TRUE;
+}
+
+/* The window (made now if there is none) queues the transfer and shows
+ * it. A window made for a transfer it refused goes again. */
+static gboolean
+queue_copy (FerryApplication *self, GPtrArray *files, GFile *destination, GError **error)
+{
+  FerryWindow *window = get_window (self);
+  g_autoptr (GList) sources = NULL;
+
+  for (guint i = files->len; i > 0; i--)
+    sources = g_list_prepend (sources, g_ptr_array_index (files, i - 1));
+  if (!ferry_window_copy (window, sources, destination, error))
+    {
+      if (!gtk_widget_get_visible (GTK_WIDGET (window)))
+        gtk_window_destroy (GTK_WINDOW (window));
+      return FALSE;
+    }
+  gtk_window_present (GTK_WINDOW (window));
+  return TRUE;
+}
+
+/* `ferry --destination=FOLDER FILE…`, in the Ferry that runs (this one,
+ * or the one already running that the caller handed its command line
+ * to): the transfer is queued, or refused with nothing written, the
+ * reason on the caller's standard error and, when the window is shown,
+ * in it too. Returns the caller's exit status. */
+static int
+copy_from_command_line (FerryApplication *self,
+                        GApplicationCommandLine *cmdline,
+                        const char *destination_arg,
+                        GPtrArray *files)
+{
+  g_autoptr (GFile) destination
+      = g_application_command_line_create_file_for_arg (cmdline, destination_arg);
+  GtkWindow *shown = gtk_application_get_active_window (GTK_APPLICATION (self));
+  g_autoptr (GError) error = NULL;
+
+  if (ferry_destination_check_folder (destination, &error) && check_sources (files, &error)
+      && queue_copy (self, files, destination, &error))
+    return FERRY_APPLICATION_EXIT_OK;
+  g_application_command_line_printerr (cmdline, "ferry: %s\n", error->message);
+  if (shown != NULL && gtk_widget_get_visible (GTK_WIDGET (shown)))
+    show_refusal (shown, error);
+  return FERRY_APPLICATION_EXIT_REFUSED;
+}
+
+/* In the Ferry that runs, for every `ferry …` started meanwhile: files
+ * with a destination are copied there, files without one wait for one,
+ * and no files show the window. */
+static int
+ferry_application_command_line (GApplication *app, GApplicationCommandLine *cmdline)
+{
+  GVariantDict *options = g_application_command_line_get_options_dict (cmdline);
+  g_autoptr (GPtrArray) files = files_of_command_line (cmdline);
+  g_autofree char *destination = NULL;
+
+  if (g_variant_dict_lookup (options, "destination", "^ay", &destination))
+    return copy_from_command_line (FERRY_APPLICATION (app), cmdline, destination, files);
+  if (files->len > 0)
+    g_application_open (app, (GFile **) files->pdata, (int) files->len, "");
+  else
+    g_application_activate (app);
+  return FERRY_APPLICATION_EXIT_OK;
 }
 
 static void
@@ -149,50 +259,21 @@ ferry_application_shutdown (GApplication *app)
   G_APPLICATION_CLASS (ferry_application_parent_class)->shutdown (app);
 }
 
-/* `ferry --destination=DIR FILE…`: hand the transfer to the running
- * Ferry (or one started now) and return. */
+/* Bad usage is told before any Ferry is started or reached; the rest of
+ * the command line goes to the Ferry that runs (see above). */
 static int
 ferry_application_handle_local_options (GApplication *app, GVariantDict *options)
 {
-  g_autofree char *destination = NULL;
-  g_autofree char **files = NULL;
-  g_autoptr (GError) error = NULL;
-  g_autoptr (GFile) dest = NULL;
-  g_autoptr (GStrvBuilder) uris = g_strv_builder_new ();
-  g_auto (GStrv) uri_list = NULL;
-  g_autofree char *dest_uri = NULL;
+  g_autofree const char **files = NULL;
 
-  if (!g_variant_dict_lookup (options, "destination", "^ay", &destination))
+  if (!g_variant_dict_contains (options, "destination"))
     return -1;
   g_variant_dict_lookup (options, G_OPTION_REMAINING, "^a&ay", &files);
   if (files == NULL || files[0] == NULL)
     {
       g_printerr ("ferry: %s\n", _ ("--destination needs the files to copy after it"));
-      return 2;
+      return FERRY_APPLICATION_EXIT_USAGE;
     }
-  if (!g_application_register (app, NULL, &error))
-    {
-      g_printerr ("ferry: %s\n", error->message);
-      return 1;
-    }
-
-  dest = g_file_new_for_commandline_arg (destination);
-  dest_uri = g_file_get_uri (dest);
-  for (guint i = 0; files[i] != NULL; i++)
-    {
-      g_autoptr (GFile) file = g_file_new_for_commandline_arg (files[i]);
-      g_autofree char *uri = g_file_get_uri (file);
-      g_strv_builder_add (uris, uri);
-    }
-  uri_list = g_strv_builder_end (uris);
-  g_action_group_activate_action (G_ACTION_GROUP (app), "copy-to",
-                                  g_variant_new ("(s^as)", dest_uri, uri_list));
-  if (g_application_get_is_remote (app))
-    return 0;
-
-  /* This is the first Ferry: it has started the copy and must stay to
-   * finish it. The files are already queued, so they are not opened. */
-  g_variant_dict_remove (options, G_OPTION_REMAINING);
   return -1;
 }
 
@@ -206,6 +287,7 @@ ferry_application_class_init (FerryApplicationClass *klass)
   app_class->startup = ferry_application_startup;
   app_class->shutdown = ferry_application_shutdown;
   app_class->handle_local_options = ferry_application_handle_local_options;
+  app_class->command_line = ferry_application_command_line;
 }
 
 static void
@@ -224,6 +306,7 @@ FerryApplication *
 ferry_application_new (void)
 {
   return g_object_new (FERRY_TYPE_APPLICATION, "application-id", APPLICATION_ID, "flags",
-                       G_APPLICATION_HANDLES_OPEN, "resource-base-path",
+                       G_APPLICATION_HANDLES_OPEN | G_APPLICATION_HANDLES_COMMAND_LINE,
+                       "resource-base-path",
                        "/io/github/ferrycopy/Ferry", NULL);
 }

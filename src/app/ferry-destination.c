@@ -63,6 +63,34 @@ ferry_destination_refresh_space (FerryDestination *self)
       G_PRIORITY_DEFAULT, self->cancellable, on_space_known, g_object_ref (self));
 }
 
+/**
+ * ferry_destination_check_folder:
+ * Whether @folder is an existing folder that files can be copied into.
+ * A name that is free would become a file of that name, and a file
+ * would be replaced: both are refused, with @error saying which.
+ */
+gboolean
+ferry_destination_check_folder (GFile *folder, GError **error)
+{
+  g_autoptr (GError) local_error = NULL;
+  g_autoptr (GFileInfo) info = g_file_query_info (folder, G_FILE_ATTRIBUTE_STANDARD_TYPE,
+                                                  G_FILE_QUERY_INFO_NONE, NULL, &local_error);
+  g_autofree char *name = g_file_get_parse_name (folder);
+
+  if (info != NULL && g_file_info_get_file_type (info) == G_FILE_TYPE_DIRECTORY)
+    return TRUE;
+  if (info != NULL)
+    g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_DIRECTORY,
+                 _ ("“%s” is not a folder; choose a folder to copy into"), name);
+  else if (g_error_matches (local_error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND)
+           || g_error_matches (local_error, G_IO_ERROR, G_IO_ERROR_NOT_DIRECTORY))
+    g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND,
+                 _ ("The destination folder “%s” does not exist"), name);
+  else
+    g_propagate_error (error, g_steal_pointer (&local_error));
+  return FALSE;
+}
+
 FerryDestination *
 ferry_destination_new_for_mount (GMount *mount)
 {

@@ -15,6 +15,8 @@ typedef enum
 
 G_DECLARE_FINAL_TYPE (FerryDestination, ferry_destination, FERRY, DESTINATION, GObject)
 
+gboolean ferry_destination_check_folder (GFile *folder, GError **error);
+
 FerryDestination *ferry_destination_new_for_mount (GMount *mount);
 FerryDestination *ferry_destination_new_for_folder (GFile *folder);
 

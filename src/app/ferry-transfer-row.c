@@ -219,14 +219,19 @@ add_failure_row (FerryTransferRow *self, FerryFailure *failure)
   gtk_list_box_append (self->errors, row);
 }
 
+/* The files that failed, and Retry. A transfer refused because its drive
+ * is not plugged in offers Retry too, for once it is plugged in again. */
 static void
-show_failures (FerryTransferRow *self)
+show_failures (FerryTransferRow *self, const GError *error)
 {
   g_autoptr (GPtrArray) failures = ferry_job_dup_failures (self->job);
 
   for (guint i = 0; i < failures->len; i++)
     add_failure_row (self, g_ptr_array_index (failures, i));
-  gtk_revealer_set_reveal_child (self->errors_revealer, failures->len > 0);
+  gtk_widget_set_visible (GTK_WIDGET (self->errors), failures->len > 0);
+  gtk_revealer_set_reveal_child (
+      self->errors_revealer,
+      failures->len > 0 || g_error_matches (error, FERRY_ERROR, FERRY_ERROR_NOT_PLUGGED_IN));
 }
 
 /* Enough to find a name in; more would make a heavy row. */
@@ -319,10 +324,12 @@ ferry_transfer_row_finished (FerryTransferRow *self, const GError *error)
   gtk_widget_set_visible (GTK_WIDGET (self->dismiss_button), TRUE);
   files = format_item_count (p.files_done - p.files_failed, p.files_total, FALSE);
   gtk_label_set_label (self->files, files);
+  /* Refused before anything was counted: no "0 of 0 items". */
+  gtk_widget_set_visible (GTK_WIDGET (self->files), error == NULL || p.files_total > 0);
   if (error != NULL)
     gtk_widget_add_css_class (GTK_WIDGET (self->status), "error");
   show_adaptations (self);
-  show_failures (self);
+  show_failures (self, error);
 }
 
 const char *

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Where copies start: files dropped on a drive or a folder, files waiting
- * for a destination ("Copy with Ferry…", Open With), and copies asked
+ * for a destination ("Copy with Ferry…", `ferry FILE…`), and copies asked
  * for from outside (ferry_window_copy). */
 #include "config.h"
 
@@ -12,7 +12,8 @@
 /**
  * ferry_window_copy:
  * Queues a transfer of @sources into the folder @destination. A drive
- * that was unplugged is refused with a clear error.
+ * that was unplugged, and a destination that is not an existing folder,
+ * are refused with a clear error.
  */
 gboolean
 ferry_window_copy (FerryWindow *self, GList *sources, GFile *destination, GError **error)
@@ -30,6 +31,8 @@ ferry_window_copy (FerryWindow *self, GList *sources, GFile *destination, GError
                    ferry_destination_get_name (where));
       return FALSE;
     }
+  if (!ferry_destination_check_folder (destination, error))
+    return FALSE;
   for (GList *l = sources; l != NULL; l = l->next)
     g_ptr_array_add (files, l->data);
   if (files->len == 0)

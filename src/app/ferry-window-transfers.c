@@ -74,24 +74,35 @@ sources_by_folder (GPtrArray *failures)
   return by_folder;
 }
 
-/* Retry: the files that failed, each again to where it was going; the
- * new transfers take the old one's place. */
+/* A retry writes only to the drive @failed was going to: a drive pulled
+ * out leaves its mount folder behind on the disk below, and the retry
+ * says the drive is not plugged in instead of writing there. */
+static void
+start_retry (FerryWindow *self, FerryJob *failed, GPtrArray *sources, GFile *folder)
+{
+  g_autoptr (FerryJob) job = ferry_job_new ((GFile *const *) sources->pdata, sources->len, folder);
+
+  ferry_job_set_retry_of (job, failed);
+  _ferry_window_start_job (self, job);
+}
+
+/* Retry: the files that failed, each again to where it was going; all of
+ * a transfer refused before it wrote anything (its drive was not plugged
+ * in). The new transfers take the old one's place. */
 static void
 on_row_retry (FerryTransferRow *row, FerryWindow *self)
 {
-  g_autoptr (GPtrArray) failures = ferry_job_dup_failures (ferry_transfer_row_get_job (row));
+  FerryJob *failed = ferry_transfer_row_get_job (row);
+  g_autoptr (GPtrArray) failures = ferry_job_dup_failures (failed);
   g_autoptr (GHashTable) by_folder = sources_by_folder (failures);
   GHashTableIter iter;
   gpointer folder, sources;
 
+  if (failures->len == 0)
+    start_retry (self, failed, ferry_job_get_sources (failed), ferry_job_get_destination (failed));
   g_hash_table_iter_init (&iter, by_folder);
   while (g_hash_table_iter_next (&iter, &folder, &sources))
-    {
-      GPtrArray *list = sources;
-      g_autoptr (FerryJob) job = ferry_job_new ((GFile *const *) list->pdata, list->len, folder);
-
-      _ferry_window_start_job (self, job);
-    }
+    start_retry (self, failed, sources, folder);
   on_row_dismiss (row, self);
 }
 

@@ -27,6 +27,7 @@ typedef enum
   FERRY_ERROR_SKIPPED,          /* a file that cannot be made here (device node without root) */
   FERRY_ERROR_PARTIAL,          /* the job ended with some files not copied */
   FERRY_ERROR_UNSUPPORTED,      /* entries the destination cannot store, and no decision to adapt or skip */
+  FERRY_ERROR_NOT_PLUGGED_IN,   /* the destination is no longer on the filesystem the job was planned on (a drive pulled out) */
 } FerryError;
 
 GQuark ferry_error_quark (void);

@@ -20,6 +20,7 @@ struct _FerryJob
   GPtrArray *sources;
   GFile *destination;
   FerryRunOptions options; /* fixed once the job runs */
+  FerryFsId retry_filesystem; /* a retry's: where its earlier job was planned */
 
   GMainContext *main_context; /* where signals are emitted */
   gboolean started;
@@ -273,7 +274,11 @@ new_run (FerryJob *self)
     on_conflict,      on_unsupported,  self,
   };
 
-  return ferry_run_new (&self->options, &self->counters, self->control, &listener);
+  FerryRun *run = ferry_run_new (&self->options, &self->counters, self->control, &listener);
+
+  if (ferry_fs_id_is_known (&self->retry_filesystem))
+    ferry_run_bind (run, &self->retry_filesystem);
+  return run;
 }
 
 static void
@@ -597,6 +602,27 @@ DEFINE_OPTION (FerryUnsupportedPolicy,
                PROP_UNSUPPORTED_POLICY)
 
 /**
+ * ferry_job_set_retry_of:
+ * @earlier: a job that ran, whose files this one copies again
+ *
+ * Before the job runs: it writes only to the filesystem @earlier was
+ * planned on. When its destination leads elsewhere now (the drive was
+ * pulled out, and its mount folder is left, empty, on the disk below),
+ * it fails with FERRY_ERROR_NOT_PLUGGED_IN and writes nothing.
+ */
+void
+ferry_job_set_retry_of (FerryJob *self, FerryJob *earlier)
+{
+  g_return_if_fail (FERRY_IS_JOB (self));
+  g_return_if_fail (FERRY_IS_JOB (earlier));
+  g_return_if_fail (!self->started);
+
+  ferry_fs_id_clear (&self->retry_filesystem);
+  if (earlier->run != NULL)
+    ferry_run_copy_filesystem (earlier->run, &self->retry_filesystem);
+}
+
+/**
  * ferry_job_dup_unsupported_report:
  * Returns: (transfer full) (nullable): the entries the destination could
  *   not store as they were, and what the job did with them; NULL when
@@ -630,6 +656,7 @@ ferry_job_finalize (GObject *object)
 
   g_clear_pointer (&self->sources, g_ptr_array_unref);
   g_clear_object (&self->destination);
+  ferry_fs_id_clear (&self->retry_filesystem);
   g_clear_pointer (&self->run, ferry_run_free);
   g_clear_pointer (&self->control, ferry_control_free);
   ferry_counters_clear (&self->counters);

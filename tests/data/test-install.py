@@ -222,10 +222,7 @@ def check_app(tap, args, app_id, d, desktop_name, desktop_path, metainfo_path, s
         tap.ok(entry.get('DBusActivatable') == 'true', 'desktop file: DBusActivatable=true')
         tap.ok(desktop_name[:-len('.desktop')] == app_id,
                'desktop file: its name is the application id (D-Bus activation needs that)')
-        mimetypes = entry.get('MimeType', '').split(';')
-        tap.ok('inode/directory' in mimetypes and 'application/octet-stream' in mimetypes,
-               'desktop file: offered in "Open With" for folders and any file',
-               f'MimeType={entry.get("MimeType", "")}')
+        check_not_a_handler(tap, d(bindir), desktop_path)
 
     # The metainfo
     if tap.ok(os.path.isfile(metainfo_path), 'the metainfo is in share/metainfo'):
@@ -255,6 +252,65 @@ def check_app(tap, args, app_id, d, desktop_name, desktop_path, metainfo_path, s
         program = exec_line.split()[0] if exec_line.split() else ''
         tap.ok(os.path.isabs(program) and is_executable(d(program)),
                'D-Bus service: the program of Exec= is installed', f'Exec={exec_line}')
+
+
+# What a file manager opens with the default application, and where a
+# claim on the parent of every type would make Ferry the default for files
+# nothing else opens.
+NOT_FERRYS_TYPES = ('inode/directory', 'application/octet-stream')
+
+
+def check_not_a_handler(tap, installed_bindir, desktop_path):
+    """Ferry is not a viewer: the installed desktop file, registered as a
+    package registers it (update-desktop-database), makes it neither the
+    default nor a registered application for folders or any file, so
+    `gio open FOLDER` opens the file manager. GIO lists only applications
+    whose Exec= program is in PATH: the installed one is put there."""
+    tools = [shutil.which('update-desktop-database'), shutil.which('gio')]
+    if None in tools:
+        tap.skip('desktop file: Ferry opens no folder and no file by default',
+                 'update-desktop-database or gio is not installed')
+        return
+    with tempfile.TemporaryDirectory(prefix='ferry-mime-') as xdg:
+        applications = os.path.join(xdg, 'data', 'applications')
+        os.makedirs(applications)
+        shutil.copy(desktop_path, applications)
+        write_probe(desktop_path, os.path.join(applications, PROBE + '.desktop'))
+        subprocess.run([tools[0], applications], check=True)
+        env = dict(os.environ, PATH=installed_bindir + os.pathsep + os.environ.get('PATH', ''),
+                   XDG_DATA_DIRS=os.path.join(xdg, 'data'), XDG_DATA_HOME=os.path.join(xdg, 'home'),
+                   XDG_CONFIG_HOME=os.path.join(xdg, 'config'),
+                   XDG_CONFIG_DIRS=os.path.join(xdg, 'config'))
+        desktop_name = os.path.basename(desktop_path)
+        listed = gio_mime(tools[1], env, PROBE_TYPE)
+        tap.ok(f'{PROBE}.desktop' in listed,
+               'GIO lists an application like Ferry for a type it claims (the check below can fail)',
+               f'gio mime {PROBE_TYPE}:\n{listed}')
+        for mime_type in NOT_FERRYS_TYPES:
+            listed = gio_mime(tools[1], env, mime_type)
+            tap.ok(desktop_name not in listed,
+                   f'desktop file: Ferry does not open {mime_type}, by default or offered',
+                   f'gio mime {mime_type}:\n{listed}')
+
+
+# Ferry's desktop file under another name, claiming a type of its own.
+PROBE = 'ferry-mime-probe'
+PROBE_TYPE = 'application/x-ferry-mime-probe'
+
+
+def write_probe(desktop_path, probe_path):
+    with open(desktop_path, encoding='utf-8') as f:
+        lines = [line for line in f if not line.startswith('MimeType=')]
+    lines.insert(lines.index('[Desktop Entry]\n') + 1, f'MimeType={PROBE_TYPE};\n')
+    with open(probe_path, 'w', encoding='utf-8') as f:
+        f.writelines(lines)
+
+
+def gio_mime(gio, env, mime_type):
+    """What `gio mime` says of the default and registered applications."""
+    result = subprocess.run([gio, 'mime', mime_type], env=env, stdout=subprocess.PIPE,
+                            stderr=subprocess.STDOUT, text=True, check=False)
+    return result.stdout
 
 
 def check_translations(tap, args, app, d, desktop_path, metainfo_path):

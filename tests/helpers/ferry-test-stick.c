@@ -860,6 +860,25 @@ ferry_test_stick_remount (FerryTestStick *self, GError **error)
   return drop_device_cache (self, error) && mount_filesystem (self, error);
 }
 
+gboolean
+ferry_test_stick_unmount_lazily (FerryTestStick *self, GError **error)
+{
+  if (!self->mounted)
+    return TRUE;
+  if (!run_tool (NULL, error, "umount", "--lazy", self->mountpoint, NULL))
+    return FALSE;
+  self->mounted = FALSE;
+  return TRUE;
+}
+
+gboolean
+ferry_test_stick_mount_again (FerryTestStick *self, GError **error)
+{
+  if (self->mounted)
+    return TRUE;
+  return drop_device_cache (self, error) && mount_filesystem (self, error);
+}
+
 /* Teardown ------------------------------------------------------------------ */
 
 static void

@@ -142,6 +142,16 @@ gboolean ferry_test_stick_set_fail_reads (FerryTestStick *self, gboolean fail, G
  * is written first, at the current rate and costs. */
 gboolean ferry_test_stick_remount (FerryTestStick *self, GError **error);
 
+/* What the desktop does once a stick is pulled out: the filesystem is
+ * detached (umount --lazy) while files may still be open on it, and its
+ * mount folder is left, empty, on the filesystem below, where the same
+ * path now leads. With ferry_test_stick_set_fail_writes() first, the
+ * device is gone too. ferry_test_stick_free() takes down the rest. */
+gboolean ferry_test_stick_unmount_lazily (FerryTestStick *self, GError **error);
+/* The stick plugged in again after that: its filesystem mounted again
+ * where it was. */
+gboolean ferry_test_stick_mount_again (FerryTestStick *self, GError **error);
+
 /* Unmounts the filesystem (its dirty data is written unthrottled), detaches the
  * loop device, stops the daemon and deletes the backing file. Problems are
  * reported with g_message() only. NULL is allowed. */

@@ -5,6 +5,7 @@
 
 #include "ferry-copy-target.h"
 #include "ferry-error.h"
+#include "ferry-fs-id.h"
 #include "ferry-fs-rules.h"
 #include "ferry-fs.h"
 #include "ferry-plan.h"
@@ -24,6 +25,12 @@
  * already runs, finds the device and picks the strategy (fast or slow,
  * once; fast hands over to slow once if the device is measured slow),
  * copies the tree, and makes everything durable before it returns.
+ *
+ * A run is bound to the destination's filesystem when it is planned (a
+ * retry, to the one its earlier run was planned on), and writes nothing
+ * unless the destination folder is still on it just before the first
+ * write: a stick pulled out leaves its mount folder, empty, on the disk
+ * below, and the run then fails as "not plugged in".
  */
 struct _FerryRun
 {
@@ -39,6 +46,7 @@ struct _FerryRun
   GMutex lock; /* guards what other threads reach: */
   FerryCopyTarget *target;
   FerryCopyMethod last_method;
+  FerryFsId filesystem; /* the destination's: bound before the run (a retry) or at planning */
 };
 
 FerryRun *
@@ -63,8 +71,35 @@ ferry_run_free (FerryRun *self)
   g_assert (self->target == NULL);
   g_clear_object (&self->device);
   g_clear_pointer (&self->adaptations, ferry_adaptations_free);
+  ferry_fs_id_clear (&self->filesystem);
   g_mutex_clear (&self->lock);
   g_free (self);
+}
+
+/**
+ * ferry_run_bind:
+ * Before the run executes: a retry writes only to @filesystem, the one
+ * its earlier run was planned on.
+ */
+void
+ferry_run_bind (FerryRun *self, const FerryFsId *filesystem)
+{
+  g_mutex_lock (&self->lock);
+  ferry_fs_id_copy (&self->filesystem, filesystem);
+  g_mutex_unlock (&self->lock);
+}
+
+/**
+ * ferry_run_copy_filesystem:
+ * From any thread: the filesystem the run is bound to, in @filesystem;
+ * unknown until it was planned (or bound).
+ */
+void
+ferry_run_copy_filesystem (FerryRun *self, FerryFsId *filesystem)
+{
+  g_mutex_lock (&self->lock);
+  ferry_fs_id_copy (filesystem, &self->filesystem);
+  g_mutex_unlock (&self->lock);
 }
 
 /* How data travels now, or travelled once the copy is over. */
@@ -370,6 +405,68 @@ wait_for_totals (FerryRun *self, FerryPlan *plan, FerryScan *scan, GError **erro
   return check_cancelled (self, error) && ferry_plan_check_space (plan, &totals, error);
 }
 
+static gboolean
+refuse_unplugged (FerryRun *self, GError **error)
+{
+  g_autofree char *label = NULL;
+
+  if (self->filesystem.label == NULL)
+    {
+      g_set_error_literal (error, FERRY_ERROR, FERRY_ERROR_NOT_PLUGGED_IN,
+                           _ ("The destination drive is not plugged in"));
+      return FALSE;
+    }
+  label = ferry_path_display (self->filesystem.label);
+  /* Translators: the label of a drive (a USB stick), or else the name of
+   * the folder it was mounted on */
+  g_set_error (error, FERRY_ERROR, FERRY_ERROR_NOT_PLUGGED_IN, _ ("“%s” is not plugged in"), label);
+  return FALSE;
+}
+
+/* A retry's destination that leads to another filesystem now is refused
+ * as such before it is planned, not as a folder that is missing there.
+ * What cannot be looked at is left for the plan to report. */
+static gboolean
+check_bound_before_plan (FerryRun *self, GFile *destination, GError **error)
+{
+  const char *path = g_file_peek_path (destination);
+  g_auto (FerryFsId) now = { 0 };
+
+  if (!ferry_fs_id_is_known (&self->filesystem) || path == NULL
+      || !ferry_fs_id_read_path (&now, path))
+    return TRUE;
+  return ferry_fs_id_same (&self->filesystem, &now) || refuse_unplugged (self, error);
+}
+
+/* The destination folder just opened is on the filesystem of the run's
+ * retry, or becomes the one the run is bound to. */
+static gboolean
+bind_filesystem (FerryRun *self, FerryPlan *plan, GError **error)
+{
+  g_auto (FerryFsId) planned = { 0 };
+
+  ferry_fs_id_read_fd (&planned, plan->dst_fd);
+  if (ferry_fs_id_is_known (&self->filesystem))
+    return ferry_fs_id_same (&self->filesystem, &planned) || refuse_unplugged (self, error);
+  ferry_run_bind (self, &planned);
+  return TRUE;
+}
+
+/* Just before the first write, after what may have taken long (a person
+ * asked, totals awaited): the destination folder still leads to the
+ * filesystem the run is bound to. */
+static gboolean
+check_bound_before_copy (FerryRun *self, FerryPlan *plan, GError **error)
+{
+  g_auto (FerryFsId) now = { 0 };
+
+  if (!ferry_fs_id_is_known (&self->filesystem))
+    return TRUE;
+  if (ferry_fs_id_read_path (&now, plan->dst_path) && ferry_fs_id_same (&self->filesystem, &now))
+    return TRUE;
+  return refuse_unplugged (self, error);
+}
+
 /**
  * ferry_run_execute:
  * Runs the job to its end. Returns TRUE when everything was copied and
@@ -382,7 +479,9 @@ ferry_run_execute (FerryRun *self, GPtrArray *sources, GFile *destination, GErro
   g_autoptr (FerryScan) scan = NULL;
 
   set_phase (self, FERRY_PHASE_PLANNING);
-  if ((plan = ferry_plan_resolve (sources, destination, error)) == NULL)
+  if (!check_bound_before_plan (self, destination, error)
+      || (plan = ferry_plan_resolve (sources, destination, error)) == NULL
+      || !bind_filesystem (self, plan, error))
     return FALSE;
 
   scan = ferry_scan_new (self->counters, ferry_control_get_cancellable (self->control));
@@ -397,5 +496,7 @@ ferry_run_execute (FerryRun *self, GPtrArray *sources, GFile *destination, GErro
     return FALSE;
   if (!wait_for_totals (self, plan, scan, error))
     return FALSE;
-  return self->options.dry_run || copy (self, plan, scan, error);
+  if (self->options.dry_run)
+    return TRUE;
+  return check_bound_before_copy (self, plan, error) && copy (self, plan, scan, error);
 }

@@ -9,6 +9,7 @@
 #include "ferry-device.h"
 #include "ferry-enums.h"
 #include "ferry-failure.h"
+#include "ferry-fs-id.h"
 #include "ferry-unsupported.h"
 
 G_BEGIN_DECLS
@@ -49,6 +50,8 @@ FerryRun *ferry_run_new (const FerryRunOptions *options,
                          FerryControl *control,
                          const FerryRunListener *listener);
 void ferry_run_free (FerryRun *self);
+void ferry_run_bind (FerryRun *self, const FerryFsId *filesystem);
+void ferry_run_copy_filesystem (FerryRun *self, FerryFsId *filesystem);
 gboolean ferry_run_execute (FerryRun *self, GPtrArray *sources, GFile *destination, GError **error);
 FerryCopyMethod ferry_run_get_method (FerryRun *self);
 

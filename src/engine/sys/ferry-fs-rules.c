@@ -1,16 +1,12 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #include "config.h"
 
-#include <blkid.h>
-#include <fcntl.h>
-#include <libudev.h>
 #include <linux/magic.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/sysmacros.h>
 #include <sys/vfs.h>
-#include <unistd.h>
 
+#include "ferry-block-facts.h"
 #include "ferry-fs.h"
 #include "ferry-fs-rules.h"
 
@@ -386,113 +382,6 @@ kind_from_type_name (const char *type)
   return FERRY_FS_KIND_OTHER;
 }
 
-typedef struct
-{
-  char *type;           /* "vfat", "exfat", "ntfs", ... or NULL */
-  guint64 fat_cluster;  /* from a FAT boot sector; 0 when not read */
-} FerryDeviceFacts;
-
-/* FAT's BIOS parameter block: bytes per sector at 11, sectors per cluster
- * at 13. FUSE FAT drivers do not report it: fusefat's statfs always says
- * 1024 (its files' st_blksize is right, but its folders' is not). */
-static guint64
-read_fat_cluster (int fd)
-{
-  guchar sector[512];
-  guint bytes_per_sector, sectors_per_cluster;
-
-  if (pread (fd, sector, sizeof sector, 0) != (ssize_t) sizeof sector)
-    return 0;
-  bytes_per_sector = sector[11] | (sector[12] << 8);
-  sectors_per_cluster = sector[13];
-  if (bytes_per_sector < 512 || bytes_per_sector > 4096
-      || (bytes_per_sector & (bytes_per_sector - 1)) != 0
-      || sectors_per_cluster == 0 || (sectors_per_cluster & (sectors_per_cluster - 1)) != 0)
-    return 0;
-  return (guint64) bytes_per_sector * sectors_per_cluster;
-}
-
-static void
-probe_with_blkid (int fd, FerryDeviceFacts *facts)
-{
-  blkid_probe probe = blkid_new_probe ();
-  const char *type = NULL;
-
-  if (probe == NULL)
-    return;
-  if (blkid_probe_set_device (probe, fd, 0, 0) == 0
-      && blkid_probe_enable_superblocks (probe, 1) == 0
-      && blkid_probe_set_superblocks_flags (probe, BLKID_SUBLKS_TYPE) == 0
-      && blkid_do_safeprobe (probe) == 0
-      && blkid_probe_lookup_value (probe, "TYPE", &type, NULL) == 0)
-    facts->type = g_strdup (type);
-  blkid_free_probe (probe);
-  if (kind_from_type_name (facts->type) == FERRY_FS_KIND_FAT)
-    facts->fat_cluster = read_fat_cluster (fd);
-}
-
-/* What udev's own blkid probe found, for people who may not read the
- * device (only root and the "disk" group may). */
-static char *
-type_from_udev (dev_t devnum)
-{
-  struct udev *udev = udev_new ();
-  struct udev_device *device = NULL;
-  char *type = NULL;
-
-  if (udev == NULL)
-    return NULL;
-  device = udev_device_new_from_devnum (udev, 'b', devnum);
-  if (device != NULL)
-    {
-      type = g_strdup (udev_device_get_property_value (device, "ID_FS_TYPE"));
-      udev_device_unref (device);
-    }
-  udev_unref (udev);
-  return type;
-}
-
-static void
-probe_device (dev_t devnum, const char *source, FerryDeviceFacts *facts)
-{
-  g_autofree char *by_number = NULL;
-  struct stat st;
-  ferry_autofd fd = -1;
-
-  if (g_path_is_absolute (source) && stat (source, &st) == 0 && S_ISBLK (st.st_mode)
-      && st.st_rdev == devnum)
-    fd = open (source, O_RDONLY | O_CLOEXEC);
-  if (fd < 0)
-    {
-      by_number = g_strdup_printf ("/dev/block/%u:%u", major (devnum), minor (devnum));
-      fd = open (by_number, O_RDONLY | O_CLOEXEC);
-    }
-  if (fd >= 0)
-    probe_with_blkid (fd, facts);
-  if (facts->type == NULL)
-    facts->type = type_from_udev (devnum);
-}
-
-/* The block device under a FUSE mount: a "fuseblk" mount's own device
- * number, or a source naming a block device (fusefat -o fsname=/dev/sdb1). */
-static gboolean
-fuse_block_device (const char *fstype, const char *source, dev_t mount_dev, dev_t *devnum)
-{
-  struct stat st;
-
-  if (g_str_has_prefix (fstype, "fuseblk"))
-    {
-      *devnum = mount_dev;
-      return TRUE;
-    }
-  if (g_path_is_absolute (source) && stat (source, &st) == 0 && S_ISBLK (st.st_mode))
-    {
-      *devnum = st.st_rdev;
-      return TRUE;
-    }
-  return FALSE;
-}
-
 /* A FUSE mount is known by its subtype or by the filesystem on the block
  * device beneath it. exfat-fuse and ntfs-3g report the cluster size as
  * statfs' f_bsize (checked: mkfs.exfat -c 128K gives 131072, mkntfs
@@ -502,21 +391,18 @@ kind_of_fuse_mount (int dir_fd, guint64 *cluster_size)
 {
   g_autofree char *fstype = NULL;
   g_autofree char *source = NULL;
-  FerryDeviceFacts facts = { NULL, 0 };
+  g_auto (FerryBlockFacts) facts = { 0 };
   FerryFsKind kind;
   struct stat st;
-  dev_t devnum;
 
   if (fstat (dir_fd, &st) != 0 || !ferry_fs_find_mount (st.st_dev, &fstype, &source))
     return FERRY_FS_KIND_OTHER;
   kind = kind_from_type_name (fstype);
-  if (fuse_block_device (fstype, source, st.st_dev, &devnum))
-    probe_device (devnum, source, &facts);
+  ferry_block_facts_read (&facts, st.st_dev, source);
   if (kind == FERRY_FS_KIND_OTHER)
     kind = kind_from_type_name (facts.type);
   if (kind == FERRY_FS_KIND_FAT)
     *cluster_size = facts.fat_cluster > 0 ? facts.fat_cluster : DEFAULT_CLUSTER_SIZE;
-  g_free (facts.type);
   return kind;
 }
 

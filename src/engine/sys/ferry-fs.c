@@ -346,8 +346,15 @@ ferry_fs_leaves_holes (int fd)
  * master:1 - ext3 /dev/root rw,errors=continue"; the optional fields end
  * at the lone "-". Paths escape spaces as \040, which g_strcompress()
  * undoes. */
+typedef struct
+{
+  char *fstype;
+  char *source;
+  char *mount_point;
+} MountLine;
+
 static gboolean
-parse_mount_line (const char *line, dev_t dev, char **fstype, char **source)
+parse_mount_line (const char *line, dev_t dev, MountLine *mount)
 {
   g_auto (GStrv) fields = g_strsplit (line, " ", -1);
   guint n = g_strv_length (fields);
@@ -359,10 +366,26 @@ parse_mount_line (const char *line, dev_t dev, char **fstype, char **source)
   for (guint i = 6; i + 2 < n; i++)
     if (strcmp (fields[i], "-") == 0)
       {
-        *fstype = g_strdup (fields[i + 1]);
-        *source = g_strcompress (fields[i + 2]);
+        mount->fstype = g_strdup (fields[i + 1]);
+        mount->source = g_strcompress (fields[i + 2]);
+        mount->mount_point = g_strcompress (fields[4]);
         return TRUE;
       }
+  return FALSE;
+}
+
+static gboolean
+find_mount_line (dev_t dev, MountLine *mount)
+{
+  g_autofree char *contents = NULL;
+  g_auto (GStrv) lines = NULL;
+
+  if (!g_file_get_contents ("/proc/self/mountinfo", &contents, NULL, NULL))
+    return FALSE;
+  lines = g_strsplit (contents, "\n", -1);
+  for (guint i = 0; lines[i] != NULL; i++)
+    if (parse_mount_line (lines[i], dev, mount))
+      return TRUE;
   return FALSE;
 }
 
@@ -376,14 +399,30 @@ parse_mount_line (const char *line, dev_t dev, char **fstype, char **source)
 gboolean
 ferry_fs_find_mount (dev_t dev, char **fstype, char **source)
 {
-  g_autofree char *contents = NULL;
-  g_auto (GStrv) lines = NULL;
+  return ferry_fs_find_mount_point (dev, fstype, source, NULL);
+}
 
-  if (!g_file_get_contents ("/proc/self/mountinfo", &contents, NULL, NULL))
+/**
+ * ferry_fs_find_mount_point:
+ * ferry_fs_find_mount(), and where the first mount of @dev is mounted
+ * (@mount_point, nullable like the others): a filesystem mounted twice
+ * is found where it was mounted first.
+ */
+gboolean
+ferry_fs_find_mount_point (dev_t dev, char **fstype, char **source, char **mount_point)
+{
+  MountLine mount = { NULL, NULL, NULL };
+
+  if (!find_mount_line (dev, &mount))
     return FALSE;
-  lines = g_strsplit (contents, "\n", -1);
-  for (guint i = 0; lines[i] != NULL; i++)
-    if (parse_mount_line (lines[i], dev, fstype, source))
-      return TRUE;
-  return FALSE;
+  if (fstype != NULL)
+    *fstype = g_steal_pointer (&mount.fstype);
+  if (source != NULL)
+    *source = g_steal_pointer (&mount.source);
+  if (mount_point != NULL)
+    *mount_point = g_steal_pointer (&mount.mount_point);
+  g_free (mount.fstype);
+  g_free (mount.source);
+  g_free (mount.mount_point);
+  return TRUE;
 }
