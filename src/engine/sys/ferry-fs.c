@@ -9,6 +9,8 @@
 #include <stdio.h>
 #include <string.h>
 #include <linux/magic.h>
+#include <linux/openat2.h>
+#include <sys/syscall.h>
 #include <sys/resource.h>
 #include <sys/sysmacros.h>
 #include <sys/vfs.h>
@@ -354,4 +356,19 @@ ferry_fs_find_mount (dev_t dev, char **fstype, char **source)
     if (parse_mount_line (lines[i], dev, fstype, source))
       return TRUE;
   return FALSE;
+}
+
+/* Opens the folder @relpath below @root_fd without following a symlink
+ * on the way or leaving @root_fd's tree: in a folder others can write
+ * to, a path found earlier may lead anywhere by now. */
+int
+ferry_open_folder_beneath (int root_fd, const char *relpath)
+{
+  struct open_how how = {
+    .flags = O_RDONLY | O_DIRECTORY | O_CLOEXEC,
+    .resolve = RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS,
+  };
+
+  return (int) syscall (SYS_openat2, root_fd, relpath[0] != '\0' ? relpath : ".", &how,
+                        sizeof how);
 }

@@ -9,6 +9,7 @@
 #include "ferry-folder.h"
 #include "ferry-fs.h"
 #include "ferry-place.h"
+#include "ferry-temp-file.h"
 
 /* Folders of the copy: made (or merged into) before their entries are
  * copied, given their own metadata after, since copying the entries
@@ -99,6 +100,14 @@ fail_open (FerryDirNode *node, gboolean source, int errsv, const char *format, G
   return ferry_set_error_from_errno (error, errsv, format, path);
 }
 
+/* What a killed run left in a folder the copy merges into goes before
+ * anything is copied there. */
+static void
+merge_into (FerryDirNode *node)
+{
+  ferry_temp_file_sweep (node->dst_fd);
+}
+
 /* Opens both sides of a folder found by the walk. */
 gboolean
 ferry_folder_open (FerryDirNode *node, GError **error)
@@ -119,6 +128,8 @@ ferry_folder_open (FerryDirNode *node, GError **error)
    * setgid and a default ACL); one that was there is asked. */
   node->dst_shapes_new = node->created ? node->parent->dst_shapes_new
                                        : ferry_folder_shapes_new_entries (node->dst_fd);
+  if (!node->created)
+    merge_into (node);
   return TRUE;
 }
 
