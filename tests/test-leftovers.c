@@ -2,7 +2,9 @@
 /*
  * What a copy killed with SIGKILL leaves behind (issue 14): temporary
  * files, which the next run into the same folder removes (counting them
- * as free space first).
+ * as free space first), and folders, which are never left where their
+ * owner cannot open them, and which a later complete run gives the
+ * source's mode and times.
  *
  * Every kill lands at a known point: once a temporary file on a
  * throttled exFAT stick has reached a size (it cannot finish before the
@@ -27,6 +29,7 @@
 #include "ferry-test-util.h"
 
 #define MB       1000000
+#define NOBODY   65534
 #define UMASK    022
 #define DEADLINE (120 * G_USEC_PER_SEC)
 
@@ -502,6 +505,111 @@ test_overwrite_kill_fit (Fixture *f, gconstpointer data)
   ferry_test_assert_files_equal (big, ferry_test_path (mnt, "big.bin", NULL));
 }
 
+/* ------------------------------------------------------------------ */
+/* Folders                                                             */
+
+/* Modes that let their owner in, and one that does not let Ferry write
+ * (0555): made 0700 until its contents are in. */
+static const mode_t folder_modes[] = { 0755, 0750, 0700, 0555, 0711, 0751 };
+
+#define N_FOLDERS G_N_ELEMENTS (folder_modes)
+#define FOLDER_TIME 1500000000
+
+/* top/sN/{x,y,z}/file, sN with folder_modes[N]; as root, all nobody's.
+ * Every folder gets an old time, after its contents. */
+static void
+make_folder_tree (const char *top)
+{
+  ferry_test_make_dirs (top);
+  for (guint n = 0; n < N_FOLDERS; n++)
+    {
+      g_autofree char *folder = g_strdup_printf ("%s/s%u", top, n);
+      for (const char *sub = "xyz"; *sub != '\0'; sub++)
+        {
+          g_autofree char *inner = g_strdup_printf ("%s/%c", folder, *sub);
+          ferry_test_make_dirs (inner);
+          ferry_test_write_random (ferry_test_path (inner, "file", NULL), 3000, n);
+          ferry_test_set_times (inner, FOLDER_TIME + n, 0);
+          if (ferry_test_is_root ())
+            g_assert_cmpint (lchown (inner, NOBODY, NOBODY), ==, 0);
+        }
+      g_assert_cmpint (chmod (folder, folder_modes[n]), ==, 0);
+      ferry_test_set_times (folder, FOLDER_TIME + 100 + n, 0);
+      if (ferry_test_is_root ())
+        g_assert_cmpint (lchown (folder, NOBODY, NOBODY), ==, 0);
+    }
+  g_assert_cmpint (chmod (top, 0751), ==, 0);
+  ferry_test_set_times (top, FOLDER_TIME + 200, 0);
+  if (ferry_test_is_root ())
+    g_assert_cmpint (lchown (top, NOBODY, NOBODY), ==, 0);
+}
+
+typedef struct
+{
+  guint checked;
+  guint unfinished; /* not yet with the source's mode */
+} FolderCheck;
+
+/* Every folder of the copy is its source's owner's, and lets that owner
+ * list and enter it; one with the source's owner bits complete already
+ * has the source's mode, any other has it or 0700. */
+static void
+assert_folders_open (const char *src, const char *dst, FolderCheck *check)
+{
+  g_autoptr (GDir) listing = g_dir_open (dst, 0, NULL);
+  const char *name;
+  struct stat s, d;
+
+  g_assert_cmpint (lstat (src, &s), ==, 0);
+  g_assert_cmpint (lstat (dst, &d), ==, 0);
+  g_assert_cmpuint (d.st_uid, ==, s.st_uid);
+  if ((d.st_mode & 0500) != 0500)
+    g_error ("%s is left with mode %04o: its owner cannot list it", dst, d.st_mode & 07777);
+  if ((s.st_mode & S_IRWXU) == S_IRWXU || (d.st_mode & 0777) != S_IRWXU)
+    if ((d.st_mode & 0777) != (s.st_mode & 0777))
+      g_error ("%s is left with mode %04o; its source's is %04o", dst, d.st_mode & 07777,
+               s.st_mode & 07777);
+  check->checked++;
+  check->unfinished += (d.st_mode & 0777) != (s.st_mode & 0777);
+
+  while (listing != NULL && (name = g_dir_read_name (listing)) != NULL)
+    {
+      g_autofree char *sub_src = g_build_filename (src, name, NULL);
+      g_autofree char *sub_dst = g_build_filename (dst, name, NULL);
+      if (g_file_test (sub_dst, G_FILE_TEST_IS_DIR) && !g_file_test (sub_dst, G_FILE_TEST_IS_SYMLINK))
+        assert_folders_open (sub_src, sub_dst, check);
+    }
+}
+
+/* A kill leaves every folder made so far openable by its owner, with its
+ * final mode where that lets the owner in (they were all 0700, and
+ * root's, before); a complete run with --conflict=skip then gives every
+ * folder, merged into, the source's mode and time (57 stayed 0700). The
+ * copy runs on one thread and is killed at its ninth mkdirat: the top
+ * folder and its six are made, and one of those is being filled. */
+static void
+test_folders_after_kill (Fixture *f, gconstpointer data)
+{
+  g_autofree char *top = g_build_filename (f->src, "top", NULL);
+  g_autofree char *copy = g_build_filename (f->dst, "top", NULL);
+  FolderCheck check = { 0 };
+
+  if (skip_without_strace ())
+    return;
+  make_folder_tree (top);
+  copy_killed_at ("mkdirat", 9, ARGS ("--progress=none", "-j", "1", top, f->dst));
+
+  assert_folders_open (top, copy, &check);
+  g_test_message ("after the kill: %u folders, %u not yet finished", check.checked,
+                  check.unfinished);
+  g_assert_cmpuint (check.checked, ==, 1 + N_FOLDERS + 1);
+
+  copy_ok (ARGS ("--progress=none", "--conflict=skip", top, f->dst));
+  ferry_test_assert_trees_equal (top, copy,
+                                 FERRY_TEST_COMPARE_CONTENT | FERRY_TEST_COMPARE_MODE
+                                     | FERRY_TEST_COMPARE_OWNER | FERRY_TEST_COMPARE_TIMES);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -514,6 +622,7 @@ main (int argc, char **argv)
   ADD ("/leftovers/stale-names", test_stale_names);
   ADD ("/leftovers/overwrite-kill/local", test_overwrite_kill);
   ADD ("/leftovers/overwrite-kill/fit-ext4-stick", test_overwrite_kill_fit);
+  ADD ("/leftovers/folders-after-kill", test_folders_after_kill);
 #undef ADD
   return g_test_run ();
 }
