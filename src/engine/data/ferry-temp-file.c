@@ -1,10 +1,12 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #include "config.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/file.h>
 #include <unistd.h>
 
 #include "ferry-fs.h"
@@ -12,17 +14,82 @@
 
 #define TEMP_PREFIX ".ferry-"
 #define TEMP_SUFFIX ".part"
+#define LISTING_BUFFER_SIZE (16 * 1024)
 
+/* ".ferry-BOOT-PID-START-RANDOM.part": the process that made the file
+ * is in its name (FerryProcessId), so another run can tell a file whose
+ * maker is gone from one being written, even in the moment between
+ * making it and locking it. */
 char *
 ferry_temp_name_new (void)
 {
-  return g_strdup_printf (TEMP_PREFIX "%08x%08x" TEMP_SUFFIX, g_random_int (), g_random_int ());
+  const FerryProcessId *self = ferry_process_self ();
+
+  return g_strdup_printf (TEMP_PREFIX "%08x-%d-%" G_GUINT64_FORMAT "-%08x" TEMP_SUFFIX, self->boot,
+                          (int) self->pid, self->start, g_random_int ());
 }
 
-gboolean
-ferry_temp_name_is_ours (const char *name)
+/* Exactly eight lowercase hex digits. */
+static gboolean
+take_hex8 (const char **p, guint32 *value)
 {
-  return g_str_has_prefix (name, TEMP_PREFIX) && g_str_has_suffix (name, TEMP_SUFFIX);
+  for (guint i = 0; i < 8; i++)
+    if (!g_ascii_isxdigit ((*p)[i]) || g_ascii_isupper ((*p)[i]))
+      return FALSE;
+  *value = (guint32) g_ascii_strtoull (*p, NULL, 16);
+  *p += 8;
+  return TRUE;
+}
+
+/* Decimal digits up to @max, without a leading zero, then a '-'. */
+static gboolean
+take_decimal (const char **p, guint64 max, guint64 *value)
+{
+  gsize n = strspn (*p, "0123456789");
+
+  if (n == 0 || n > 20 || (*p)[n] != '-' || ((*p)[0] == '0' && n > 1))
+    return FALSE;
+  errno = 0;
+  *value = g_ascii_strtoull (*p, NULL, 10);
+  if (errno != 0 || *value > max)
+    return FALSE;
+  *p += n + 1;
+  return TRUE;
+}
+
+/**
+ * ferry_temp_name_parse:
+ * Whether @name is exactly a name ferry_temp_name_new() gives, and of
+ * which process (@owner may be NULL).
+ */
+gboolean
+ferry_temp_name_parse (const char *name, FerryProcessId *owner)
+{
+  const char *p = name;
+  guint32 boot, random;
+  guint64 pid, start;
+
+  if (!g_str_has_prefix (p, TEMP_PREFIX))
+    return FALSE;
+  p += strlen (TEMP_PREFIX);
+  if (!take_hex8 (&p, &boot) || *p++ != '-' || !take_decimal (&p, G_MAXINT, &pid) || pid == 0
+      || !take_decimal (&p, G_MAXUINT64, &start) || !take_hex8 (&p, &random)
+      || strcmp (p, TEMP_SUFFIX) != 0)
+    return FALSE;
+  if (owner != NULL)
+    *owner = (FerryProcessId){ boot, (pid_t) pid, start };
+  return TRUE;
+}
+
+/* A named temporary file is locked while its maker owns it; the kernel
+ * lets go of the lock when the process ends, however it ends. FUSE
+ * filesystems without locks of their own (exfat-fuse, ntfs-3g, fusefat)
+ * get the kernel's local ones. Where locks are refused, the name alone
+ * speaks for the file, and it is never taken for stale. */
+static void
+hold (int fd)
+{
+  (void) flock (fd, LOCK_EX | LOCK_NB);
 }
 
 static gboolean
@@ -72,7 +139,10 @@ create_named (FerryTempFile *tmp, const char *name)
 {
   tmp->fd
       = openat (tmp->dir_fd, name, O_CREAT | O_EXCL | O_RDWR | O_NOFOLLOW | O_CLOEXEC, tmp->mode);
-  return tmp->fd >= 0 ? 0 : -1;
+  if (tmp->fd < 0)
+    return -1;
+  hold (tmp->fd);
+  return 0;
 }
 
 /* Gives an unnamed file a name. Linking the descriptor itself
@@ -167,8 +237,16 @@ ferry_temp_file_commit (FerryTempFile *tmp, const char *final_name, gboolean rep
       return FALSE;
     }
 
-  if (tmp->name == NULL && !make_with_temp_name (link_unnamed, tmp, errsv))
-    return FALSE;
+  /* No call links a file over another name: an unnamed file that
+   * replaces one is named aside first, and renamed over it at once. A
+   * kill between the two leaves that name, locked until then, for the
+   * next run into the folder to remove. */
+  if (tmp->name == NULL)
+    {
+      hold (tmp->fd);
+      if (!make_with_temp_name (link_unnamed, tmp, errsv))
+        return FALSE;
+    }
 
   if (replace)
     {
@@ -194,4 +272,88 @@ ferry_temp_file_discard (FerryTempFile *tmp)
     unlinkat (tmp->dir_fd, tmp->name, 0);
   g_clear_pointer (&tmp->name, g_free);
   ferry_fd_closep (&tmp->fd);
+}
+
+/**
+ * ferry_temp_file_claim_stale:
+ * Opens @name in the folder @dir_fd when it is a temporary file another
+ * run left: named exactly as Ferry names them, a regular file (never
+ * reached through a link), its maker gone and its lock free. Returns the
+ * descriptor, holding the lock so no other run takes the file meanwhile,
+ * and its stat in @st; -1 for anything else.
+ */
+int
+ferry_temp_file_claim_stale (int dir_fd, const char *name, struct stat *st)
+{
+  FerryProcessId owner;
+  ferry_autofd fd = -1;
+
+  if (!ferry_temp_name_parse (name, &owner) || !ferry_process_is_gone (&owner))
+    return -1;
+  fd = openat (dir_fd, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+  if (fd < 0 || fstat (fd, st) != 0 || !S_ISREG (st->st_mode)
+      || flock (fd, LOCK_EX | LOCK_NB) != 0)
+    return -1;
+  return ferry_fd_steal (&fd);
+}
+
+/**
+ * ferry_temp_file_remove_stale:
+ * Removes @name from the folder @dir_fd when it is a stale temporary
+ * file (see ferry_temp_file_claim_stale()).
+ */
+gboolean
+ferry_temp_file_remove_stale (int dir_fd, const char *name)
+{
+  struct stat claimed, now;
+  ferry_autofd fd = ferry_temp_file_claim_stale (dir_fd, name, &claimed);
+
+  /* unlinkat removes the name itself, never what it leads to; the name
+   * is checked to still be the file claimed. */
+  return fd >= 0 && fstatat (dir_fd, name, &now, AT_SYMLINK_NOFOLLOW) == 0
+         && ferry_stat_same_file (&claimed, &now) && unlinkat (dir_fd, name, 0) == 0;
+}
+
+/**
+ * ferry_temp_file_remove_stale_below:
+ * ferry_temp_file_remove_stale() for @relpath, a path below the folder
+ * @root_fd.
+ */
+gboolean
+ferry_temp_file_remove_stale_below (int root_fd, const char *relpath)
+{
+  g_autofree char *folder = g_path_get_dirname (relpath);
+  g_autofree char *name = g_path_get_basename (relpath);
+  ferry_autofd dir_fd = ferry_open_folder_beneath (root_fd, folder);
+
+  return dir_fd >= 0 && ferry_temp_file_remove_stale (dir_fd, name);
+}
+
+/**
+ * ferry_temp_file_sweep:
+ * Removes every stale temporary file in the folder @dir_fd; returns how
+ * many went.
+ */
+guint
+ferry_temp_file_sweep (int dir_fd)
+{
+  ferry_autofd fd = openat (dir_fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  g_autoptr (GPtrArray) found = g_ptr_array_new_with_free_func (g_free);
+  FerryDirReader reader;
+  const char *name;
+  unsigned char d_type;
+  int errsv;
+  guint removed = 0;
+
+  if (fd < 0)
+    return 0;
+  ferry_dir_reader_init (&reader, fd, LISTING_BUFFER_SIZE);
+  while (ferry_dir_reader_next (&reader, &name, &d_type, &errsv))
+    if ((d_type == DT_REG || d_type == DT_UNKNOWN) && ferry_temp_name_parse (name, NULL))
+      g_ptr_array_add (found, g_strdup (name));
+  ferry_dir_reader_clear (&reader);
+
+  for (guint i = 0; i < found->len; i++)
+    removed += ferry_temp_file_remove_stale (dir_fd, g_ptr_array_index (found, i));
+  return removed;
 }

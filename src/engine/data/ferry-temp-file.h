@@ -3,7 +3,10 @@
 
 #include <glib.h>
 #include <stdatomic.h>
+#include <sys/stat.h>
 #include <sys/types.h>
+
+#include "ferry-process.h"
 
 G_BEGIN_DECLS
 
@@ -14,6 +17,11 @@ G_BEGIN_DECLS
  * deletes by itself if Ferry is killed; elsewhere a hidden ".ferry-*.part"
  * name that Ferry removes on cancel or failure. Either way the final name
  * only ever appears with complete data and metadata.
+ *
+ * A named one carries its maker in its name and is locked while it is
+ * written, so what a killed run leaves is known for stale, and removed,
+ * by the next run into the folder (ferry_temp_file_sweep()); nothing
+ * still being written is ever taken for stale.
  */
 typedef struct
 {
@@ -40,7 +48,11 @@ gboolean ferry_temp_file_commit (FerryTempFile *tmp,
 void ferry_temp_file_discard (FerryTempFile *tmp);
 
 char *ferry_temp_name_new (void);
-gboolean ferry_temp_name_is_ours (const char *name);
+gboolean ferry_temp_name_parse (const char *name, FerryProcessId *owner);
+int ferry_temp_file_claim_stale (int dir_fd, const char *name, struct stat *st);
+gboolean ferry_temp_file_remove_stale (int dir_fd, const char *name);
+gboolean ferry_temp_file_remove_stale_below (int root_fd, const char *relpath);
+guint ferry_temp_file_sweep (int dir_fd);
 gboolean ferry_rename_noreplace (int dir_fd, const char *from, const char *to, int *errsv);
 
 G_END_DECLS

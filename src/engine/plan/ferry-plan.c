@@ -290,13 +290,14 @@ ferry_plan_resolve (GPtrArray *sources, GFile *destination, GError **error)
 }
 
 static guint64
-available_bytes (int fd)
+available_bytes (FerryPlan *plan)
 {
   struct statvfs vfs;
 
-  if (fstatvfs (fd, &vfs) != 0)
+  if (fstatvfs (plan->dst_fd, &vfs) != 0)
     return G_MAXUINT64;
-  return (guint64) (geteuid () == 0 ? vfs.f_bfree : vfs.f_bavail) * vfs.f_frsize;
+  return (guint64) (geteuid () == 0 ? vfs.f_bfree : vfs.f_bavail) * vfs.f_frsize
+         + plan->reclaimable;
 }
 
 /* When the destination has more room than all the source filesystems
@@ -305,7 +306,7 @@ available_bytes (int fd)
 gboolean
 ferry_plan_surely_fits (FerryPlan *plan)
 {
-  guint64 available = available_bytes (plan->dst_fd);
+  guint64 available = available_bytes (plan);
   guint64 used = 0;
   guint64 used_files = 0;
   gboolean files_bounded = TRUE;
@@ -359,7 +360,7 @@ gboolean
 ferry_plan_check_space (FerryPlan *plan, const FerryTreeTotals *totals, GError **error)
 {
   guint64 needed = totals->needed;
-  guint64 available = available_bytes (plan->dst_fd);
+  guint64 available = available_bytes (plan);
   struct statvfs vfs;
 
   if (shares_extents (plan))

@@ -29,6 +29,9 @@ typedef struct
   int dst_fd;
   char *dst_path;
   struct stat dst_st;
+  /* Held by Ferry's temporary files that killed runs left where the copy
+   * writes: they go before the copy starts, so this counts as free. */
+  guint64 reclaimable;
 } FerryPlan;
 
 FerryPlan *ferry_plan_resolve (GPtrArray *sources, GFile *destination, GError **error);

@@ -15,6 +15,7 @@
 #include "ferry-strategy-chunk-sync.h"
 #include "ferry-strategy-fast.h"
 #include "ferry-strategy-slow.h"
+#include "ferry-temp-file.h"
 #include "ferry-tree-copy.h"
 #include "ferry-unsupported-private.h"
 
@@ -42,6 +43,7 @@ struct _FerryRun
   FerryFsRules rules; /* of the destination's filesystem */
   guint64 needed;     /* by the preflight, on a filesystem with rules */
   FerryAdaptations *adaptations;
+  GPtrArray *stale_temps; /* found by the preflight, below the destination */
 
   GMutex lock; /* guards what other threads reach: */
   FerryCopyTarget *target;
@@ -72,6 +74,7 @@ ferry_run_free (FerryRun *self)
   g_clear_object (&self->device);
   g_clear_pointer (&self->adaptations, ferry_adaptations_free);
   ferry_fs_id_clear (&self->filesystem);
+  g_clear_pointer (&self->stale_temps, g_ptr_array_unref);
   g_mutex_clear (&self->lock);
   g_free (self);
 }
@@ -213,6 +216,18 @@ tree_root (FerryPlan *plan, guint i)
                           plan->dst_fd,    plan->dst_path,    root->dst_name };
 }
 
+/* What killed runs left goes before anything is written: the temporary
+ * files the preflight counted as free space, and any in the destination
+ * folder itself (the folders the copy merges into are swept as it
+ * reaches them). */
+static void
+remove_stale_temps (FerryRun *self, FerryPlan *plan)
+{
+  for (guint i = 0; self->stale_temps != NULL && i < self->stale_temps->len; i++)
+    ferry_temp_file_remove_stale_below (plan->dst_fd, g_ptr_array_index (self->stale_temps, i));
+  ferry_temp_file_sweep (plan->dst_fd);
+}
+
 static void
 copy_tree (FerryRun *self, FerryPlan *plan)
 {
@@ -299,6 +314,7 @@ copy (FerryRun *self, FerryPlan *plan, FerryScan *scan, GError **error)
   set_phase (self, FERRY_PHASE_COPYING);
   self->listener.method_changed (self->listener.user_data);
 
+  remove_stale_temps (self, plan);
   copy_tree (self, plan);
   ferry_scan_wait (scan, NULL);
   ok = check_cancelled (self, error) && finish (self, error);
@@ -351,6 +367,26 @@ refuse_unsupported (FerryRun *self, FerryUnsupportedReport *report, GError **err
   return FALSE;
 }
 
+/* Walks the sources and the destination folders they go to before
+ * anything is written; the temporary files killed runs left there are
+ * kept for the copy to remove first, and their space counts as free. */
+static FerryPreflight *
+walk_preflight (FerryRun *self, FerryPlan *plan)
+{
+  FerryPreflight *preflight
+      = ferry_preflight_new (&self->rules, ferry_control_get_cancellable (self->control));
+
+  for (guint i = 0; i < plan->roots->len; i++)
+    {
+      FerryTreeRoot root = tree_root (plan, i);
+      ferry_preflight_add_root (preflight, &root);
+    }
+  g_clear_pointer (&self->stale_temps, g_ptr_array_unref);
+  self->stale_temps = g_ptr_array_ref (ferry_preflight_get_stale_temps (preflight));
+  plan->reclaimable = ferry_preflight_get_reclaimable (preflight);
+  return preflight;
+}
+
 /* On FAT32, exFAT and NTFS: every entry the drive cannot store as it is
  * is found before anything is written, and settled with one decision. */
 static gboolean
@@ -364,12 +400,7 @@ check_filesystem_rules (FerryRun *self, FerryPlan *plan, GError **error)
   ferry_fs_rules_for_fd (plan->dst_fd, &self->rules);
   if (self->rules.kind == FERRY_FS_KIND_OTHER)
     return TRUE;
-  preflight = ferry_preflight_new (&self->rules, ferry_control_get_cancellable (self->control));
-  for (guint i = 0; i < plan->roots->len; i++)
-    {
-      FerryTreeRoot root = tree_root (plan, i);
-      ferry_preflight_add_root (preflight, &root);
-    }
+  preflight = walk_preflight (self, plan);
   self->needed = ferry_preflight_get_needed (preflight);
   if (!check_cancelled (self, error))
     return FALSE;
@@ -402,6 +433,10 @@ wait_for_totals (FerryRun *self, FerryPlan *plan, FerryScan *scan, GError **erro
   if (!self->options.dry_run && ferry_plan_surely_fits (plan))
     return TRUE;
   ferry_scan_wait (scan, &totals);
+  /* Elsewhere nothing has looked at the destination folders yet: only a
+   * plan that does not fit is walked for what killed runs left there. */
+  if (!ferry_plan_check_space (plan, &totals, NULL))
+    ferry_preflight_free (walk_preflight (self, plan));
   return check_cancelled (self, error) && ferry_plan_check_space (plan, &totals, error);
 }
 

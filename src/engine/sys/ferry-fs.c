@@ -9,6 +9,8 @@
 #include <stdio.h>
 #include <string.h>
 #include <linux/magic.h>
+#include <linux/openat2.h>
+#include <sys/syscall.h>
 #include <sys/resource.h>
 #include <sys/sysmacros.h>
 #include <sys/vfs.h>
@@ -281,38 +283,6 @@ ferry_folder_shapes_new_entries (int fd)
 #define FUSE_SUPER_MAGIC 0x65735546
 #define EXFAT_SUPER_MAGIC 0x2011BAB0
 
-/**
- * ferry_open_parent_beneath:
- * Opens (O_PATH) the folder holding the last name of @relpath, a path
- * below @root_fd, one name at a time and never through a symlink: a
- * folder someone swapped for a link since Ferry made it fails with
- * ELOOP or ENOTDIR instead of leading elsewhere. *@base points into
- * @relpath at the last name. Returns -1 with errno set on failure.
- */
-int
-ferry_open_parent_beneath (int root_fd, const char *relpath, const char **base)
-{
-  g_auto (GStrv) names = g_strsplit (relpath, "/", -1);
-  ferry_autofd dir_fd = fcntl (root_fd, F_DUPFD_CLOEXEC, 0);
-  guint n = g_strv_length (names);
-
-  *base = strrchr (relpath, '/') != NULL ? strrchr (relpath, '/') + 1 : relpath;
-  for (guint i = 0; i + 1 < n && dir_fd >= 0; i++)
-    {
-      int next;
-
-      if (names[i][0] == '\0' || ferry_is_dot_or_dotdot (names[i]))
-        {
-          errno = EINVAL;
-          return -1;
-        }
-      next = openat (dir_fd, names[i], O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-      ferry_fd_closep (&dir_fd);
-      dir_fd = next;
-    }
-  return ferry_fd_steal (&dir_fd);
-}
-
 /* Whether @fd is on a FUSE filesystem, whose daemon keeps metadata of its
  * own that only an fsync (or an unmount) makes it write. */
 gboolean
@@ -425,4 +395,37 @@ ferry_fs_find_mount_point (dev_t dev, char **fstype, char **source, char **mount
   g_free (mount.source);
   g_free (mount.mount_point);
   return TRUE;
+}
+
+/* Opens the folder @relpath below @root_fd without following a symlink
+ * on the way or leaving @root_fd's tree: in a folder others can write
+ * to, a path found earlier may lead anywhere by now. */
+int
+ferry_open_folder_beneath (int root_fd, const char *relpath)
+{
+  struct open_how how = {
+    .flags = O_RDONLY | O_DIRECTORY | O_CLOEXEC,
+    .resolve = RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS,
+  };
+
+  return (int) syscall (SYS_openat2, root_fd, relpath[0] != '\0' ? relpath : ".", &how,
+                        sizeof how);
+}
+
+/**
+ * ferry_open_parent_beneath:
+ * Opens the folder holding the last name of @relpath, a path below
+ * @root_fd, never through a symlink (see ferry_open_folder_beneath()): a
+ * folder someone swapped for a link since Ferry made it fails with ELOOP
+ * instead of leading elsewhere. *@base points into @relpath at the last
+ * name. Returns -1 with errno set on failure.
+ */
+int
+ferry_open_parent_beneath (int root_fd, const char *relpath, const char **base)
+{
+  const char *slash = strrchr (relpath, '/');
+  g_autofree char *parent = slash != NULL ? g_strndup (relpath, slash - relpath) : g_strdup ("");
+
+  *base = slash != NULL ? slash + 1 : relpath;
+  return ferry_open_folder_beneath (root_fd, parent);
 }

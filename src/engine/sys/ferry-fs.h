@@ -60,6 +60,7 @@ mode_t ferry_get_umask (void);
 char *ferry_proc_fd_path (int fd, const char *name);
 int ferry_open_source_at (int dir_fd, const char *name, int flags);
 int ferry_open_parent_beneath (int root_fd, const char *relpath, const char **base);
+int ferry_open_folder_beneath (int root_fd, const char *relpath);
 gboolean ferry_folder_shapes_new_entries (int fd);
 gboolean ferry_fs_leaves_holes (int fd);
 gboolean ferry_fs_is_fuse (int fd);

@@ -27,7 +27,8 @@ struct _FerryDirNode
   int src_fd;
   int dst_fd;
   struct stat src_st;
-  gboolean created; /* Ferry made the destination folder, so its metadata is Ferry's to set */
+  gboolean created; /* Ferry made the destination folder */
+  gboolean takes_metadata; /* made, or merged into one the job may change: gets the source's */
   gboolean fresh;   /* it was empty when made: nothing inside can conflict */
   gint pending;     /* its own listing plus unfinished child folders */
   gboolean failed;  /* reported as failed, which counted it as handled */

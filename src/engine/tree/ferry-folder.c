@@ -9,10 +9,11 @@
 #include "ferry-folder.h"
 #include "ferry-fs.h"
 #include "ferry-place.h"
+#include "ferry-temp-file.h"
 
 /* Folders of the copy: made (or merged into) before their entries are
- * copied, given their own metadata after, since copying the entries
- * changes the folder's times. */
+ * copied, given their own metadata as soon as everything inside is
+ * copied, since copying the entries changes the folder's times. */
 
 typedef enum
 {
@@ -29,6 +30,50 @@ fail_made (FerryEntry *entry, gboolean source, int errsv, const char *format, GE
   return MADE_NOTHING;
 }
 
+/* Root makes the folder its owner's at once (only the folder it just
+ * made: someone who can write to the parent may have put another in its
+ * place), then opens it as wide as the finished folder will be. */
+static void
+hand_over (FerryTreeContext *ctx, const FerryEntry *entry)
+{
+  ferry_autofd fd = openat (entry->node->dst_fd, entry->dst_name,
+                            O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+  FerryMetaTarget dst = { fd, -1, NULL, FALSE, 0 };
+  mode_t mode = ferry_metadata_first_folder_mode (&ctx->meta, &entry->st, TRUE);
+  struct stat st;
+  int errsv;
+
+  if (fd < 0 || fstat (fd, &st) != 0 || st.st_uid != ctx->meta.euid)
+    return;
+  /* What fails here is tried again, and reported, once the folder is
+   * full. */
+  if (ferry_metadata_apply_owner (&ctx->meta, dst, &entry->st, &errsv) && mode != S_IRWXU)
+    (void) fchmod (fd, mode);
+}
+
+/* Makes the folder so that, whenever the copy is cut short, its owner
+ * can open it and nobody can do more there than in the finished copy
+ * (ferry_metadata_first_folder_mode()). Its group is the final one
+ * where it is Ferry's own and the source's, or nothing changes it. */
+static int
+make_folder (FerryTreeContext *ctx, const FerryEntry *entry)
+{
+  const FerryMetaPolicy *meta = &ctx->meta;
+  FerryDirNode *node = entry->node;
+  gboolean group_final;
+
+  if (ferry_metadata_owner_differs (meta, &entry->st))
+    {
+      if (mkdirat (node->dst_fd, entry->dst_name, S_IRWXU) != 0)
+        return -1;
+      hand_over (ctx, entry);
+      return 0;
+    }
+  group_final = !meta->preserve || (!node->dst_shapes_new && entry->st.st_gid == meta->egid);
+  return mkdirat (node->dst_fd, entry->dst_name,
+                  ferry_metadata_first_folder_mode (meta, &entry->st, group_final));
+}
+
 /* One try at making the folder, settling a conflict with what has its
  * name. */
 static Made
@@ -37,7 +82,9 @@ try_make (FerryTreeContext *ctx, FerryEntry *entry, GError **error)
   FerryDirNode *node = entry->node;
   struct stat dst_st;
 
-  if (mkdirat (node->dst_fd, entry->dst_name, 0700) == 0)
+  if (fstatat (node->src_fd, entry->src_name, &entry->st, AT_SYMLINK_NOFOLLOW) != 0)
+    return fail_made (entry, TRUE, errno, _ ("Could not read “%s”"), error);
+  if (make_folder (ctx, entry) == 0)
     return MADE_CREATED;
   if (errno != EEXIST)
     {
@@ -46,8 +93,6 @@ try_make (FerryTreeContext *ctx, FerryEntry *entry, GError **error)
     }
   if (fstatat (node->dst_fd, entry->dst_name, &dst_st, AT_SYMLINK_NOFOLLOW) != 0)
     return MADE_RETRY; /* gone again */
-  if (fstatat (node->src_fd, entry->src_name, &entry->st, AT_SYMLINK_NOFOLLOW) != 0)
-    return fail_made (entry, TRUE, errno, _ ("Could not read “%s”"), error);
   if (!ferry_place_settle_taken (ctx, entry, &dst_st, error))
     return MADE_NOTHING;
   if (entry->skip)
@@ -84,6 +129,7 @@ ferry_folder_make (FerryTreeContext *ctx, FerryEntry *entry, GError **error)
   child = ferry_dir_node_new_child (entry->node, entry->src_name, entry->dst_name);
   child->created = made == MADE_CREATED;
   child->fresh = child->created;
+  child->takes_metadata = child->created;
   return child;
 }
 
@@ -97,6 +143,20 @@ fail_open (FerryDirNode *node, gboolean source, int errsv, const char *format, G
     return ferry_set_ferry_error (error, FERRY_ERROR_VANISHED,
                                   _ ("“%s” disappeared before it could be copied"), path);
   return ferry_set_error_from_errno (error, errsv, format, path);
+}
+
+/* A folder that was there takes the source folder's metadata once the
+ * copy into it is done, as a folder Ferry made does, when it is one the
+ * job may change: a later run so repairs what a run cut short left. What
+ * a killed run left inside goes now. */
+static void
+merge_into (FerryDirNode *node)
+{
+  struct stat st;
+
+  node->takes_metadata
+      = fstat (node->dst_fd, &st) == 0 && (geteuid () == 0 || st.st_uid == geteuid ());
+  ferry_temp_file_sweep (node->dst_fd);
 }
 
 /* Opens both sides of a folder found by the walk. */
@@ -119,6 +179,8 @@ ferry_folder_open (FerryDirNode *node, GError **error)
    * setgid and a default ACL); one that was there is asked. */
   node->dst_shapes_new = node->created ? node->parent->dst_shapes_new
                                        : ferry_folder_shapes_new_entries (node->dst_fd);
+  if (!node->created)
+    merge_into (node);
   return TRUE;
 }
 
@@ -136,7 +198,8 @@ ferry_folder_fail (FerryTreeContext *ctx, FerryDirNode *node, const GError *erro
 /**
  * ferry_folder_finish:
  * Everything inside is copied: now the folder's own times and mode,
- * which copying its children would have disturbed.
+ * which copying its children would have disturbed; a folder merged into
+ * gets them too.
  */
 void
 ferry_folder_finish (FerryTreeContext *ctx, FerryDirNode *node)
@@ -152,7 +215,7 @@ ferry_folder_finish (FerryTreeContext *ctx, FerryDirNode *node)
       && unlinkat (node->parent->dst_fd, node->dst_name, AT_REMOVEDIR) == 0)
     return;
 
-  if (!node->created || node->src_fd < 0 || node->dst_fd < 0
+  if (!node->takes_metadata || node->src_fd < 0 || node->dst_fd < 0
       || ferry_metadata_apply (&ctx->meta, src, dst, &node->src_st, &errsv))
     {
       if (!node->failed)

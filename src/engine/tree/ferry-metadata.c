@@ -225,6 +225,58 @@ set_times (FerryMetaTarget dst, const struct stat *st, int *errsv)
 }
 
 /**
+ * ferry_metadata_apply_owner:
+ * Only the owner (and group) step of ferry_metadata_apply(), for an
+ * entry that must belong to its owner before its contents are copied.
+ */
+gboolean
+ferry_metadata_apply_owner (const FerryMetaPolicy *policy,
+                            FerryMetaTarget dst,
+                            const struct stat *st,
+                            int *errsv)
+{
+  *errsv = 0;
+  return !policy->preserve || copy_owner (policy, dst, st, errsv);
+}
+
+/**
+ * ferry_metadata_owner_differs:
+ * Whether root keeps an owner or group for the source @st other than
+ * its own: what root makes is not yet the copy's owner's.
+ */
+gboolean
+ferry_metadata_owner_differs (const FerryMetaPolicy *policy, const struct stat *st)
+{
+  return policy->preserve && policy->is_root
+         && (st->st_uid != policy->euid || st->st_gid != policy->egid);
+}
+
+/**
+ * ferry_metadata_first_folder_mode:
+ * The mode a folder is made with, before its contents are copied, so
+ * that at every moment (a kill, an unplug) its owner can open it and
+ * nobody else can do more than in the finished copy: the final mode
+ * where that lets the owner read, enter and write (Ferry must write
+ * there, so 0555 would keep it out), else 0700 until the contents are
+ * in. While the folder's group is not yet the final one (@group_final
+ * FALSE), its group gets nothing and others no more than that group
+ * will.
+ */
+mode_t
+ferry_metadata_first_folder_mode (const FerryMetaPolicy *policy,
+                                  const struct stat *st,
+                                  gboolean group_final)
+{
+  mode_t mode = policy->preserve ? st->st_mode & 0777 : st->st_mode & 0777 & ~policy->umask;
+
+  if ((mode & S_IRWXU) != S_IRWXU)
+    return S_IRWXU;
+  if (!group_final)
+    mode = (mode & ~S_IRWXG & ~S_IRWXO) | (mode & S_IRWXO & ((mode & S_IRWXG) >> 3));
+  return mode;
+}
+
+/**
  * ferry_metadata_apply:
  * Gives @dst the metadata of @src (whose stat is @st), in the order that
  * keeps each step: the owner first (changing it clears setuid and

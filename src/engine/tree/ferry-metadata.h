@@ -51,4 +51,13 @@ gboolean ferry_metadata_apply (const FerryMetaPolicy *policy,
                                const struct stat *st,
                                int *errsv);
 
+gboolean ferry_metadata_apply_owner (const FerryMetaPolicy *policy,
+                                     FerryMetaTarget dst,
+                                     const struct stat *st,
+                                     int *errsv);
+gboolean ferry_metadata_owner_differs (const FerryMetaPolicy *policy, const struct stat *st);
+mode_t ferry_metadata_first_folder_mode (const FerryMetaPolicy *policy,
+                                         const struct stat *st,
+                                         gboolean group_final);
+
 G_END_DECLS

@@ -8,6 +8,7 @@
 #include "ferry-free-name.h"
 #include "ferry-fs.h"
 #include "ferry-preflight.h"
+#include "ferry-temp-file.h"
 #include "ferry-unsupported-private.h"
 
 /* A directory entry on FAT and exFAT takes 32 bytes, plus one more for
@@ -25,7 +26,9 @@
  * large, a link or special file it cannot hold) becomes one
  * FerryUnsupportedItem, with the name it would get when adapted; and the
  * space the copy takes is counted the drive's way, each file rounded up
- * to whole clusters and each folder's entries counted.
+ * to whole clusters and each folder's entries counted. Temporary files
+ * a killed run left in the destination folders are found too: the copy
+ * removes them first, so their space counts as free.
  */
 struct _FerryPreflight
 {
@@ -37,6 +40,8 @@ struct _FerryPreflight
   guint64 needed;
   GHashTable *top_existing; /* the destination folder's names, shared by the roots */
   GHashTable *top_used;
+  GPtrArray *stale_temps; /* paths below the destination */
+  guint64 reclaimable;    /* the space they hold */
 };
 
 typedef struct
@@ -101,6 +106,7 @@ ferry_preflight_new (const FerryFsRules *rules, GCancellable *cancellable)
   self->inodes = g_hash_table_new_full (ferry_inode_key_hash, ferry_inode_key_equal, g_free, NULL);
   self->top_existing = new_name_map ();
   self->top_used = new_name_set ();
+  self->stale_temps = g_ptr_array_new_with_free_func (g_free);
   return self;
 }
 
@@ -113,6 +119,7 @@ ferry_preflight_free (FerryPreflight *self)
   g_hash_table_unref (self->inodes);
   g_hash_table_unref (self->top_existing);
   g_hash_table_unref (self->top_used);
+  g_ptr_array_unref (self->stale_temps);
   g_free (self);
 }
 
@@ -151,17 +158,33 @@ list_names (int dir_fd)
   return names;
 }
 
+/* A temporary file a killed run left, which the copy will remove. */
+static void
+note_if_stale (FerryPreflight *self, const Folder *folder, const char *name)
+{
+  struct stat st;
+  ferry_autofd fd = ferry_temp_file_claim_stale (folder->dst_fd, name, &st);
+
+  if (fd < 0)
+    return;
+  g_ptr_array_add (self->stale_temps, join (folder->dst_relpath, name));
+  self->reclaimable += ferry_fs_rules_space_for (&self->rules, st.st_size);
+}
+
 /* Reads what the destination folder holds already. */
 static void
-names_load (Names *names, int dst_fd)
+load_destination (FerryPreflight *self, Folder *folder)
 {
-  g_autoptr (GPtrArray) there = list_names (dst_fd);
+  g_autoptr (GPtrArray) there = list_names (folder->dst_fd);
+  Names *names = &folder->names;
 
   for (guint i = 0; i < there->len; i++)
     {
       const char *name = g_ptr_array_index (there, i);
       g_hash_table_replace (names->existing, ferry_fs_rules_fold_name (names->rules, name),
                             g_strdup (name));
+      if (ferry_temp_name_parse (name, NULL))
+        note_if_stale (self, folder, name);
     }
 }
 
@@ -315,7 +338,7 @@ walk_subfolder (FerryPreflight *self, Folder *folder, Entry *entry)
 
   if (src_fd < 0)
     return; /* the copy reports it */
-  names_load (&child.names, dst_fd);
+  load_destination (self, &child);
   walk_folder (self, &child);
 }
 
@@ -377,7 +400,7 @@ ferry_preflight_add_root (FerryPreflight *self, const FerryTreeRoot *root)
                  { self->top_existing, self->top_used, &self->rules } };
 
   if (g_hash_table_size (self->top_existing) == 0)
-    names_load (&top.names, root->dst_dir_fd);
+    load_destination (self, &top);
   walk_entry (self, &top, root->src_name, root->dst_name);
 }
 
@@ -393,6 +416,22 @@ guint64
 ferry_preflight_get_needed (FerryPreflight *self)
 {
   return self->needed;
+}
+
+/* Ferry's temporary files that killed runs left in the destination
+ * folders the copy writes to, as paths below the destination; and the
+ * space they hold there.
+ * (transfer none) (element-type filename) */
+GPtrArray *
+ferry_preflight_get_stale_temps (FerryPreflight *self)
+{
+  return self->stale_temps;
+}
+
+guint64
+ferry_preflight_get_reclaimable (FerryPreflight *self)
+{
+  return self->reclaimable;
 }
 
 /* What the copy does with each entry found, after @action. */

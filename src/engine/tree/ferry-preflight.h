@@ -17,6 +17,8 @@ void ferry_preflight_free (FerryPreflight *self);
 void ferry_preflight_add_root (FerryPreflight *self, const FerryTreeRoot *root);
 GPtrArray *ferry_preflight_get_items (FerryPreflight *self);
 guint64 ferry_preflight_get_needed (FerryPreflight *self);
+GPtrArray *ferry_preflight_get_stale_temps (FerryPreflight *self);
+guint64 ferry_preflight_get_reclaimable (FerryPreflight *self);
 FerryAdaptations *ferry_preflight_adapt (FerryPreflight *self, FerryUnsupportedAction action);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (FerryPreflight, ferry_preflight_free)
