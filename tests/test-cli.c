@@ -1051,6 +1051,61 @@ test_sigkill (Fixture *f, gconstpointer data)
 }
 
 /* ------------------------------------------------------------------ */
+/* Paths as typed                                                      */
+
+/* In the source folder: base/lnk is a symlink to a folder elsewhere, and
+ * a file named "file" stands both beside the link and beside its target:
+ *   base/file       "beside the link\n"
+ *   base/lnk     -> ../elsewhere/target
+ *   elsewhere/file  "beside the target\n"
+ *   elsewhere/target/inner "inner\n"
+ *   elsewhere/into/ an empty folder */
+static void
+make_link_tree (Fixture *f)
+{
+  ferry_test_make_dirs (ferry_test_path (f->src, "base", NULL));
+  ferry_test_make_dirs (ferry_test_path (f->src, "elsewhere", "target", NULL));
+  ferry_test_make_dirs (ferry_test_path (f->src, "elsewhere", "into", NULL));
+  ferry_test_write_text (ferry_test_path (f->src, "base", "file", NULL), "beside the link\n");
+  ferry_test_write_text (ferry_test_path (f->src, "elsewhere", "file", NULL),
+                         "beside the target\n");
+  ferry_test_write_text (ferry_test_path (f->src, "elsewhere", "target", "inner", NULL),
+                         "inner\n");
+  g_assert_cmpint (symlink ("../elsewhere/target", ferry_test_path (f->src, "base", "lnk", NULL)),
+                   ==, 0);
+}
+
+/* The kernel reads "base/lnk/../file" as the file beside the link's
+ * target, as cp does; collapsed as text it was base/file. */
+static void
+test_dotdot_after_link_source (Fixture *f, gconstpointer data)
+{
+  const SpawnOptions in_src = { .cwd = f->src, .umask = -1 };
+  g_auto (CopyResult) r = { 0 };
+
+  make_link_tree (f);
+  run_copy_full (&r, &in_src, ARGS ("--progress=none", "base/lnk/../file", f->dst));
+  assert_status (&r, EXIT_SUCCESS);
+  assert_text (ferry_test_path (f->dst, "file", NULL), "beside the target\n");
+}
+
+/* The same for the destination: "base/lnk/../into/" is elsewhere/into;
+ * as text it was base/into, which did not exist, so the file was
+ * written there under that name. */
+static void
+test_dotdot_after_link_destination (Fixture *f, gconstpointer data)
+{
+  const SpawnOptions in_src = { .cwd = f->src, .umask = -1 };
+  g_auto (CopyResult) r = { 0 };
+
+  make_link_tree (f);
+  run_copy_full (&r, &in_src, ARGS ("--progress=none", "base/file", "base/lnk/../into/"));
+  assert_status (&r, EXIT_SUCCESS);
+  assert_text (ferry_test_path (f->src, "elsewhere", "into", "file", NULL), "beside the link\n");
+  g_assert_false (g_file_test (ferry_test_path (f->src, "base", "into", NULL), G_FILE_TEST_EXISTS));
+}
+
+/* ------------------------------------------------------------------ */
 /* Memory                                                              */
 
 static void
@@ -1159,6 +1214,8 @@ main (int argc, char **argv)
   ADD ("/cli/interrupt/sigint", test_sigint, NULL);
   ADD ("/cli/interrupt/sigkill", test_sigkill, NULL);
   ADD ("/cli/memory", test_memory, NULL);
+  ADD ("/cli/paths/dotdot-after-link-source", test_dotdot_after_link_source, NULL);
+  ADD ("/cli/paths/dotdot-after-link-destination", test_dotdot_after_link_destination, NULL);
 #undef ADD
 
   return g_test_run ();

@@ -34,20 +34,6 @@ ferry_plan_free (FerryPlan *plan)
   g_free (plan);
 }
 
-static const char *
-local_path (GFile *file, GError **error)
-{
-  const char *path = g_file_peek_path (file);
-
-  if (path == NULL)
-    {
-      g_autofree char *uri = g_file_get_uri (file);
-      g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED,
-                   _ ("“%s” is not a local file; Ferry copies local files only"), uri);
-    }
-  return path;
-}
-
 /* "dir/", "dir/.", "/" and ".." name what they point to, so take the
  * real path for those; a plain "link" is the link itself, as cp -a does. */
 static char *
@@ -253,33 +239,28 @@ check_distinct_names (FerryPlan *plan, GError **error)
  * itself, a file onto itself, a destination that cannot be written.
  */
 FerryPlan *
-ferry_plan_resolve (GPtrArray *sources, GFile *destination, GError **error)
+ferry_plan_resolve (const char *const *sources, const char *destination, GError **error)
 {
   g_autoptr (FerryPlan) plan = g_new0 (FerryPlan, 1);
-  const char *dest;
 
   plan->dst_fd = -1;
   plan->roots = g_ptr_array_new_with_free_func ((GDestroyNotify) source_root_free);
 
-  if (sources->len == 0)
+  if (sources[0] == NULL)
     {
       g_set_error (error, FERRY_ERROR, FERRY_ERROR_INVALID_ARGUMENT, _ ("Nothing to copy"));
       return NULL;
     }
-  if ((dest = local_path (destination, error)) == NULL)
-    return NULL;
-
-  for (guint i = 0; i < sources->len; i++)
+  for (guint i = 0; sources[i] != NULL; i++)
     {
-      const char *path = local_path (g_ptr_array_index (sources, i), error);
-      FerrySourceRoot *root;
+      FerrySourceRoot *root = open_source_root (sources[i], error);
 
-      if (path == NULL || (root = open_source_root (path, error)) == NULL)
+      if (root == NULL)
         return NULL;
       g_ptr_array_add (plan->roots, root);
     }
 
-  if (!resolve_destination (plan, dest, error) || !check_distinct_names (plan, error))
+  if (!resolve_destination (plan, destination, error) || !check_distinct_names (plan, error))
     return NULL;
   for (guint i = 0; i < plan->roots->len; i++)
     if (!check_not_onto_itself (plan, g_ptr_array_index (plan->roots, i), error))

@@ -31,7 +31,9 @@ typedef struct
   struct stat dst_st;
 } FerryPlan;
 
-FerryPlan *ferry_plan_resolve (GPtrArray *sources, GFile *destination, GError **error);
+FerryPlan *ferry_plan_resolve (const char *const *sources,
+                               const char *destination,
+                               GError **error);
 void ferry_plan_free (FerryPlan *plan);
 gboolean ferry_plan_surely_fits (FerryPlan *plan);
 gboolean ferry_plan_check_space (FerryPlan *plan, const FerryTreeTotals *totals, GError **error);

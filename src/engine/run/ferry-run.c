@@ -372,11 +372,16 @@ wait_for_totals (FerryRun *self, FerryPlan *plan, FerryScan *scan, GError **erro
 
 /**
  * ferry_run_execute:
+ * @sources: (array zero-terminated=1): paths, resolved by the kernel
+ *
  * Runs the job to its end. Returns TRUE when everything was copied and
  * is durable (or, for a dry run, would fit).
  */
 gboolean
-ferry_run_execute (FerryRun *self, GPtrArray *sources, GFile *destination, GError **error)
+ferry_run_execute (FerryRun *self,
+                   const char *const *sources,
+                   const char *destination,
+                   GError **error)
 {
   g_autoptr (FerryPlan) plan = NULL;
   g_autoptr (FerryScan) scan = NULL;

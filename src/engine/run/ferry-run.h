@@ -49,7 +49,10 @@ FerryRun *ferry_run_new (const FerryRunOptions *options,
                          FerryControl *control,
                          const FerryRunListener *listener);
 void ferry_run_free (FerryRun *self);
-gboolean ferry_run_execute (FerryRun *self, GPtrArray *sources, GFile *destination, GError **error);
+gboolean ferry_run_execute (FerryRun *self,
+                            const char *const *sources,
+                            const char *destination,
+                            GError **error);
 FerryCopyMethod ferry_run_get_method (FerryRun *self);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (FerryRun, ferry_run_free)

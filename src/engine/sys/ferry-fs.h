@@ -30,6 +30,9 @@ gboolean ferry_dir_reader_next (FerryDirReader *reader,
                                 unsigned char *d_type,
                                 int *errsv);
 
+char *ferry_path_trim_slashes (const char *path);
+gboolean ferry_path_names_folder (const char *path);
+char *ferry_path_resolve (const char *path);
 char *ferry_path_display (const char *path);
 char *ferry_path_display_join (const char *dir, const char *name);
 
