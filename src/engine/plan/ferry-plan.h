@@ -8,13 +8,15 @@
 
 G_BEGIN_DECLS
 
-/* One source, opened through the folder that holds it. */
+/* One source, opened through the folder that holds it; a source that
+ * names a folder ("dir/", "dir/.", "..") is that folder's entry "." and
+ * @parent_fd the folder itself. */
 typedef struct
 {
   int parent_fd;
   char *parent_path;
   char *name;     /* in the parent folder */
-  char *dst_name; /* in the destination folder */
+  char *dst_name; /* in the destination folder; "." is the destination folder itself */
   struct stat st;
 } FerrySourceRoot;
 

@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <glib/gi18n-lib.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "ferry-folder.h"
@@ -37,6 +38,11 @@ try_make (FerryTreeContext *ctx, FerryEntry *entry, GError **error)
   FerryDirNode *node = entry->node;
   struct stat dst_st;
 
+  /* A copy named "." is the destination folder itself, which takes the
+   * entries of a source given as "dir/." (as cp does): merged, no
+   * conflict with the folder the person chose. */
+  if (strcmp (entry->dst_name, ".") == 0)
+    return MADE_MERGE;
   if (mkdirat (node->dst_fd, entry->dst_name, 0700) == 0)
     return MADE_CREATED;
   if (errno != EEXIST)
