@@ -343,6 +343,35 @@ ferry_fs_is_fuse (int fd)
   return fstatfs (fd, &fs) == 0 && fs.f_type == FUSE_SUPER_MAGIC;
 }
 
+/* configfs has no constant in <linux/magic.h>; this is the one the
+ * kernel's fs/configfs/mount.c gives it. */
+#define CONFIGFS_MAGIC 0x62656570
+
+/**
+ * ferry_fs_is_pseudo:
+ * Whether @fd is on a filesystem the kernel makes up as it is read:
+ * procfs, sysfs, debugfs, tracefs, configfs, securityfs, cgroupfs,
+ * selinuxfs, smackfs. A file there says size 0 or 4096 whatever it
+ * holds (/proc/cpuinfo says 0), and copy_file_range and sendfile copy
+ * nothing of it: only reading to the end gives its content.
+ */
+gboolean
+ferry_fs_is_pseudo (int fd)
+{
+  static const unsigned long pseudo[] = {
+    PROC_SUPER_MAGIC, SYSFS_MAGIC,        DEBUGFS_MAGIC,      TRACEFS_MAGIC, CONFIGFS_MAGIC,
+    SECURITYFS_MAGIC, CGROUP_SUPER_MAGIC, CGROUP2_SUPER_MAGIC, SELINUX_MAGIC, SMACK_MAGIC,
+  };
+  struct statfs fs;
+
+  if (fstatfs (fd, &fs) != 0)
+    return FALSE;
+  for (guint i = 0; i < G_N_ELEMENTS (pseudo); i++)
+    if ((unsigned long) fs.f_type == pseudo[i])
+      return TRUE;
+  return FALSE;
+}
+
 /**
  * ferry_fs_leaves_holes:
  * Whether the filesystem of @fd can leave a hole where a file is written
