@@ -1132,6 +1132,22 @@ test_link_with_slash_dot (Fixture *f, gconstpointer data)
   g_assert_cmpuint (ferry_test_count_entries (f->dst), ==, 1);
 }
 
+/* "file/" names a folder that is not there, as with cp: the copy fails
+ * as for a missing source (exit 1, not the usage status) and writes
+ * nothing. */
+static void
+test_file_with_slash (Fixture *f, gconstpointer data)
+{
+  const SpawnOptions in_src = { .cwd = f->src, .umask = -1 };
+  g_auto (CopyResult) r = { 0 };
+
+  make_link_tree (f);
+  run_copy_full (&r, &in_src, ARGS ("--progress=none", "base/file/", f->dst));
+  assert_status (&r, EXIT_FAILED);
+  g_assert_nonnull (strstr (r.err, "base/file/” is not a folder"));
+  g_assert_cmpuint (ferry_test_count_entries (f->dst), ==, 0);
+}
+
 /* "ferry-copy . DEST/" copies the current folder's entries into DEST, as
  * cp -r does, merging with what DEST holds; it made DEST/<folder name>. */
 static void
@@ -1270,6 +1286,7 @@ main (int argc, char **argv)
   ADD ("/cli/paths/link-with-slash", test_link_with_slash, NULL);
   ADD ("/cli/paths/link-with-slash-dot", test_link_with_slash_dot, NULL);
   ADD ("/cli/paths/dot-into-folder", test_dot_into_folder, NULL);
+  ADD ("/cli/paths/file-with-slash", test_file_with_slash, NULL);
 #undef ADD
 
   return g_test_run ();

@@ -48,8 +48,9 @@ ferry_plan_free (FerryPlan *plan)
  *
  * A source that names a folder (ferry_path_names_folder()) is opened
  * itself, by the kernel, and stands as the entry "." of itself; a copy
- * named "." is DEST itself (see ferry_folder_make()). */
-static gboolean
+ * named "." is DEST itself (see ferry_folder_make()). This and
+ * open_root_entry() return 0, or the errno of the open that failed. */
+static int
 open_root_folder (FerrySourceRoot *root, const char *given)
 {
   g_autofree char *trimmed = ferry_path_trim_slashes (given);
@@ -60,17 +61,17 @@ open_root_folder (FerrySourceRoot *root, const char *given)
   root->name = g_strdup (".");
   root->dst_name = g_strdup (ferry_is_dot_or_dotdot (base) ? "." : base);
   root->parent_fd = open (given, O_PATH | O_DIRECTORY | O_CLOEXEC);
-  return root->parent_fd >= 0;
+  return root->parent_fd >= 0 ? 0 : errno;
 }
 
-static gboolean
+static int
 open_root_entry (FerrySourceRoot *root, const char *given)
 {
   root->parent_path = g_path_get_dirname (given);
   root->name = g_path_get_basename (given);
   root->dst_name = g_strdup (root->name);
   root->parent_fd = open (root->parent_path, O_PATH | O_DIRECTORY | O_CLOEXEC);
-  return root->parent_fd >= 0;
+  return root->parent_fd >= 0 ? 0 : errno;
 }
 
 static gboolean
@@ -80,8 +81,8 @@ fail_source (const char *given, int errsv, GError **error)
   struct stat st;
 
   if (errsv == ENOTDIR && stat (trimmed, &st) == 0 && !S_ISDIR (st.st_mode))
-    return ferry_set_ferry_error (error, FERRY_ERROR_INVALID_ARGUMENT,
-                                  _ ("“%s” is not a folder"), given);
+    return ferry_set_ferry_error (error, FERRY_ERROR_SOURCE_MISSING, _ ("“%s” is not a folder"),
+                                  given);
   if (errsv == ENOENT || errsv == ENOTDIR)
     return ferry_set_ferry_error (error, FERRY_ERROR_SOURCE_MISSING, _ ("“%s” does not exist"),
                                   given);
@@ -100,12 +101,14 @@ static FerrySourceRoot *
 open_source_root (const char *given, GError **error)
 {
   g_autoptr (FerrySourceRoot) root = g_new0 (FerrySourceRoot, 1);
-  gboolean opened = ferry_path_names_folder (given) ? open_root_folder (root, given)
-                                                    : open_root_entry (root, given);
+  int errsv = ferry_path_names_folder (given) ? open_root_folder (root, given)
+                                              : open_root_entry (root, given);
 
-  if (!opened || fstatat (root->parent_fd, root->name, &root->st, AT_SYMLINK_NOFOLLOW) != 0)
+  if (errsv == 0 && fstatat (root->parent_fd, root->name, &root->st, AT_SYMLINK_NOFOLLOW) != 0)
+    errsv = errno;
+  if (errsv != 0)
     {
-      fail_source (given, errno, error);
+      fail_source (given, errsv, error);
       return NULL;
     }
   if (is_filesystem_root (&root->st))
