@@ -1051,6 +1051,128 @@ test_sigkill (Fixture *f, gconstpointer data)
 }
 
 /* ------------------------------------------------------------------ */
+/* Paths as typed                                                      */
+
+/* In the source folder: base/lnk is a symlink to a folder elsewhere, and
+ * a file named "file" stands both beside the link and beside its target:
+ *   base/file       "beside the link\n"
+ *   base/lnk     -> ../elsewhere/target
+ *   elsewhere/file  "beside the target\n"
+ *   elsewhere/target/inner "inner\n"
+ *   elsewhere/into/ an empty folder */
+static void
+make_link_tree (Fixture *f)
+{
+  ferry_test_make_dirs (ferry_test_path (f->src, "base", NULL));
+  ferry_test_make_dirs (ferry_test_path (f->src, "elsewhere", "target", NULL));
+  ferry_test_make_dirs (ferry_test_path (f->src, "elsewhere", "into", NULL));
+  ferry_test_write_text (ferry_test_path (f->src, "base", "file", NULL), "beside the link\n");
+  ferry_test_write_text (ferry_test_path (f->src, "elsewhere", "file", NULL),
+                         "beside the target\n");
+  ferry_test_write_text (ferry_test_path (f->src, "elsewhere", "target", "inner", NULL),
+                         "inner\n");
+  g_assert_cmpint (symlink ("../elsewhere/target", ferry_test_path (f->src, "base", "lnk", NULL)),
+                   ==, 0);
+}
+
+/* Makes that tree and copies @source to @dest, both typed as a person in
+ * the source folder would; the copy must succeed. */
+static void
+copy_in_link_tree (Fixture *f, const char *source, const char *dest)
+{
+  const SpawnOptions in_src = { .cwd = f->src, .umask = -1 };
+  g_auto (CopyResult) r = { 0 };
+
+  make_link_tree (f);
+  run_copy_full (&r, &in_src, ARGS ("--progress=none", source, dest));
+  assert_status (&r, EXIT_SUCCESS);
+}
+
+/* The kernel reads "base/lnk/../file" as the file beside the link's
+ * target, as cp does; collapsed as text it was base/file. */
+static void
+test_dotdot_after_link_source (Fixture *f, gconstpointer data)
+{
+  copy_in_link_tree (f, "base/lnk/../file", f->dst);
+  assert_text (ferry_test_path (f->dst, "file", NULL), "beside the target\n");
+}
+
+/* The same for the destination: "base/lnk/../into/" is elsewhere/into;
+ * as text it was base/into, which did not exist, so the file was
+ * written there under that name. */
+static void
+test_dotdot_after_link_destination (Fixture *f, gconstpointer data)
+{
+  copy_in_link_tree (f, "base/file", "base/lnk/../into/");
+  assert_text (ferry_test_path (f->src, "elsewhere", "into", "file", NULL), "beside the link\n");
+  g_assert_false (g_file_test (ferry_test_path (f->src, "base", "into", NULL), G_FILE_TEST_EXISTS));
+}
+
+/* "lnk/" names the folder lnk leads to, copied under the link's name
+ * (cp -r: DEST/lnk, a folder); it was copied as the link itself, then
+ * under the target's name. */
+static void
+test_link_with_slash (Fixture *f, gconstpointer data)
+{
+  struct stat st;
+
+  copy_in_link_tree (f, "base/lnk/", f->dst);
+  g_assert_cmpint (lstat (ferry_test_path (f->dst, "lnk", NULL), &st), ==, 0);
+  g_assert_true (S_ISDIR (st.st_mode));
+  assert_text (ferry_test_path (f->dst, "lnk", "inner", NULL), "inner\n");
+}
+
+/* "lnk/." is the entries of the folder lnk leads to, into DEST itself
+ * (cp -r: DEST/inner); it was copied as the link itself. */
+static void
+test_link_with_slash_dot (Fixture *f, gconstpointer data)
+{
+  copy_in_link_tree (f, "base/lnk/.", f->dst);
+  assert_text (ferry_test_path (f->dst, "inner", NULL), "inner\n");
+  g_assert_cmpuint (ferry_test_count_entries (f->dst), ==, 1);
+}
+
+/* "file/" names a folder that is not there, as with cp: the copy fails
+ * as for a missing source (exit 1, not the usage status) and writes
+ * nothing. */
+static void
+test_file_with_slash (Fixture *f, gconstpointer data)
+{
+  const SpawnOptions in_src = { .cwd = f->src, .umask = -1 };
+  g_auto (CopyResult) r = { 0 };
+
+  make_link_tree (f);
+  run_copy_full (&r, &in_src, ARGS ("--progress=none", "base/file/", f->dst));
+  assert_status (&r, EXIT_FAILED);
+  g_assert_nonnull (strstr (r.err, "base/file/” is not a folder"));
+  g_assert_cmpuint (ferry_test_count_entries (f->dst), ==, 0);
+}
+
+/* "ferry-copy . DEST/" copies the current folder's entries into DEST, as
+ * cp -r does, merging with what DEST holds; it made DEST/<folder name>. */
+static void
+test_dot_into_folder (Fixture *f, gconstpointer data)
+{
+  g_autofree char *project = g_build_filename (f->src, "project", NULL);
+  g_autofree char *dst_slash = g_strconcat (f->dst, "/", NULL);
+  const SpawnOptions in_project = { .cwd = project, .umask = -1 };
+  g_auto (CopyResult) r = { 0 };
+
+  ferry_test_make_dirs (ferry_test_path (project, "sub", NULL));
+  ferry_test_write_text (ferry_test_path (project, "a.txt", NULL), "a\n");
+  ferry_test_write_text (ferry_test_path (project, "sub", "b.txt", NULL), "b\n");
+  ferry_test_write_text (ferry_test_path (f->dst, "there-before.txt", NULL), "kept\n");
+
+  run_copy_full (&r, &in_project, ARGS ("--progress=none", ".", dst_slash));
+  assert_status (&r, EXIT_SUCCESS);
+  assert_text (ferry_test_path (f->dst, "a.txt", NULL), "a\n");
+  assert_text (ferry_test_path (f->dst, "sub", "b.txt", NULL), "b\n");
+  assert_text (ferry_test_path (f->dst, "there-before.txt", NULL), "kept\n");
+  g_assert_false (g_file_test (ferry_test_path (f->dst, "project", NULL), G_FILE_TEST_EXISTS));
+  g_assert_cmpuint (ferry_test_count_temp_files (f->dst), ==, 0);
+}
+
+/* ------------------------------------------------------------------ */
 /* Memory                                                              */
 
 static void
@@ -1159,6 +1281,12 @@ main (int argc, char **argv)
   ADD ("/cli/interrupt/sigint", test_sigint, NULL);
   ADD ("/cli/interrupt/sigkill", test_sigkill, NULL);
   ADD ("/cli/memory", test_memory, NULL);
+  ADD ("/cli/paths/dotdot-after-link-source", test_dotdot_after_link_source, NULL);
+  ADD ("/cli/paths/dotdot-after-link-destination", test_dotdot_after_link_destination, NULL);
+  ADD ("/cli/paths/link-with-slash", test_link_with_slash, NULL);
+  ADD ("/cli/paths/link-with-slash-dot", test_link_with_slash_dot, NULL);
+  ADD ("/cli/paths/dot-into-folder", test_dot_into_folder, NULL);
+  ADD ("/cli/paths/file-with-slash", test_file_with_slash, NULL);
 #undef ADD
 
   return g_test_run ();

@@ -19,13 +19,11 @@
 typedef FerryTestFixture Fixture;
 
 static void
-copy_ok (const char *const *sources, const char *dest, guint n_workers)
+run_ok (FerryJob *job, const char *dest)
 {
-  g_autoptr (FerryJob) job = ferry_test_job_new (sources, dest);
   g_autoptr (GError) error = NULL;
   g_auto (FerryProgress) progress = { 0 };
 
-  ferry_job_set_n_workers (job, n_workers);
   if (!ferry_test_run_job (job, &error))
     {
       g_autofree char *failures = ferry_test_describe_failures (job);
@@ -38,6 +36,15 @@ copy_ok (const char *const *sources, const char *dest, guint n_workers)
   g_assert_cmpuint (progress.bytes_durable, ==, progress.bytes_written);
   g_assert_cmpuint (progress.files_failed, ==, 0);
   g_assert_cmpuint (ferry_test_count_temp_files (dest), ==, 0);
+}
+
+static void
+copy_ok (const char *const *sources, const char *dest, guint n_workers)
+{
+  g_autoptr (FerryJob) job = ferry_test_job_new (sources, dest);
+
+  ferry_job_set_n_workers (job, n_workers);
+  run_ok (job, dest);
 }
 
 static void
@@ -557,6 +564,41 @@ test_workers_on_slow_destination (Fixture *f, gconstpointer data)
   g_assert_cmpuint (most_copy_threads_slow (f, 3), ==, 2);
 }
 
+/* Files of /proc and /sys say size 0 or 4096 whatever they hold; they
+ * were copied empty (procfs), or failed as changed while copied (sysfs).
+ * Each must be copied with what a read gives, its bytes in the total. */
+static void
+test_pseudo_files (Fixture *f, gconstpointer data)
+{
+  const char *thp = "/sys/kernel/mm/transparent_hugepage/enabled";
+  gboolean slow = GPOINTER_TO_INT (data);
+  const char *sources[] = { "/proc/self/status", "/proc/cpuinfo", "/sys/devices/system/cpu/online",
+                            g_file_test (thp, G_FILE_TEST_EXISTS) ? thp : NULL, NULL };
+  g_autoptr (FerryJob) job = ferry_test_job_new (sources, f->dst);
+  g_autofree char *status = NULL;
+  g_autofree char *cpuinfo = NULL;
+
+  if (sources[3] == NULL)
+    g_test_message ("%s is not on this kernel; the other /sys file stands for it", thp);
+  /* The slow strategy writes with sendfile, and --verify reads again. */
+  ferry_job_set_device_mode (job, slow ? FERRY_DEVICE_MODE_SLOW : FERRY_DEVICE_MODE_FAST);
+  ferry_job_set_verify (job, slow);
+  ferry_job_set_n_workers (job, 2);
+  run_ok (job, f->dst);
+
+  /* The status of this very process, read while it copied. */
+  g_assert_true (g_file_get_contents (ferry_test_path (f->dst, "status", NULL), &status, NULL, NULL));
+  g_assert_true (g_str_has_prefix (status, "Name:\t"));
+  g_assert_nonnull (strstr (status, "\nPid:\t"));
+  g_assert_true (g_str_has_suffix (status, "\n"));
+  g_assert_true (g_file_get_contents (ferry_test_path (f->dst, "cpuinfo", NULL), &cpuinfo, NULL, NULL));
+  g_assert_true (g_str_has_prefix (cpuinfo, "processor\t: 0\n"));
+  ferry_test_assert_files_equal ("/sys/devices/system/cpu/online",
+                                 ferry_test_path (f->dst, "online", NULL));
+  if (sources[3] != NULL)
+    ferry_test_assert_files_equal (thp, ferry_test_path (f->dst, "enabled", NULL));
+}
+
 int
 main (int argc, char **argv)
 {
@@ -583,6 +625,8 @@ main (int argc, char **argv)
   ADD ("/copy/into-folder-with-default-acl", test_into_folder_with_default_acl, NULL);
   ADD ("/copy/source-untouched", test_source_untouched, NULL);
   ADD ("/copy/workers-on-slow-destination", test_workers_on_slow_destination, NULL);
+  ADD ("/copy/pseudo-files", test_pseudo_files, GINT_TO_POINTER (FALSE));
+  ADD ("/copy/pseudo-files/slow-verified", test_pseudo_files, GINT_TO_POINTER (TRUE));
 #undef ADD
   g_test_add_func ("/copy/device-nodes-unprivileged", test_device_nodes_unprivileged);
 

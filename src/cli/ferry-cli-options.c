@@ -171,13 +171,15 @@ parse_enum_options (FerryCliOptions *self, const RawOptions *raw, GOptionContext
   return TRUE;
 }
 
+/* The paths go to the engine as typed: a GFile would collapse "lnk/.."
+ * as text and drop a trailing "/" or "/.", which change what is copied. */
 static void
 set_paths (FerryCliOptions *self, char **paths, guint n_paths)
 {
-  self->sources = g_ptr_array_new_with_free_func (g_object_unref);
+  self->sources = g_new0 (char *, n_paths);
   for (guint i = 0; i + 1 < n_paths; i++)
-    g_ptr_array_add (self->sources, g_file_new_for_path (paths[i]));
-  self->destination = g_file_new_for_path (paths[n_paths - 1]);
+    self->sources[i] = g_strdup (paths[i]);
+  self->destination = g_strdup (paths[n_paths - 1]);
 }
 
 /**
@@ -221,6 +223,6 @@ ferry_cli_options_parse (FerryCliOptions *self, int *argc, char ***argv)
 void
 ferry_cli_options_clear (FerryCliOptions *self)
 {
-  g_clear_pointer (&self->sources, g_ptr_array_unref);
-  g_clear_object (&self->destination);
+  g_clear_pointer (&self->sources, g_strfreev);
+  g_clear_pointer (&self->destination, g_free);
 }

@@ -23,8 +23,8 @@ typedef enum
  */
 typedef struct
 {
-  GPtrArray *sources; /* of GFile */
-  GFile *destination;
+  GStrv sources; /* as typed: the engine resolves them as the kernel does */
+  char *destination;
   FerryConflictPolicy conflict_policy;
   FerryErrorPolicy error_policy;
   FerryDeviceMode device_mode;

@@ -20,8 +20,8 @@ typedef struct
 FerryJob *
 ferry_cli_job_new (const FerryCliOptions *options)
 {
-  FerryJob *job = ferry_job_new ((GFile *const *) options->sources->pdata, options->sources->len,
-                                 options->destination);
+  FerryJob *job = ferry_job_new_for_paths ((const char *const *) options->sources,
+                                           g_strv_length (options->sources), options->destination);
 
   ferry_job_set_conflict_policy (job, options->conflict_policy);
   ferry_job_set_error_policy (job, options->error_policy);

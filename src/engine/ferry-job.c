@@ -2,9 +2,11 @@
 #include "config.h"
 
 #include <glib/gi18n-lib.h>
+#include <stdlib.h>
 
 #include "ferry-enum-types.h"
 #include "ferry-error.h"
+#include "ferry-fs.h"
 #include "ferry-job.h"
 #include "ferry-rate-meter.h"
 #include "ferry-run.h"
@@ -19,6 +21,8 @@ struct _FerryJob
 
   GPtrArray *sources;
   GFile *destination;
+  GStrv source_paths;     /* what the plan resolves: as typed, or the files' paths */
+  char *destination_path; /* the same for the destination */
   FerryRunOptions options; /* fixed once the job runs */
   FerryFsId retry_filesystem; /* a retry's: where its earlier job was planned */
 
@@ -281,13 +285,52 @@ new_run (FerryJob *self)
   return run;
 }
 
+static const char *
+local_path (GFile *file, GError **error)
+{
+  const char *path = g_file_peek_path (file);
+
+  if (path == NULL)
+    {
+      g_autofree char *uri = g_file_get_uri (file);
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED,
+                   _ ("“%s” is not a local file; Ferry copies local files only"), uri);
+    }
+  return path;
+}
+
+/* A job made of files (ferry_job_new()) hands the plan their paths. */
+static gboolean
+take_paths_of_files (FerryJob *self, GError **error)
+{
+  g_autoptr (GStrvBuilder) builder = NULL;
+  const char *path;
+
+  if (self->source_paths != NULL)
+    return TRUE;
+  builder = g_strv_builder_new ();
+  for (guint i = 0; i < self->sources->len; i++)
+    {
+      if ((path = local_path (g_ptr_array_index (self->sources, i), error)) == NULL)
+        return FALSE;
+      g_strv_builder_add (builder, path);
+    }
+  if ((path = local_path (self->destination, error)) == NULL)
+    return FALSE;
+  self->destination_path = g_strdup (path);
+  self->source_paths = g_strv_builder_end (builder);
+  return TRUE;
+}
+
 static void
 run_in_thread (GTask *task, gpointer source_object, gpointer task_data, GCancellable *cancellable)
 {
   FerryJob *self = source_object;
   GError *error = NULL;
 
-  if (ferry_run_execute (self->run, self->sources, self->destination, &error))
+  if (take_paths_of_files (self, &error)
+      && ferry_run_execute (self->run, (const char *const *) self->source_paths,
+                            self->destination_path, &error))
     {
       on_phase_changed (self, FERRY_PHASE_DONE);
       g_task_return_boolean (task, TRUE);
@@ -558,6 +601,63 @@ ferry_job_new (GFile *const *sources, guint n_sources, GFile *destination)
   return self;
 }
 
+/* A path as typed, made absolute without being collapsed: the kernel
+ * resolves it when the job runs, from wherever the front end was. */
+static char *
+absolute_path (const char *path)
+{
+  g_autofree char *cwd = NULL;
+
+  if (path[0] == '\0' || g_path_is_absolute (path))
+    return g_strdup (path);
+  cwd = g_get_current_dir ();
+  return g_strconcat (cwd, G_DIR_SEPARATOR_S, path, NULL);
+}
+
+/**
+ * ferry_job_new_for_paths:
+ * @sources: (array length=n_sources): paths as a person typed them
+ * @destination: the same
+ *
+ * A job for paths given as text (a command line): they are resolved as
+ * the kernel resolves them, "lnk/../f" being the "f" beside the folder
+ * lnk leads to, and named as cp names them: "dir/" and "lnk/" are the
+ * folder (through the link), "dir/.", "." and ".." copy the folder's
+ * entries into the destination folder itself. ferry_job_get_sources()
+ * and ferry_job_get_destination() give what the paths resolve to.
+ */
+FerryJob *
+ferry_job_new_for_paths (const char *const *sources, guint n_sources, const char *destination)
+{
+  g_autofree char *dest_path = NULL;
+  g_autofree char *dest_real = NULL;
+  g_autoptr (GFile) dest_file = NULL;
+  g_autoptr (GStrvBuilder) builder = NULL;
+  FerryJob *self;
+
+  g_return_val_if_fail (destination != NULL, NULL);
+
+  dest_path = absolute_path (destination);
+  /* An existing destination is followed, a link to a folder included. */
+  if ((dest_real = realpath (dest_path, NULL)) == NULL)
+    dest_real = ferry_path_resolve (dest_path);
+  dest_file = g_file_new_for_path (dest_real);
+  self = g_object_new (FERRY_TYPE_JOB, "destination", dest_file, NULL);
+  self->destination_path = g_steal_pointer (&dest_path);
+
+  builder = g_strv_builder_new ();
+  for (guint i = 0; i < n_sources; i++)
+    {
+      g_autofree char *path = absolute_path (sources[i]);
+      g_autofree char *real = ferry_path_resolve (path);
+
+      g_ptr_array_add (self->sources, g_file_new_for_path (real));
+      g_strv_builder_add (builder, path);
+    }
+  self->source_paths = g_strv_builder_end (builder);
+  return self;
+}
+
 GPtrArray *
 ferry_job_get_sources (FerryJob *self)
 {
@@ -657,6 +757,8 @@ ferry_job_finalize (GObject *object)
   g_clear_pointer (&self->sources, g_ptr_array_unref);
   g_clear_object (&self->destination);
   ferry_fs_id_clear (&self->retry_filesystem);
+  g_clear_pointer (&self->source_paths, g_strfreev);
+  g_clear_pointer (&self->destination_path, g_free);
   g_clear_pointer (&self->run, ferry_run_free);
   g_clear_pointer (&self->control, ferry_control_free);
   ferry_counters_clear (&self->counters);

@@ -37,6 +37,9 @@ G_BEGIN_DECLS
 G_DECLARE_FINAL_TYPE (FerryJob, ferry_job, FERRY, JOB, GObject)
 
 FerryJob *ferry_job_new (GFile *const *sources, guint n_sources, GFile *destination);
+FerryJob *ferry_job_new_for_paths (const char *const *sources,
+                                   guint n_sources,
+                                   const char *destination);
 
 GPtrArray *ferry_job_get_sources (FerryJob *self);
 GFile *ferry_job_get_destination (FerryJob *self);

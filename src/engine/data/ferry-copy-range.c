@@ -6,6 +6,7 @@
 #include <sys/sendfile.h>
 #include <glib/gi18n-lib.h>
 #include <unistd.h>
+#include <xxhash.h>
 
 #include "ferry-copy-range.h"
 #include "ferry-error.h"
@@ -20,6 +21,8 @@
 #define PREALLOCATE_MIN (1024 * 1024)
 #define SPLIT_MIN       (256 * 1024 * 1024)
 #define MAX_PIECES      4
+/* A pseudo file comes a page or so per read. */
+#define PSEUDO_BUFFER_SIZE (64 * 1024)
 
 /* Bytes [offset, offset + n) of the copy were handed to the kernel. The
  * strategy in use may hold the writer until the device caught up. */
@@ -29,6 +32,24 @@ chunk_written (FerryCopyTarget *target, FerryFileCopy *fc, off_t offset, size_t 
   ferry_copy_target_add_written (target, fc, n);
   return ferry_strategy_chunk_written (ferry_copy_target_get_strategy (target), fc, offset, n,
                                        error);
+}
+
+/* All of @buf into the copy at @off. */
+static gboolean
+write_at (FerryFileCopy *fc, const char *buf, size_t n, off_t off, GError **error)
+{
+  for (size_t done = 0; done < n;)
+    {
+      ssize_t w = pwrite (fc->tmp.fd, buf + done, n - done, off + done);
+      if (w < 0)
+        {
+          if (errno == EINTR)
+            continue;
+          return ferry_file_copy_fail_errno (fc, errno, TRUE, error);
+        }
+      done += w;
+    }
+  return TRUE;
 }
 
 /* Copies [start, end) through a buffer: where copy_file_range cannot, and
@@ -51,18 +72,8 @@ copy_span_rw (FerryCopyTarget *target, FerryFileCopy *fc, off_t start, off_t end
         }
       if (n == 0)
         return ferry_file_copy_fail_changed (fc, error);
-
-      for (ssize_t done = 0; done < n;)
-        {
-          ssize_t w = pwrite (fc->tmp.fd, buf + done, n - done, off + done);
-          if (w < 0)
-            {
-              if (errno == EINTR)
-                continue;
-              return ferry_file_copy_fail_errno (fc, errno, TRUE, error);
-            }
-          done += w;
-        }
+      if (!write_at (fc, buf, n, off, error))
+        return FALSE;
       if (!chunk_written (target, fc, off, n, error))
         return FALSE;
       off += n;
@@ -252,6 +263,70 @@ copy_in_pieces (FerryCopyTarget *target, FerryFileCopy *fc, guint n, GError **er
   return ok;
 }
 
+/* The job's total counted @fc at its old size: it counts @size now. */
+static void
+count_size (FerryCopyTarget *target, FerryFileCopy *fc, off_t size)
+{
+  ferry_counters_add_total (target->counters, (gint64) size - fc->st.st_size);
+  fc->st.st_size = size;
+}
+
+/* Reads as cat does, from the start to the end, whatever the size said:
+ * the total grows with what comes, so the progress never passes it. */
+static gboolean
+read_to_end (FerryCopyTarget *target, FerryFileCopy *fc, XXH3_state_t *hash, GError **error)
+{
+  g_autofree char *buf = g_malloc (PSEUDO_BUFFER_SIZE);
+  off_t off = 0;
+
+  for (;;)
+    {
+      ssize_t n = read (fc->src_fd, buf, PSEUDO_BUFFER_SIZE);
+
+      if (n < 0 && errno == EINTR)
+        continue;
+      if (n < 0)
+        return ferry_file_copy_fail_errno (fc, errno, FALSE, error);
+      if (n == 0)
+        return TRUE;
+      XXH3_128bits_update (hash, buf, n);
+      if (!write_at (fc, buf, n, off, error))
+        return FALSE;
+      if (off + n > fc->st.st_size)
+        count_size (target, fc, off + n);
+      if (!chunk_written (target, fc, off, n, error))
+        return FALSE;
+      off += n;
+      if (!ferry_control_check (target->control, error))
+        return FALSE;
+    }
+}
+
+/* A file on a pseudo filesystem (ferry_fs_is_pseudo(): /proc/cpuinfo,
+ * /sys/...) says a size that is not its content, and the kernel-side
+ * copies give nothing of it. It is read to its end once (a second read
+ * may differ), its size is what was read, in the job's total too (as
+ * planned again when the copy fails, for the failure to take back), and
+ * the hash of what was read is what verification compares the copy with. */
+static gboolean
+copy_to_end (FerryCopyTarget *target, FerryFileCopy *fc, GError **error)
+{
+  off_t planned = fc->st.st_size;
+  XXH3_state_t *hash = XXH3_createState ();
+  XXH128_hash_t digest;
+  gboolean ok;
+
+  XXH3_128bits_reset (hash);
+  fc->read_once = TRUE;
+  ok = read_to_end (target, fc, hash, error);
+  count_size (target, fc, ok ? (off_t) fc->written : planned);
+  digest = XXH3_128bits_digest (hash);
+  fc->read_hash[0] = digest.low64;
+  fc->read_hash[1] = digest.high64;
+  XXH3_freeState (hash);
+  return ok;
+}
+
 /* Reserving the whole size up front finds a full disk before any data
  * moves and lets the filesystem lay the file out in one piece. Small
  * files gain nothing from the extra call. */
@@ -273,11 +348,13 @@ preallocate (FerryFileCopy *fc, GError **error)
  * (copy_file_range, which also shares extents where the filesystem can,
  * or sendfile), keeping holes, falling back to read and write where the
  * kernel cannot. A very large file goes in up to @n_pieces ranges at
- * once.
+ * once; a pseudo file is read to its end.
  */
 gboolean
 ferry_copy_range (FerryCopyTarget *target, FerryFileCopy *fc, guint n_pieces, GError **error)
 {
+  if (ferry_copy_target_source_is_pseudo (target, fc))
+    return copy_to_end (target, fc, error);
   if (fc->st.st_size == 0)
     return TRUE;
   if (fc->st.st_size >= PREALLOCATE_MIN)

@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <glib/gi18n-lib.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
 
 #include "ferry-copy-target.h"
@@ -20,6 +21,8 @@ ferry_copy_target_new (int dir_fd, const char *path, FerryCounters *counters, Fe
   self->counters = counters;
   self->control = control;
   self->n_pieces = 1;
+  g_mutex_init (&self->pseudo_lock);
+  self->pseudo_devs = g_hash_table_new (NULL, NULL);
   return self;
 }
 
@@ -29,6 +32,8 @@ ferry_copy_target_free (FerryCopyTarget *self)
 {
   ferry_strategy_free (self->successor);
   ferry_strategy_free (self->first);
+  g_hash_table_unref (self->pseudo_devs);
+  g_mutex_clear (&self->pseudo_lock);
   g_free (self->path);
   g_free (self);
 }
@@ -120,4 +125,30 @@ ferry_copy_target_add_written (FerryCopyTarget *self, FerryFileCopy *fc, guint64
     }
   fc->written += bytes;
   ferry_counters_add (self->counters, &self->counters->bytes_written, bytes);
+}
+
+/**
+ * ferry_copy_target_source_is_pseudo:
+ * Whether @fc's source lives on a pseudo filesystem (ferry_fs_is_pseudo()),
+ * asked once per device. Those all have anonymous devices (major 0), as
+ * tmpfs, btrfs and FUSE do; a disk's files cost no question at all.
+ */
+gboolean
+ferry_copy_target_source_is_pseudo (FerryCopyTarget *self, const FerryFileCopy *fc)
+{
+  /* Under major 0 a device number is its minor, which fits a pointer;
+   * the table holds 1 + the answer, so that "not asked" is NULL. */
+  gpointer key = GSIZE_TO_POINTER ((gsize) fc->st.st_dev);
+  gpointer known;
+
+  if (major (fc->st.st_dev) != 0)
+    return FALSE;
+  g_mutex_lock (&self->pseudo_lock);
+  if ((known = g_hash_table_lookup (self->pseudo_devs, key)) == NULL)
+    {
+      known = GINT_TO_POINTER (1 + ferry_fs_is_pseudo (fc->src_fd));
+      g_hash_table_insert (self->pseudo_devs, key, known);
+    }
+  g_mutex_unlock (&self->pseudo_lock);
+  return GPOINTER_TO_INT (known) == 2;
 }

@@ -31,6 +31,8 @@ struct _FerryCopyTarget
   _Atomic (FerryStrategy *) strategy;
   FerryStrategy *first;
   FerryStrategy *successor;
+  GMutex pseudo_lock;
+  GHashTable *pseudo_devs; /* source devices asked whether they are pseudo filesystems */
 };
 
 FerryCopyTarget *ferry_copy_target_new (int dir_fd,
@@ -47,6 +49,7 @@ void ferry_copy_target_settle (FerryCopyTarget *self);
 gboolean ferry_copy_target_finish (FerryCopyTarget *self, GError **error);
 
 void ferry_copy_target_add_written (FerryCopyTarget *self, FerryFileCopy *fc, guint64 bytes);
+gboolean ferry_copy_target_source_is_pseudo (FerryCopyTarget *self, const FerryFileCopy *fc);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (FerryCopyTarget, ferry_copy_target_free)
 

@@ -68,6 +68,10 @@ ferry_file_copy_check_source_unchanged (FerryFileCopy *fc, GError **error)
       return ferry_set_ferry_error (error, FERRY_ERROR_VANISHED,
                                     _ ("“%s” was deleted while it was being copied"), path);
     }
+  /* A pseudo file's stat says nothing of its content, which is new at
+   * each read: what was read once is the copy. */
+  if (fc->read_once)
+    return TRUE;
   /* The change time too: a program can rewrite a file and put its
    * modification time back, but it cannot put the change time back. */
   if (now.st_size != fc->st.st_size || !same_time (&now.st_mtim, &fc->st.st_mtim)

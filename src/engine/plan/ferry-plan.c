@@ -5,7 +5,6 @@
 #include <fcntl.h>
 #include <glib/gi18n-lib.h>
 #include <linux/magic.h>
-#include <stdlib.h>
 #include <string.h>
 #include <sys/statfs.h>
 #include <sys/statvfs.h>
@@ -25,6 +24,8 @@ source_root_free (FerrySourceRoot *root)
   g_free (root);
 }
 
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (FerrySourceRoot, source_root_free)
+
 void
 ferry_plan_free (FerryPlan *plan)
 {
@@ -34,72 +35,89 @@ ferry_plan_free (FerryPlan *plan)
   g_free (plan);
 }
 
-static const char *
-local_path (GFile *file, GError **error)
+/* What a source as typed copies, and the name its copy gets in the
+ * destination folder DEST, as coreutils cp 9.1 does (cp -r and cp -a,
+ * tried on this machine; lnk is a link to a folder):
+ *   file, dir, lnk        the entry itself, a link as a link: DEST/file, DEST/dir, DEST/lnk
+ *   dir/, lnk/            the folder it names, through the link: DEST/dir, DEST/lnk
+ *   dir/., lnk/., ., ..   the folder's entries, into DEST itself (merged into it)
+ *   a/lnk/../file         ".." is the parent of the folder lnk leads to (the kernel's answer)
+ * With one source and a DEST that does not exist, DEST is made as the
+ * copy, in every case. Unlike cp -a, a folder merged into keeps its own
+ * mode and times, as any folder Ferry merges into does.
+ *
+ * A source that names a folder (ferry_path_names_folder()) is opened
+ * itself, by the kernel, and stands as the entry "." of itself; a copy
+ * named "." is DEST itself (see ferry_folder_make()). This and
+ * open_root_entry() return 0, or the errno of the open that failed. */
+static int
+open_root_folder (FerrySourceRoot *root, const char *given)
 {
-  const char *path = g_file_peek_path (file);
+  g_autofree char *trimmed = ferry_path_trim_slashes (given);
+  g_autofree char *base = g_path_get_basename (trimmed);
 
-  if (path == NULL)
-    {
-      g_autofree char *uri = g_file_get_uri (file);
-      g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED,
-                   _ ("“%s” is not a local file; Ferry copies local files only"), uri);
-    }
-  return path;
+  /* Messages name "dir" for "dir/." and "dir/", and "a/lnk/.." as it is. */
+  root->parent_path = strcmp (base, ".") == 0 ? g_path_get_dirname (trimmed) : g_strdup (trimmed);
+  root->name = g_strdup (".");
+  root->dst_name = g_strdup (ferry_is_dot_or_dotdot (base) ? "." : base);
+  root->parent_fd = open (given, O_PATH | O_DIRECTORY | O_CLOEXEC);
+  return root->parent_fd >= 0 ? 0 : errno;
 }
 
-/* "dir/", "dir/.", "/" and ".." name what they point to, so take the
- * real path for those; a plain "link" is the link itself, as cp -a does. */
-static char *
-canonical_source_path (const char *path)
+static int
+open_root_entry (FerrySourceRoot *root, const char *given)
 {
-  g_autofree char *base = g_path_get_basename (path);
-  gsize len = strlen (path);
+  root->parent_path = g_path_get_dirname (given);
+  root->name = g_path_get_basename (given);
+  root->dst_name = g_strdup (root->name);
+  root->parent_fd = open (root->parent_path, O_PATH | O_DIRECTORY | O_CLOEXEC);
+  return root->parent_fd >= 0 ? 0 : errno;
+}
 
-  if (len > 1 && path[len - 1] == '/')
-    {
-      char *real = realpath (path, NULL);
-      if (real != NULL)
-        return real;
-    }
-  if (ferry_is_dot_or_dotdot (base) || strcmp (base, "/") == 0)
-    {
-      char *real = realpath (path, NULL);
-      if (real != NULL)
-        return real;
-    }
-  return g_strdup (path);
+static gboolean
+fail_source (const char *given, int errsv, GError **error)
+{
+  g_autofree char *trimmed = ferry_path_trim_slashes (given);
+  struct stat st;
+
+  if (errsv == ENOTDIR && stat (trimmed, &st) == 0 && !S_ISDIR (st.st_mode))
+    return ferry_set_ferry_error (error, FERRY_ERROR_SOURCE_MISSING, _ ("“%s” is not a folder"),
+                                  given);
+  if (errsv == ENOENT || errsv == ENOTDIR)
+    return ferry_set_ferry_error (error, FERRY_ERROR_SOURCE_MISSING, _ ("“%s” does not exist"),
+                                  given);
+  return ferry_set_error_from_errno (error, errsv, _ ("Could not read “%s”"), given);
+}
+
+static gboolean
+is_filesystem_root (const struct stat *st)
+{
+  struct stat root_st;
+
+  return S_ISDIR (st->st_mode) && stat ("/", &root_st) == 0 && ferry_stat_same_file (st, &root_st);
 }
 
 static FerrySourceRoot *
 open_source_root (const char *given, GError **error)
 {
-  g_autofree char *path = canonical_source_path (given);
-  FerrySourceRoot *root = g_new0 (FerrySourceRoot, 1);
+  g_autoptr (FerrySourceRoot) root = g_new0 (FerrySourceRoot, 1);
+  int errsv = ferry_path_names_folder (given) ? open_root_folder (root, given)
+                                              : open_root_entry (root, given);
 
-  root->parent_path = g_path_get_dirname (path);
-  root->name = g_path_get_basename (path);
-  if (strcmp (root->name, "/") == 0)
+  if (errsv == 0 && fstatat (root->parent_fd, root->name, &root->st, AT_SYMLINK_NOFOLLOW) != 0)
+    errsv = errno;
+  if (errsv != 0)
+    {
+      fail_source (given, errsv, error);
+      return NULL;
+    }
+  if (is_filesystem_root (&root->st))
     {
       g_set_error (error, FERRY_ERROR, FERRY_ERROR_INVALID_ARGUMENT,
                    _ ("The whole filesystem “/” cannot be copied; choose a folder inside it"));
-      source_root_free (root);
       return NULL;
     }
-
-  root->parent_fd = open (root->parent_path, O_PATH | O_DIRECTORY | O_CLOEXEC);
-  if (root->parent_fd < 0
-      || fstatat (root->parent_fd, root->name, &root->st, AT_SYMLINK_NOFOLLOW) != 0)
-    {
-      if (errno == ENOENT || errno == ENOTDIR)
-        ferry_set_ferry_error (error, FERRY_ERROR_SOURCE_MISSING, _ ("“%s” does not exist"), given);
-      else
-        ferry_set_error_from_errno (error, errno, _ ("Could not read “%s”"), given);
-      source_root_free (root);
-      return NULL;
-    }
-  root->dst_name = g_strdup (root->name);
-  return root;
+  return g_steal_pointer (&root);
 }
 
 /* Where the copies go: into DESTINATION when it is a folder; as
@@ -127,11 +145,16 @@ resolve_destination (FerryPlan *plan, const char *dest, GError **error)
   else if (exists && S_ISDIR (only->st.st_mode))
     return ferry_set_ferry_error (error, FERRY_ERROR_EXISTS,
                                   _ ("“%s” is a file; a folder cannot be copied onto it"), dest);
+  else if (!exists && ferry_path_names_folder (dest) && !S_ISDIR (only->st.st_mode))
+    /* "new/" can only be a folder: cp says the same of a file. */
+    return ferry_set_ferry_error (error, FERRY_ERROR_SOURCE_MISSING,
+                                  _ ("The destination folder “%s” does not exist"), dest);
   else
     {
-      dir = g_path_get_dirname (dest);
+      g_autofree char *trimmed = ferry_path_trim_slashes (dest);
+      dir = g_path_get_dirname (trimmed);
       g_free (only->dst_name);
-      only->dst_name = g_path_get_basename (dest);
+      only->dst_name = g_path_get_basename (trimmed);
     }
 
   plan->dst_fd = open (dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
@@ -177,10 +200,19 @@ is_inside (int folder_fd, const struct stat *st)
   return FALSE;
 }
 
+/* A folder opened as itself (its entry ".") is named by its own path. */
+static char *
+root_source_path (const FerrySourceRoot *root)
+{
+  if (strcmp (root->name, ".") == 0)
+    return g_strdup (root->parent_path);
+  return g_build_filename (root->parent_path, root->name, NULL);
+}
+
 static gboolean
 check_not_onto_itself (FerryPlan *plan, FerrySourceRoot *root, GError **error)
 {
-  g_autofree char *src_path = g_build_filename (root->parent_path, root->name, NULL);
+  g_autofree char *src_path = root_source_path (root);
   struct stat dst_st;
 
   if (S_ISDIR (root->st.st_mode) && is_inside (plan->dst_fd, &root->st))
@@ -235,6 +267,10 @@ check_distinct_names (FerryPlan *plan, GError **error)
     {
       FerrySourceRoot *root = g_ptr_array_index (plan->roots, i);
 
+      /* Folders whose entries go into the destination folder itself merge
+       * there, as their subfolders would. */
+      if (strcmp (root->dst_name, ".") == 0)
+        continue;
       if (!g_hash_table_add (names, root->dst_name))
         {
           g_autofree char *path = g_build_filename (plan->dst_path, root->dst_name, NULL);
@@ -253,33 +289,28 @@ check_distinct_names (FerryPlan *plan, GError **error)
  * itself, a file onto itself, a destination that cannot be written.
  */
 FerryPlan *
-ferry_plan_resolve (GPtrArray *sources, GFile *destination, GError **error)
+ferry_plan_resolve (const char *const *sources, const char *destination, GError **error)
 {
   g_autoptr (FerryPlan) plan = g_new0 (FerryPlan, 1);
-  const char *dest;
 
   plan->dst_fd = -1;
   plan->roots = g_ptr_array_new_with_free_func ((GDestroyNotify) source_root_free);
 
-  if (sources->len == 0)
+  if (sources[0] == NULL)
     {
       g_set_error (error, FERRY_ERROR, FERRY_ERROR_INVALID_ARGUMENT, _ ("Nothing to copy"));
       return NULL;
     }
-  if ((dest = local_path (destination, error)) == NULL)
-    return NULL;
-
-  for (guint i = 0; i < sources->len; i++)
+  for (guint i = 0; sources[i] != NULL; i++)
     {
-      const char *path = local_path (g_ptr_array_index (sources, i), error);
-      FerrySourceRoot *root;
+      FerrySourceRoot *root = open_source_root (sources[i], error);
 
-      if (path == NULL || (root = open_source_root (path, error)) == NULL)
+      if (root == NULL)
         return NULL;
       g_ptr_array_add (plan->roots, root);
     }
 
-  if (!resolve_destination (plan, dest, error) || !check_distinct_names (plan, error))
+  if (!resolve_destination (plan, destination, error) || !check_distinct_names (plan, error))
     return NULL;
   for (guint i = 0; i < plan->roots->len; i++)
     if (!check_not_onto_itself (plan, g_ptr_array_index (plan->roots, i), error))

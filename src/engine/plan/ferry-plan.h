@@ -8,13 +8,15 @@
 
 G_BEGIN_DECLS
 
-/* One source, opened through the folder that holds it. */
+/* One source, opened through the folder that holds it; a source that
+ * names a folder ("dir/", "dir/.", "..") is that folder's entry "." and
+ * @parent_fd the folder itself. */
 typedef struct
 {
   int parent_fd;
   char *parent_path;
   char *name;     /* in the parent folder */
-  char *dst_name; /* in the destination folder */
+  char *dst_name; /* in the destination folder; "." is the destination folder itself */
   struct stat st;
 } FerrySourceRoot;
 
@@ -34,7 +36,9 @@ typedef struct
   guint64 reclaimable;
 } FerryPlan;
 
-FerryPlan *ferry_plan_resolve (GPtrArray *sources, GFile *destination, GError **error);
+FerryPlan *ferry_plan_resolve (const char *const *sources,
+                               const char *destination,
+                               GError **error);
 void ferry_plan_free (FerryPlan *plan);
 gboolean ferry_plan_surely_fits (FerryPlan *plan);
 gboolean ferry_plan_check_space (FerryPlan *plan, const FerryTreeTotals *totals, GError **error);

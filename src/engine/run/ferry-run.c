@@ -462,13 +462,11 @@ refuse_unplugged (FerryRun *self, GError **error)
  * as such before it is planned, not as a folder that is missing there.
  * What cannot be looked at is left for the plan to report. */
 static gboolean
-check_bound_before_plan (FerryRun *self, GFile *destination, GError **error)
+check_bound_before_plan (FerryRun *self, const char *destination, GError **error)
 {
-  const char *path = g_file_peek_path (destination);
   g_auto (FerryFsId) now = { 0 };
 
-  if (!ferry_fs_id_is_known (&self->filesystem) || path == NULL
-      || !ferry_fs_id_read_path (&now, path))
+  if (!ferry_fs_id_is_known (&self->filesystem) || !ferry_fs_id_read_path (&now, destination))
     return TRUE;
   return ferry_fs_id_same (&self->filesystem, &now) || refuse_unplugged (self, error);
 }
@@ -504,11 +502,16 @@ check_bound_before_copy (FerryRun *self, FerryPlan *plan, GError **error)
 
 /**
  * ferry_run_execute:
+ * @sources: (array zero-terminated=1): paths, resolved by the kernel
+ *
  * Runs the job to its end. Returns TRUE when everything was copied and
  * is durable (or, for a dry run, would fit).
  */
 gboolean
-ferry_run_execute (FerryRun *self, GPtrArray *sources, GFile *destination, GError **error)
+ferry_run_execute (FerryRun *self,
+                   const char *const *sources,
+                   const char *destination,
+                   GError **error)
 {
   g_autoptr (FerryPlan) plan = NULL;
   g_autoptr (FerryScan) scan = NULL;

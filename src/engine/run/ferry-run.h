@@ -52,7 +52,10 @@ FerryRun *ferry_run_new (const FerryRunOptions *options,
 void ferry_run_free (FerryRun *self);
 void ferry_run_bind (FerryRun *self, const FerryFsId *filesystem);
 void ferry_run_copy_filesystem (FerryRun *self, FerryFsId *filesystem);
-gboolean ferry_run_execute (FerryRun *self, GPtrArray *sources, GFile *destination, GError **error);
+gboolean ferry_run_execute (FerryRun *self,
+                            const char *const *sources,
+                            const char *destination,
+                            GError **error);
 FerryCopyMethod ferry_run_get_method (FerryRun *self);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (FerryRun, ferry_run_free)

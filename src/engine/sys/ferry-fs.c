@@ -7,6 +7,7 @@
 #include <gio/gio.h>
 #include <glib/gi18n-lib.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <linux/magic.h>
 #include <linux/openat2.h>
@@ -92,6 +93,57 @@ gboolean
 ferry_is_dot_or_dotdot (const char *name)
 {
   return name[0] == '.' && (name[1] == '\0' || (name[1] == '.' && name[2] == '\0'));
+}
+
+/* Paths as a person typed them are resolved by the kernel, name by name,
+ * never collapsed as text: "lnk/../f" is the "f" beside the folder lnk
+ * leads to, not the one beside lnk (g_canonicalize_filename() and
+ * g_file_new_for_path() would say the latter). */
+
+/* @path without the slashes that end it ("/" stays "/"). */
+char *
+ferry_path_trim_slashes (const char *path)
+{
+  gsize len = strlen (path);
+
+  while (len > 1 && path[len - 1] == '/')
+    len--;
+  return g_strndup (path, len);
+}
+
+/* Whether @path names a folder whatever its last name is: it ends in "/",
+ * "." or "..", so the kernel follows a link there, and "." and ".." mean
+ * the folder itself rather than an entry of it. */
+gboolean
+ferry_path_names_folder (const char *path)
+{
+  g_autofree char *trimmed = ferry_path_trim_slashes (path);
+  g_autofree char *base = g_path_get_basename (trimmed);
+
+  return strcmp (trimmed, path) != 0 || ferry_is_dot_or_dotdot (base);
+}
+
+/**
+ * ferry_path_resolve:
+ * The absolute path, free of "." and "..", of what @path names: the folder
+ * holding its last name resolved through links as the kernel does, the
+ * last name kept as it is (it may be a link), unless @path names a folder
+ * (ferry_path_names_folder()). A path that does not resolve is only
+ * collapsed as text, for display.
+ */
+char *
+ferry_path_resolve (const char *path)
+{
+  g_autofree char *trimmed = ferry_path_trim_slashes (path);
+  g_autofree char *base = g_path_get_basename (trimmed);
+  g_autofree char *dir = g_path_get_dirname (trimmed);
+  g_autofree char *real = realpath (ferry_path_names_folder (path) ? path : dir, NULL);
+
+  if (real == NULL)
+    return g_canonicalize_filename (path, NULL);
+  if (ferry_path_names_folder (path))
+    return g_steal_pointer (&real);
+  return g_build_filename (real, base, NULL);
 }
 
 /* File names are bytes; messages are UTF-8 and one line. Keep valid
@@ -291,6 +343,35 @@ ferry_fs_is_fuse (int fd)
   struct statfs fs;
 
   return fstatfs (fd, &fs) == 0 && fs.f_type == FUSE_SUPER_MAGIC;
+}
+
+/* configfs has no constant in <linux/magic.h>; this is the one the
+ * kernel's fs/configfs/mount.c gives it. */
+#define CONFIGFS_MAGIC 0x62656570
+
+/**
+ * ferry_fs_is_pseudo:
+ * Whether @fd is on a filesystem the kernel makes up as it is read:
+ * procfs, sysfs, debugfs, tracefs, configfs, securityfs, cgroupfs,
+ * selinuxfs, smackfs. A file there says size 0 or 4096 whatever it
+ * holds (/proc/cpuinfo says 0), and copy_file_range and sendfile copy
+ * nothing of it: only reading to the end gives its content.
+ */
+gboolean
+ferry_fs_is_pseudo (int fd)
+{
+  static const unsigned long pseudo[] = {
+    PROC_SUPER_MAGIC, SYSFS_MAGIC,        DEBUGFS_MAGIC,      TRACEFS_MAGIC, CONFIGFS_MAGIC,
+    SECURITYFS_MAGIC, CGROUP_SUPER_MAGIC, CGROUP2_SUPER_MAGIC, SELINUX_MAGIC, SMACK_MAGIC,
+  };
+  struct statfs fs;
+
+  if (fstatfs (fd, &fs) != 0)
+    return FALSE;
+  for (guint i = 0; i < G_N_ELEMENTS (pseudo); i++)
+    if ((unsigned long) fs.f_type == pseudo[i])
+      return TRUE;
+  return FALSE;
 }
 
 /**

@@ -30,6 +30,9 @@ gboolean ferry_dir_reader_next (FerryDirReader *reader,
                                 unsigned char *d_type,
                                 int *errsv);
 
+char *ferry_path_trim_slashes (const char *path);
+gboolean ferry_path_names_folder (const char *path);
+char *ferry_path_resolve (const char *path);
 char *ferry_path_display (const char *path);
 char *ferry_path_display_join (const char *dir, const char *name);
 
@@ -64,6 +67,7 @@ int ferry_open_folder_beneath (int root_fd, const char *relpath);
 gboolean ferry_folder_shapes_new_entries (int fd);
 gboolean ferry_fs_leaves_holes (int fd);
 gboolean ferry_fs_is_fuse (int fd);
+gboolean ferry_fs_is_pseudo (int fd);
 gboolean ferry_fs_find_mount (dev_t dev, char **fstype, char **source);
 gboolean ferry_fs_find_mount_point (dev_t dev, char **fstype, char **source, char **mount_point);
 

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #include "config.h"
 
+#include <string.h>
 #include <unistd.h>
 
 #include "ferry-dir-node.h"
@@ -62,6 +63,18 @@ ferry_dir_node_get_root (FerryDirNode *node)
   return node;
 }
 
+static void
+append_name (GString *path, const char *name)
+{
+  /* "." is a source folder opened as itself, or the destination folder
+   * itself: it adds nothing to a path. */
+  if (strcmp (name, ".") == 0)
+    return;
+  if (path->len > 0 && path->str[path->len - 1] != '/')
+    g_string_append_c (path, '/');
+  g_string_append (path, name);
+}
+
 /* Joins the names from the root down to @node, then @name. */
 static char *
 build_path (const FerryDirNode *node, const char *name, gboolean source, gboolean with_base)
@@ -81,17 +94,9 @@ build_path (const FerryDirNode *node, const char *name, gboolean source, gboolea
     }
 
   for (guint i = parts->len; i > 0; i--)
-    {
-      if (path->len > 0 && path->str[path->len - 1] != '/')
-        g_string_append_c (path, '/');
-      g_string_append (path, g_ptr_array_index (parts, i - 1));
-    }
+    append_name (path, g_ptr_array_index (parts, i - 1));
   if (name != NULL)
-    {
-      if (path->len > 0 && path->str[path->len - 1] != '/')
-        g_string_append_c (path, '/');
-      g_string_append (path, name);
-    }
+    append_name (path, name);
   return g_string_free (path, FALSE);
 }
 

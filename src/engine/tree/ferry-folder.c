@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <glib/gi18n-lib.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "ferry-folder.h"
@@ -84,6 +85,11 @@ try_make (FerryTreeContext *ctx, FerryEntry *entry, GError **error)
 
   if (fstatat (node->src_fd, entry->src_name, &entry->st, AT_SYMLINK_NOFOLLOW) != 0)
     return fail_made (entry, TRUE, errno, _ ("Could not read “%s”"), error);
+  /* A copy named "." is the destination folder itself, which takes the
+   * entries of a source given as "dir/." (as cp does): merged, no
+   * conflict with the folder the person chose. */
+  if (strcmp (entry->dst_name, ".") == 0)
+    return MADE_MERGE;
   if (make_folder (ctx, entry) == 0)
     return MADE_CREATED;
   if (errno != EEXIST)

@@ -123,12 +123,15 @@ ferry_preflight_free (FerryPreflight *self)
   g_free (self);
 }
 
-/* As FerryDirNode joins them, so the copy finds the same keys. */
+/* As FerryDirNode joins them, so the copy finds the same keys ("." adds
+ * nothing). */
 static char *
 join (const char *parent, const char *name)
 {
   gsize len = strlen (parent);
 
+  if (strcmp (name, ".") == 0)
+    return g_strdup (parent);
   if (len == 0 || parent[len - 1] == '/')
     return g_strconcat (parent, name, NULL);
   return g_strconcat (parent, "/", name, NULL);
@@ -380,14 +383,20 @@ compare_names (gconstpointer a, gconstpointer b)
 
 /* In name order, so the report reads the same every time. */
 static void
-walk_folder (FerryPreflight *self, Folder *folder)
+walk_entries (FerryPreflight *self, Folder *folder)
 {
   g_autoptr (GPtrArray) names = list_names (folder->src_fd);
 
   g_ptr_array_sort (names, compare_names);
-  self->needed += self->rules.cluster_size; /* the folder's own first cluster */
   for (guint i = 0; i < names->len && !g_cancellable_is_cancelled (self->cancellable); i++)
     walk_entry (self, folder, g_ptr_array_index (names, i), g_ptr_array_index (names, i));
+}
+
+static void
+walk_folder (FerryPreflight *self, Folder *folder)
+{
+  self->needed += self->rules.cluster_size; /* the folder's own first cluster */
+  walk_entries (self, folder);
 }
 
 /* ------------------------------------------------------------------ */
@@ -401,7 +410,12 @@ ferry_preflight_add_root (FerryPreflight *self, const FerryTreeRoot *root)
 
   if (g_hash_table_size (self->top_existing) == 0)
     load_destination (self, &top);
-  walk_entry (self, &top, root->src_name, root->dst_name);
+  /* A copy named "." is the destination folder itself, already there: the
+   * source folder's entries (its own entry ".") land beside the drive's. */
+  if (strcmp (root->dst_name, ".") == 0)
+    walk_entries (self, &top);
+  else
+    walk_entry (self, &top, root->src_name, root->dst_name);
 }
 
 /* (transfer none) (element-type FerryUnsupportedItem) */

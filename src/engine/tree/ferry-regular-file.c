@@ -107,13 +107,24 @@ strategy (FerryTreeContext *ctx)
   return ferry_copy_target_get_strategy (ctx->target);
 }
 
+static gboolean
+copy_data (FerryTreeContext *ctx, FerryFileCopy *fc, FerryEntry *entry, GError **error)
+{
+  gboolean ok = ferry_strategy_copy_data (strategy (ctx), fc, error);
+
+  /* A pseudo file's size is what was read, and the job's total counts
+   * that now: a failure later takes back as much. */
+  entry->st.st_size = fc->st.st_size;
+  return ok;
+}
+
 /* Verification reads the copy back, which moves its access time: it
  * comes before the metadata, so the times set are the ones kept. */
 static gboolean
 copy_steps (FerryTreeContext *ctx, FerryFileCopy *fc, FerryEntry *entry, GError **error)
 {
   return open_source (fc, entry, error) && open_temp (ctx, fc, error)
-         && ferry_strategy_copy_data (strategy (ctx), fc, error)
+         && copy_data (ctx, fc, entry, error)
          && ferry_file_copy_check_source_unchanged (fc, error)
          && (!ctx->verify || ferry_verify_copy (ctx->control, fc, error))
          && apply_metadata (ctx, fc, entry, error);
