@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #include "config.h"
 
+#include <string.h>
+
 #include "ferry-drive-list.h"
 #include "ferry-fake-drive.h"
 #include "ferry-fake-file-info.h"
@@ -98,7 +100,7 @@ typedef struct
 } Fixture;
 
 static GMount *
-make_mount (Fixture *f, const DriveKind *kind)
+make_mount (const char *scratch, const DriveKind *kind)
 {
   g_autoptr (GDrive) drive = NULL;
   g_autoptr (GFile) root = NULL;
@@ -109,7 +111,7 @@ make_mount (Fixture *f, const DriveKind *kind)
     root = g_file_new_for_uri (kind->uri);
   else
     {
-      const char *path = ferry_test_path (f->scratch, kind->name, NULL);
+      const char *path = ferry_test_path (scratch, kind->name, NULL);
 
       ferry_test_make_dirs (path);
       root = g_file_new_for_path (path);
@@ -130,7 +132,7 @@ fixture_set_up (Fixture *f, gconstpointer data)
   file = g_file_new_for_path (selected);
   f->files = g_list_append (NULL, ferry_fake_file_info_new (file));
 
-  f->mount = make_mount (f, kind);
+  f->mount = make_mount (f->scratch, kind);
   if (kind->shadowed)
     g_mount_shadow (f->mount);
   f->monitor = ferry_fake_volume_monitor_new ();
@@ -215,6 +217,99 @@ test_drive_kind (Fixture *f, gconstpointer data)
   g_assert_cmpint (ferry_mount_is_removable_drive (f->mount), ==, kind->offered);
 }
 
+/* The drives @drives lists, by name: "A; B". */
+static char *
+describe_window (FerryDriveList *drives)
+{
+  GString *out = g_string_new (NULL);
+
+  for (guint i = 0; i < g_list_model_get_n_items (G_LIST_MODEL (drives)); i++)
+    {
+      g_autoptr (FerryDestination) drive = g_list_model_get_item (G_LIST_MODEL (drives), i);
+
+      g_string_append_printf (out, "%s%s", i > 0 ? "; " : "", ferry_destination_get_name (drive));
+    }
+  return g_string_free (out, FALSE);
+}
+
+/* The drives Send To lists in @menu ("Send To {A; B}; Copy with
+ * Ferry…"), as describe_window() puts them. */
+static char *
+send_to_drives (const char *menu)
+{
+  const char *start = strstr (menu, SEND_TO " {");
+  const char *end;
+
+  if (start == NULL)
+    return g_strdup ("");
+  start += strlen (SEND_TO " {");
+  end = strchr (start, '}');
+  g_assert_nonnull (end);
+  return g_strndup (start, (gsize) (end - start));
+}
+
+static int
+compare_names (gconstpointer a, gconstpointer b)
+{
+  return g_utf8_collate (*(const char *const *) a, *(const char *const *) b);
+}
+
+/* What both should list: the kinds offered, by name. */
+static char *
+expected_drives (void)
+{
+  g_autoptr (GPtrArray) names = g_ptr_array_new ();
+
+  for (guint i = 0; i < G_N_ELEMENTS (drive_kinds); i++)
+    if (drive_kinds[i].offered)
+      g_ptr_array_add (names, (gpointer) drive_kinds[i].name);
+  g_ptr_array_sort (names, compare_names);
+  g_ptr_array_add (names, NULL);
+  return g_strjoinv ("; ", (char **) names->pdata);
+}
+
+/* Every kind of drive plugged in at once, in the order of the table
+ * (not by name): the window's list and Send To name the same drives in
+ * the same order, by name. */
+static void
+test_all_kinds_at_once (void)
+{
+  g_autofree char *scratch = ferry_test_scratch_new ("drive-kind");
+  g_autoptr (GFile) photo = NULL;
+  GList *files;
+  FerryFakeVolumeMonitor *monitor = ferry_fake_volume_monitor_new ();
+  FerryDriveList *drives;
+  NautilusMenuProvider *provider;
+  g_autofree char *menu = NULL, *in_window = NULL, *in_send_to = NULL, *expected = NULL;
+
+  ferry_test_write_text (ferry_test_path (scratch, "photo.jpg", NULL), "photo");
+  photo = g_file_new_for_path (ferry_test_path (scratch, "photo.jpg", NULL));
+  files = g_list_append (NULL, ferry_fake_file_info_new (photo));
+  for (guint i = 0; i < G_N_ELEMENTS (drive_kinds); i++)
+    {
+      g_autoptr (GMount) mount = make_mount (scratch, &drive_kinds[i]);
+
+      if (drive_kinds[i].shadowed)
+        g_mount_shadow (mount);
+      ferry_fake_volume_monitor_add_mount (monitor, mount);
+    }
+  drives = ferry_drive_list_new (G_VOLUME_MONITOR (monitor));
+  provider = g_object_new (provider_type, "volume-monitor", monitor, NULL);
+  menu = ferry_test_describe_menu (provider, files);
+  in_window = describe_window (drives);
+  in_send_to = send_to_drives (menu);
+  expected = expected_drives ();
+
+  g_test_message ("The window: %s; Send To: %s", in_window, in_send_to);
+  g_assert_cmpstr (in_send_to, ==, in_window);
+  g_assert_cmpstr (in_window, ==, expected);
+  unref_and_wait (provider);
+  unref_and_wait (drives);
+  g_object_unref (monitor);
+  g_list_free_full (files, g_object_unref);
+  ferry_test_remove_tree (scratch);
+}
+
 int
 main (int argc, char *argv[])
 {
@@ -229,5 +324,6 @@ main (int argc, char *argv[])
       g_test_add (path, Fixture, &drive_kinds[i], fixture_set_up, test_drive_kind,
                   fixture_tear_down);
     }
+  g_test_add_func ("/drive-kind/all-at-once", test_all_kinds_at_once);
   return g_test_run ();
 }

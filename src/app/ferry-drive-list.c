@@ -8,8 +8,9 @@
  * FerryDriveList:
  * The drives files can be dropped on, live: a GListModel of
  * FerryDestination that follows a GVolumeMonitor as drives are plugged in
- * and pulled out. Mounts can also be added by hand, which is how tests
- * bring in drives of their own making.
+ * and pulled out, in the order Nautilus's Send To lists them (by name,
+ * then by when they came). Mounts can also be added by hand, which is how
+ * tests bring in drives of their own making.
  */
 struct _FerryDriveList
 {
@@ -68,6 +69,25 @@ find_mount (FerryDriveList *self, GMount *mount, guint *position)
   return FALSE;
 }
 
+/* After every drive listed before it (Send To's order too): a drive
+ * plugged in again comes back to its place, and one of the same name as
+ * a drive listed already comes after it. */
+static guint
+place_for (FerryDriveList *self, GMount *mount)
+{
+  guint position = self->drives->len;
+
+  while (position > 0)
+    {
+      FerryDestination *before = g_ptr_array_index (self->drives, position - 1);
+
+      if (ferry_mount_compare_for_listing (ferry_destination_get_mount (before), mount) <= 0)
+        break;
+      position--;
+    }
+  return position;
+}
+
 void
 ferry_drive_list_add_mount (FerryDriveList *self, GMount *mount)
 {
@@ -76,8 +96,9 @@ ferry_drive_list_add_mount (FerryDriveList *self, GMount *mount)
   g_return_if_fail (FERRY_IS_DRIVE_LIST (self));
   if (!ferry_mount_is_removable_drive (mount) || find_mount (self, mount, &position))
     return;
-  g_ptr_array_add (self->drives, ferry_destination_new_for_mount (mount));
-  g_list_model_items_changed (G_LIST_MODEL (self), self->drives->len - 1, 0, 1);
+  position = place_for (self, mount);
+  g_ptr_array_insert (self->drives, (int) position, ferry_destination_new_for_mount (mount));
+  g_list_model_items_changed (G_LIST_MODEL (self), position, 0, 1);
 }
 
 void
