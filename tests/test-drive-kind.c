@@ -184,21 +184,31 @@ window_offers (GMount *mount)
   return n_drives == 1;
 }
 
+/* Nautilus's menu for the selected file, built now by the extension as
+ * built, over the fixture's volume monitor. */
+static char *
+describe_menu_now (Fixture *f)
+{
+  NautilusMenuProvider *provider
+      = g_object_new (provider_type, "volume-monitor", f->monitor, NULL);
+  char *menu = ferry_test_describe_menu (provider, f->files);
+
+  unref_and_wait (provider);
+  return menu;
+}
+
 /* Whether Nautilus's menu for the selected file sends it to @mount: the
  * extension as built, over a volume monitor that lists @mount alone. */
 static gboolean
 send_to_offers (Fixture *f, const DriveKind *kind)
 {
-  NautilusMenuProvider *provider
-      = g_object_new (provider_type, "volume-monitor", f->monitor, NULL);
-  g_autofree char *menu = ferry_test_describe_menu (provider, f->files);
+  g_autofree char *menu = describe_menu_now (f);
   g_autofree char *offered = g_strdup_printf (SEND_TO " {%s}; " COPY_WITH_FERRY, kind->name);
 
   g_test_message ("The menu: %s", menu);
   /* Before any free space is known: a drive's name stands alone. */
   if (g_strcmp0 (menu, COPY_WITH_FERRY) != 0)
     g_assert_cmpstr (menu, ==, offered);
-  unref_and_wait (provider);
   return g_strcmp0 (menu, offered) == 0;
 }
 
@@ -310,6 +320,39 @@ test_all_kinds_at_once (void)
   ferry_test_remove_tree (scratch);
 }
 
+/* Whether the window's list, following @monitor, and Send To, asked now,
+ * both offer the drive @name; fails the test if they disagree. */
+static gboolean
+both_offer (FerryDriveList *drives, Fixture *f, const char *name)
+{
+  g_autofree char *menu = describe_menu_now (f);
+  g_autofree char *in_send_to = send_to_drives (menu);
+  g_autofree char *in_window = describe_window (drives);
+
+  g_test_message ("The window: {%s}; Send To: {%s}", in_window, in_send_to);
+  g_assert_cmpstr (in_window, ==, in_send_to);
+  return g_strcmp0 (in_window, name) == 0;
+}
+
+/* A drive listed, then shadowed by another mount of the same drive
+ * while mounted, then not any more: the window follows the volume
+ * monitor's "mount-changed" as Send To does, each time. */
+static void
+test_drive_kind_changes (Fixture *f, gconstpointer data)
+{
+  const DriveKind *kind = data;
+  FerryDriveList *drives = ferry_drive_list_new (G_VOLUME_MONITOR (f->monitor));
+
+  g_assert_true (both_offer (drives, f, kind->name));
+  g_mount_shadow (f->mount);
+  ferry_fake_volume_monitor_change_mount (f->monitor, f->mount);
+  g_assert_false (both_offer (drives, f, kind->name));
+  g_mount_unshadow (f->mount);
+  ferry_fake_volume_monitor_change_mount (f->monitor, f->mount);
+  g_assert_true (both_offer (drives, f, kind->name));
+  unref_and_wait (drives);
+}
+
 int
 main (int argc, char *argv[])
 {
@@ -325,5 +368,7 @@ main (int argc, char *argv[])
                   fixture_tear_down);
     }
   g_test_add_func ("/drive-kind/all-at-once", test_all_kinds_at_once);
+  g_test_add ("/drive-kind/shadowed-while-listed", Fixture, &drive_kinds[0], fixture_set_up,
+              test_drive_kind_changes, fixture_tear_down);
   return g_test_run ();
 }

@@ -101,6 +101,13 @@ ferry_drive_list_add_mount (FerryDriveList *self, GMount *mount)
   g_list_model_items_changed (G_LIST_MODEL (self), position, 0, 1);
 }
 
+static void
+take_out (FerryDriveList *self, guint position)
+{
+  g_ptr_array_remove_index (self->drives, position);
+  g_list_model_items_changed (G_LIST_MODEL (self), position, 1, 0);
+}
+
 void
 ferry_drive_list_remove_mount (FerryDriveList *self, GMount *mount)
 {
@@ -110,8 +117,7 @@ ferry_drive_list_remove_mount (FerryDriveList *self, GMount *mount)
   if (!find_mount (self, mount, &position))
     return;
   ferry_destination_set_plugged (g_ptr_array_index (self->drives, position), FALSE);
-  g_ptr_array_remove_index (self->drives, position);
-  g_list_model_items_changed (G_LIST_MODEL (self), position, 1, 0);
+  take_out (self, position);
 }
 
 /* The drive @file is on, if it is on one of the list. */
@@ -142,6 +148,22 @@ on_mount_removed (GVolumeMonitor *monitor, GMount *mount, FerryDriveList *self)
   ferry_drive_list_remove_mount (self, mount);
 }
 
+/* A mount can become a drive to offer or stop being one while mounted
+ * (shadowed by another mount of the same drive, or not any more): the
+ * list asks the same question Send To asks each time it is shown. Not
+ * offered any more is not unplugged: the drive is still there. */
+static void
+on_mount_changed (GVolumeMonitor *monitor, GMount *mount, FerryDriveList *self)
+{
+  guint position;
+  gboolean listed = find_mount (self, mount, &position);
+
+  if (ferry_mount_is_removable_drive (mount))
+    ferry_drive_list_add_mount (self, mount);
+  else if (listed)
+    take_out (self, position);
+}
+
 /* @monitor: (nullable): where drives come from; NULL for a list that is
  *   only filled by hand (tests). */
 FerryDriveList *
@@ -155,6 +177,7 @@ ferry_drive_list_new (GVolumeMonitor *monitor)
   self->monitor = g_object_ref (monitor);
   g_signal_connect_object (monitor, "mount-added", G_CALLBACK (on_mount_added), self, 0);
   g_signal_connect_object (monitor, "mount-removed", G_CALLBACK (on_mount_removed), self, 0);
+  g_signal_connect_object (monitor, "mount-changed", G_CALLBACK (on_mount_changed), self, 0);
   mounts = g_volume_monitor_get_mounts (monitor);
   for (GList *l = mounts; l != NULL; l = l->next)
     ferry_drive_list_add_mount (self, l->data);
