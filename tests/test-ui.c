@@ -603,39 +603,11 @@ screen_point (GtkWidget *widget, int window_x, int window_y, int *x, int *y)
   *y = window_y + (int) (dy + bounds.origin.y + bounds.size.height / 2);
 }
 
-static void
-on_process_ended (GObject *process, GAsyncResult *result, gpointer user_data)
-{
-  gboolean *ended = user_data;
-
-  g_subprocess_wait_finish (G_SUBPROCESS (process), result, NULL);
-  *ended = TRUE;
-}
-
-static gboolean
-flag_set (gpointer data)
-{
-  return *(gboolean *) data;
-}
-
 /* Runs xdotool with @args while the window keeps answering events. */
 static void
 xdotool (const char *const *args)
 {
-  g_autoptr (GPtrArray) argv = g_ptr_array_new ();
-  g_autoptr (GSubprocess) process = NULL;
-  g_autoptr (GError) error = NULL;
-  gboolean ended = FALSE;
-
-  g_ptr_array_add (argv, (gpointer) "xdotool");
-  for (guint i = 0; args[i] != NULL; i++)
-    g_ptr_array_add (argv, (gpointer) args[i]);
-  g_ptr_array_add (argv, NULL);
-  process = g_subprocess_newv ((const char *const *) argv->pdata, G_SUBPROCESS_FLAGS_NONE, &error);
-  g_assert_no_error (error);
-  g_subprocess_wait_async (process, NULL, on_process_ended, &ended);
-  g_assert_true (ferry_test_ui_wait_until (flag_set, &ended, 20000));
-  g_assert_true (g_subprocess_get_successful (process));
+  ferry_test_ui_xdotool (args);
 }
 
 static void
@@ -655,8 +627,6 @@ static GSubprocess *
 start_drag_source (const char *const *files, int *x, int *y)
 {
   g_autoptr (GPtrArray) argv = g_ptr_array_new ();
-  g_autoptr (GError) error = NULL;
-  g_autoptr (GDataInputStream) out = NULL;
   g_autofree char *line = NULL;
   GSubprocess *process;
 
@@ -664,13 +634,7 @@ start_drag_source (const char *const *files, int *x, int *y)
   for (guint i = 0; files[i] != NULL; i++)
     g_ptr_array_add (argv, (gpointer) files[i]);
   g_ptr_array_add (argv, NULL);
-  process = g_subprocess_newv ((const char *const *) argv->pdata, G_SUBPROCESS_FLAGS_STDOUT_PIPE,
-                               &error);
-  g_assert_no_error (error);
-  out = g_data_input_stream_new (g_subprocess_get_stdout_pipe (process));
-  line = g_data_input_stream_read_line_utf8 (out, NULL, NULL, &error);
-  g_assert_no_error (error);
-  g_assert_nonnull (line);
+  process = ferry_test_ui_spawn ((const char *const *) argv->pdata, &line);
   g_assert_cmpint (sscanf (line, "ready %d %d", x, y), ==, 2);
   return process;
 }

@@ -111,6 +111,25 @@ on_queue_busy (FerryQueue *queue, GParamSpec *pspec, FerryApplication *self)
   self->held = busy;
 }
 
+/* The keyboard shortcuts, which the shortcuts window shows. */
+static void
+set_shortcuts (GtkApplication *app)
+{
+  const struct
+  {
+    const char *action;
+    const char *accels[3];
+  } shortcuts[] = {
+    { "window.close", { "<Control>w", NULL } },
+    { "win.add-files", { "<Control>o", NULL } },
+    { "win.add-folders", { "<Shift><Control>o", NULL } },
+    { "win.paste", { "<Control>v", NULL } },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (shortcuts); i++)
+    gtk_application_set_accels_for_action (app, shortcuts[i].action, shortcuts[i].accels);
+}
+
 static void
 ferry_application_startup (GApplication *app)
 {
@@ -134,8 +153,7 @@ ferry_application_startup (GApplication *app)
   device_mode = g_settings_create_action (self->settings, "device-mode");
   g_action_map_add_action (G_ACTION_MAP (app), verify);
   g_action_map_add_action (G_ACTION_MAP (app), device_mode);
-  gtk_application_set_accels_for_action (GTK_APPLICATION (app), "window.close",
-                                         (const char *[]){ "<Control>w", NULL });
+  set_shortcuts (GTK_APPLICATION (app));
 }
 
 static void

@@ -38,7 +38,17 @@ struct _FerryWindow
 void _ferry_window_update_page (FerryWindow *self);
 
 /* ferry-window-actions.c */
-void _ferry_window_class_actions_init (GtkWidgetClass *widget_class);
+void _ferry_window_actions_init (FerryWindow *self);
+
+/* ferry-window-add.c */
+typedef enum
+{
+  FERRY_CHOOSE_FILES,
+  FERRY_CHOOSE_FOLDERS,
+} FerryChooseKind;
+
+void _ferry_window_choose_files (FerryWindow *self, FerryChooseKind kind);
+void _ferry_window_paste (FerryWindow *self);
 
 /* ferry-window-dialogs.c */
 void _ferry_window_toast (FerryWindow *self, const char *text);
@@ -52,12 +62,14 @@ void _ferry_window_bind_drives (FerryWindow *self);
 FerryDestination *_ferry_window_destination_for (FerryWindow *self, GFile *file);
 void _ferry_window_update_eject_offers (FerryWindow *self);
 void _ferry_window_eject (FerryWindow *self, FerryDestination *destination);
+FerryDestination *_ferry_window_get_selected_drive (FerryWindow *self);
 
 /* ferry-window-drops.c */
 void _ferry_window_drops_init (FerryWindow *self);
 GtkWidget *_ferry_window_create_destination_row (gpointer item, gpointer user_data);
 void _ferry_window_unstage (FerryWindow *self);
 void _ferry_window_copy_staged (FerryWindow *self, GFile *folder);
+gboolean _ferry_window_copy_to (FerryWindow *self, FerryDestination *destination, GList *files);
 
 /* ferry-window-folders.c */
 void _ferry_window_folders_init (FerryWindow *self);
