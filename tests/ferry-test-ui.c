@@ -474,3 +474,44 @@ ferry_test_ui_spawn (const char *const *argv, char **line)
   g_assert_nonnull (*line);
   return process;
 }
+
+/* Waits for a dialog over @parent and returns it once laid out. */
+GtkWindow *
+ferry_test_ui_wait_for_dialog (GtkWindow *parent)
+{
+  for (guint i = 0; i < 500; i++)
+    {
+      GtkWindow *dialog = ferry_test_ui_find_dialog (parent);
+      if (dialog != NULL)
+        {
+          ferry_test_ui_wait (300); /* shown, laid out, mapped */
+          return dialog;
+        }
+      ferry_test_ui_wait (20);
+    }
+  g_error ("no dialog was shown");
+}
+
+/* Clicks the dialog's button labelled @label, as a person would: the
+ * dialog answers and closes. */
+void
+ferry_test_ui_click_response (GtkWindow *dialog, const char *label)
+{
+  g_autoptr (GList) buttons = ferry_test_ui_find_all (GTK_WIDGET (dialog), GTK_TYPE_BUTTON);
+
+  for (GList *l = buttons; l != NULL; l = l->next)
+    if (g_strcmp0 (gtk_button_get_label (l->data), label) == 0)
+      {
+        /* The dialog is destroyed once it answered. */
+        g_object_add_weak_pointer (G_OBJECT (dialog), (gpointer *) &dialog);
+        gtk_widget_activate (l->data);
+        for (guint i = 0; i < 50 && dialog != NULL && gtk_widget_get_visible (GTK_WIDGET (dialog));
+             i++)
+          ferry_test_ui_wait (20);
+        g_assert_true (dialog == NULL || !gtk_widget_get_visible (GTK_WIDGET (dialog)));
+        if (dialog != NULL)
+          g_object_remove_weak_pointer (G_OBJECT (dialog), (gpointer *) &dialog);
+        return;
+      }
+  g_error ("no button “%s” in the dialog", label);
+}

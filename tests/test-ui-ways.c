@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Every way into the window, under Xvfb: Add Files…, Add Folders… and
- * Paste onto the drive selected with the keyboard, and the small things
+ * Paste onto the drive selected with the keyboard, the shortcuts (and
+ * their window), quitting, and the small things
  * a person expects of it: drives that keep their places when plugged in
  * again. Drives are made up (FerryTestMount) over scratch folders; keys
  * are pressed for real (xdotool), and files are copied to the clipboard
@@ -259,13 +260,30 @@ select_drive_with_keys (Fixture *f, guint n)
 /* ------------------------------------------------------------------ */
 /* Add Files… and Add Folders…                                         */
 
-static gboolean
-chooser_shown (gpointer data)
+typedef struct
 {
-  Fixture *f = data;
-  GtkWindow *dialog = ferry_test_ui_find_dialog (GTK_WINDOW (f->window));
+  Fixture *f;
+  GType type;
+} DialogWait;
 
-  return dialog != NULL && GTK_IS_FILE_CHOOSER (dialog);
+static gboolean
+dialog_shown (gpointer data)
+{
+  DialogWait *wait = data;
+  GtkWindow *dialog = ferry_test_ui_find_dialog (GTK_WINDOW (wait->f->window));
+
+  return dialog != NULL && G_TYPE_CHECK_INSTANCE_TYPE (dialog, wait->type);
+}
+
+/* The window of @type opened over the fixture's, once laid out. */
+static GtkWindow *
+wait_for_window_of_type (Fixture *f, GType type)
+{
+  DialogWait wait = { f, type };
+
+  g_assert_true (ferry_test_ui_wait_until (dialog_shown, &wait, 10000));
+  ferry_test_ui_wait (300);
+  return ferry_test_ui_find_dialog (GTK_WINDOW (f->window));
 }
 
 /* The file chooser the window opened: with no portal, GTK's own dialog
@@ -273,9 +291,7 @@ chooser_shown (gpointer data)
 static GtkWindow *
 wait_for_chooser (Fixture *f)
 {
-  g_assert_true (ferry_test_ui_wait_until (chooser_shown, f, 10000));
-  ferry_test_ui_wait (300);
-  return ferry_test_ui_find_dialog (GTK_WINDOW (f->window));
+  return wait_for_window_of_type (f, GTK_TYPE_FILE_CHOOSER);
 }
 
 static guint
@@ -528,6 +544,150 @@ test_paste_text (Fixture *f, gconstpointer data)
   g_subprocess_force_exit (source);
 }
 
+/* ------------------------------------------------------------------ */
+/* The keyboard                                                        */
+
+/* What the shortcuts window lists: "Title: keys; …". */
+static char *
+describe_shortcuts (GtkWindow *shortcuts)
+{
+  g_autoptr (GList) rows
+      = ferry_test_ui_find_all (GTK_WIDGET (shortcuts), GTK_TYPE_SHORTCUTS_SHORTCUT);
+  GString *out = g_string_new (NULL);
+
+  /* Its search page holds copies of them, not shown. */
+  for (GList *l = rows; l != NULL; l = l->next)
+    {
+      GtkWidget *label = ferry_test_ui_find (l->data, GTK_TYPE_SHORTCUT_LABEL, NULL);
+      g_autofree char *title = NULL;
+
+      if (!gtk_widget_get_mapped (l->data))
+        continue;
+      g_object_get (l->data, "title", &title, NULL);
+      g_string_append_printf (out, "%s%s: %s", out->len > 0 ? "; " : "", title,
+                              gtk_shortcut_label_get_accelerator (GTK_SHORTCUT_LABEL (label)));
+    }
+  return g_string_free (out, FALSE);
+}
+
+/* Ctrl+? opens the shortcuts window, which lists every way in with the
+ * keys that do it; so does F1. */
+static void
+test_shortcuts_window (Fixture *f, gconstpointer data)
+{
+  const char *const keys[] = { "ctrl+question", "F1" };
+
+  if (skip_without_keyboard ())
+    return;
+  for (guint i = 0; i < G_N_ELEMENTS (keys); i++)
+    {
+      GtkWindow *shortcuts;
+      g_autofree char *listed = NULL;
+
+      ferry_test_ui_press_keys (GTK_WINDOW (f->window), keys[i]);
+      shortcuts = wait_for_window_of_type (f, GTK_TYPE_SHORTCUTS_WINDOW);
+      listed = describe_shortcuts (shortcuts);
+      g_assert_cmpstr (listed, ==,
+                       "Add files to the selected drive: <Control>o; "
+                       "Add folders to the selected drive: <Shift><Control>o; "
+                       "Paste files copied in a file manager: <Control>v; "
+                       "Select another drive: Up Down; "
+                       "Keyboard shortcuts and help: <Control>question F1; "
+                       "Close the window: <Control>w; Quit: <Control>q");
+      if (i == 0)
+        save_dialog_screenshot (shortcuts, "shortcuts.png");
+      gtk_window_close (shortcuts);
+      ferry_test_ui_wait (200);
+    }
+}
+
+static FerryJob *
+only_job (Fixture *f)
+{
+  g_autoptr (FerryJob) job = g_list_model_get_item (G_LIST_MODEL (f->queue), 0);
+
+  g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (f->queue)), ==, 1);
+  return job;
+}
+
+static gboolean
+weak_pointer_cleared (gpointer data)
+{
+  return *(gpointer *) data == NULL;
+}
+
+/* Keeps an eye on the fixture's window, which is to go. */
+static void
+watch_window (Fixture *f, gpointer *window)
+{
+  *window = f->window;
+  g_object_add_weak_pointer (*window, window);
+}
+
+/* Waits for the window watched to be gone, then gives the fixture a
+ * window to tear down. */
+static void
+assert_window_goes (Fixture *f, gpointer *window)
+{
+  g_assert_true (ferry_test_ui_wait_until (weak_pointer_cleared, window, 10000));
+  f->window = ferry_window_new (NULL, f->queue, f->drives);
+}
+
+/* Ctrl+Q while a copy runs asks first, with the question closing the
+ * window asks: Keep Copying keeps it all; Stop and Close stops the copy
+ * (nothing half-written is left under its name) and the window goes. */
+static void
+test_quit_asks (Fixture *f, gconstpointer data)
+{
+  g_autoptr (FerryTestMount) mount = plug_in (f, "Alpha", "a");
+  GSList *files;
+  GtkWindow *dialog;
+  FerryJob *job;
+  gpointer window;
+
+  if (skip_without_keyboard ())
+    return;
+  ferry_test_write_random (ferry_test_path (f->src, "big.bin", NULL), 64 * 1024 * 1024, 53);
+  files = ferry_test_ui_files_in (f->src, "big.bin", NULL);
+  g_assert_true (
+      ferry_destination_row_drop_files (ferry_test_window_drive_row (f, "Alpha"), files));
+  g_slist_free_full (files, g_object_unref);
+  job = only_job (f);
+  ferry_job_pause (job);
+
+  ferry_test_ui_press_keys (GTK_WINDOW (f->window), "ctrl+q");
+  dialog = ferry_test_ui_wait_for_dialog (GTK_WINDOW (f->window));
+  g_assert_cmpstr (adw_message_dialog_get_heading (ADW_MESSAGE_DIALOG (dialog)), ==,
+                   "Stop Copying?");
+  ferry_test_ui_click_response (dialog, "_Keep Copying");
+  ferry_test_ui_wait (200);
+  g_assert_true (gtk_widget_get_visible (GTK_WIDGET (f->window)));
+  g_assert_cmpint (ferry_job_get_phase (job), <, FERRY_PHASE_DONE);
+
+  ferry_test_ui_press_keys (GTK_WINDOW (f->window), "ctrl+q");
+  dialog = ferry_test_ui_wait_for_dialog (GTK_WINDOW (f->window));
+  watch_window (f, &window);
+  ferry_test_ui_click_response (dialog, "_Stop and Close");
+  assert_window_goes (f, &window);
+  g_assert_cmpint (ferry_job_get_phase (job), ==, FERRY_PHASE_CANCELLED);
+  g_assert_false (g_file_test (ferry_test_path (f->scratch, "a", "big.bin", NULL),
+                               G_FILE_TEST_EXISTS));
+}
+
+/* With nothing being copied, Ctrl+Q quits and Ctrl+W closes the window
+ * at once (the keys are the test's data). */
+static void
+test_keys_close_window (Fixture *f, gconstpointer data)
+{
+  gpointer window;
+
+  if (skip_without_keyboard ())
+    return;
+  watch_window (f, &window);
+  ferry_test_ui_press_keys (GTK_WINDOW (f->window), data);
+  assert_window_goes (f, &window);
+}
+
 /* A copy that ends while the window is not focused (no window manager
  * gives the focus back after a dialog) is told of in a notification: a
  * desktop has a notification server, and so does the test's bus. */
@@ -632,7 +792,13 @@ main (int argc, char **argv)
   ADD ("/ui-ways/add-folders", test_add_folders);
   ADD ("/ui-ways/add-files-without-drive", test_add_files_without_drive);
   ADD ("/ui-ways/paste-text", test_paste_text);
+  ADD ("/ui-ways/shortcuts-window", test_shortcuts_window);
+  ADD ("/ui-ways/quit-asks", test_quit_asks);
 #undef ADD
+  g_test_add ("/ui-ways/quit-when-idle", Fixture, "ctrl+q", fixture_set_up,
+              test_keys_close_window, fixture_tear_down);
+  g_test_add ("/ui-ways/close-window", Fixture, "ctrl+w", fixture_set_up, test_keys_close_window,
+              fixture_tear_down);
   g_test_add ("/ui-ways/paste/gnome-copied-files", Fixture, "x-special/gnome-copied-files",
               fixture_set_up, test_paste, fixture_tear_down);
   g_test_add ("/ui-ways/paste/uri-list", Fixture, "text/uri-list", fixture_set_up, test_paste,

@@ -98,6 +98,27 @@ about_activated (GSimpleAction *action, GVariant *parameter, gpointer user_data)
       g_strcmp0 (translators, "translator-credits") != 0 ? translators : NULL, NULL);
 }
 
+/* app.quit (Ctrl+Q): every window closes as its close button closes it,
+ * asking first while a copy runs; what is not copied yet would be
+ * missing. Copies running with no window get one to ask in. */
+static void
+quit_activated (GSimpleAction *action, GVariant *parameter, gpointer user_data)
+{
+  FerryApplication *self = user_data;
+  GList *windows = gtk_application_get_windows (GTK_APPLICATION (self));
+  g_autolist (GtkWindow) ferry_windows = NULL;
+
+  for (GList *l = windows; l != NULL; l = l->next)
+    if (FERRY_IS_WINDOW (l->data))
+      ferry_windows = g_list_prepend (ferry_windows, g_object_ref (l->data));
+  if (ferry_windows == NULL && ferry_queue_get_busy (self->queue))
+    ferry_windows = g_list_prepend (NULL, g_object_ref (get_window (self)));
+  if (ferry_windows == NULL)
+    g_application_quit (G_APPLICATION (self));
+  for (GList *l = ferry_windows; l != NULL; l = l->next)
+    gtk_window_close (l->data);
+}
+
 /* While transfers run, the process stays even without a window. */
 static void
 on_queue_busy (FerryQueue *queue, GParamSpec *pspec, FerryApplication *self)
@@ -111,7 +132,8 @@ on_queue_busy (FerryQueue *queue, GParamSpec *pspec, FerryApplication *self)
   self->held = busy;
 }
 
-/* The keyboard shortcuts, which the shortcuts window shows. */
+/* The keyboard shortcuts, which the shortcuts window (gtk/help-overlay.ui,
+ * found by GtkApplication under the resource base path) shows. */
 static void
 set_shortcuts (GtkApplication *app)
 {
@@ -120,7 +142,10 @@ set_shortcuts (GtkApplication *app)
     const char *action;
     const char *accels[3];
   } shortcuts[] = {
+    { "app.quit", { "<Control>q", NULL } },
     { "window.close", { "<Control>w", NULL } },
+    /* F1, help: the shortcuts window, which says what each way in is. */
+    { "win.show-help-overlay", { "<Control>question", "F1", NULL } },
     { "win.add-files", { "<Control>o", NULL } },
     { "win.add-folders", { "<Shift><Control>o", NULL } },
     { "win.paste", { "<Control>v", NULL } },
@@ -137,6 +162,7 @@ ferry_application_startup (GApplication *app)
   const GActionEntry actions[] = {
     { "copy-to", copy_to_activated, "(sas)" },
     { "about", about_activated },
+    { "quit", quit_activated },
   };
   g_autoptr (GAction) verify = NULL;
   g_autoptr (GAction) device_mode = NULL;
