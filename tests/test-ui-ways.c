@@ -1,14 +1,16 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Every way into the window, under Xvfb: Add Files…, Add Folders… and
  * Paste onto the drive selected with the keyboard, the shortcuts (and
- * their window), quitting, and the small things
- * a person expects of it: drives that keep their places when plugged in
- * again. Drives are made up (FerryTestMount) over scratch folders; keys
+ * their window), quitting; and the small things a person expects of it:
+ * drives that keep their places when plugged in again, a window that
+ * keeps its size, finished transfers and recent folders that can be
+ * cleared. Drives are made up (FerryTestMount) over scratch folders; keys
  * are pressed for real (xdotool), and files are copied to the clipboard
  * by another program, as a file manager would. The window is Ferry's
  * application's, for its shortcuts. */
 #include "config.h"
 
+#include <gdk/x11/gdkx.h>
 #include <string.h>
 
 #include "ferry-application.h"
@@ -16,6 +18,7 @@
 #include "ferry-drive-list.h"
 #include "ferry-test-ui.h"
 #include "ferry-test-util.h"
+#include "ferry-transfer-row.h"
 #include "ferry-window.h"
 
 typedef FerryTestWindow Fixture;
@@ -688,6 +691,203 @@ test_keys_close_window (Fixture *f, gconstpointer data)
   assert_window_goes (f, &window);
 }
 
+/* ------------------------------------------------------------------ */
+/* What the window keeps and what can be cleared                       */
+
+/* The first mapped button under @root with @label, or @tooltip. */
+static GtkWidget *
+find_button (GtkWidget *root, const char *label, const char *tooltip)
+{
+  g_autoptr (GList) buttons = ferry_test_ui_find_all (root, GTK_TYPE_BUTTON);
+
+  for (GList *l = buttons; l != NULL; l = l->next)
+    if (gtk_widget_get_mapped (l->data)
+        && ((label != NULL && g_strcmp0 (gtk_button_get_label (l->data), label) == 0)
+            || (tooltip != NULL
+                && g_strcmp0 (gtk_widget_get_tooltip_text (l->data), tooltip) == 0)))
+      return l->data;
+  return NULL;
+}
+
+/* Clicks the button labelled @label (or with @tooltip) under @root. */
+static void
+click (GtkWidget *root, const char *label, const char *tooltip)
+{
+  GtkWidget *button = find_button (root, label, tooltip);
+
+  if (button == NULL)
+    g_error ("no button “%s” is shown", label != NULL ? label : tooltip);
+  g_assert_true (gtk_widget_is_sensitive (button));
+  gtk_widget_activate (button);
+  /* A button activated shows itself pressed for 250 ms, then clicks. */
+  ferry_test_ui_wait (500);
+}
+
+/* The window opens at the size it was left at: resized by the person
+ * (through the X server, as a window manager would), closed, opened
+ * again. */
+static void
+test_remembers_size (Fixture *f, gconstpointer data)
+{
+  GdkSurface *surface = gtk_native_get_surface (GTK_NATIVE (f->window));
+  g_autofree char *xid = g_strdup_printf ("%lu", (gulong) gdk_x11_surface_get_xid (surface));
+  FerryWindow *again;
+  int width, height, left_width, left_height;
+  gpointer window;
+
+  if (skip_without_keyboard ())
+    return;
+  ferry_test_ui_xdotool ((const char *[]){ "windowsize", "--sync", xid, "720", "480", NULL });
+  ferry_test_ui_wait (300);
+  /* The X window holds the client-side frame's edges besides. */
+  width = gtk_widget_get_width (GTK_WIDGET (f->window));
+  height = gtk_widget_get_height (GTK_WIDGET (f->window));
+  g_test_message ("resized to %d×%d", width, height);
+  g_assert_cmpint (ABS (width - 720), <=, 20);
+  g_assert_cmpint (ABS (height - 480), <=, 20);
+  watch_window (f, &window);
+  gtk_window_close (GTK_WINDOW (f->window));
+  assert_window_goes (f, &window);
+
+  again = ferry_window_new (GTK_APPLICATION (app), f->queue, f->drives);
+  gtk_window_present (GTK_WINDOW (again));
+  ferry_test_ui_wait (300);
+  left_width = gtk_widget_get_width (GTK_WIDGET (again));
+  left_height = gtk_widget_get_height (GTK_WIDGET (again));
+  gtk_window_destroy (GTK_WINDOW (again));
+  g_assert_cmpint (left_width, ==, width);
+  g_assert_cmpint (left_height, ==, height);
+}
+
+static guint
+n_folder_rows (Fixture *f)
+{
+  GtkWidget *list = ferry_test_ui_find (GTK_WIDGET (f->window), GTK_TYPE_LIST_BOX, "folder-list");
+  g_autoptr (GList) rows = ferry_test_ui_find_all (list, FERRY_TYPE_DESTINATION_ROW);
+
+  return g_list_length (rows);
+}
+
+/* "Clear Recent" forgets the folders used lately; Choose Folder… stays. */
+static void
+test_clear_recent_folders (Fixture *f, gconstpointer data)
+{
+  /* A drive keeps the lists shown when no folder is left. */
+  g_autoptr (FerryTestMount) alpha = plug_in (f, "Alpha", "a");
+  g_autoptr (GSettings) settings = g_settings_new (APPLICATION_ID);
+  g_auto (GStrv) left = NULL;
+  const char *folders[] = { "Photos", "Work", NULL };
+  g_autoptr (GStrvBuilder) uris = g_strv_builder_new ();
+  g_auto (GStrv) recent = NULL;
+
+  for (guint i = 0; folders[i] != NULL; i++)
+    {
+      g_autoptr (GFile) folder = g_file_new_build_filename (f->scratch, folders[i], NULL);
+      g_autofree char *uri = g_file_get_uri (folder);
+
+      ferry_test_make_dirs (g_file_peek_path (folder));
+      g_strv_builder_add (uris, uri);
+    }
+  recent = g_strv_builder_end (uris);
+  g_settings_set_strv (settings, "recent-folders", (const char *const *) recent);
+  ferry_test_ui_wait (200);
+  g_assert_cmpuint (n_folder_rows (f), ==, 2);
+  save_screenshot (f, "recent-folders.png");
+
+  click (GTK_WIDGET (f->window), "Clear Recent", NULL);
+  g_assert_cmpuint (n_folder_rows (f), ==, 0);
+  left = g_settings_get_strv (settings, "recent-folders");
+  g_assert_cmpuint (g_strv_length (left), ==, 0);
+  g_assert_null (find_button (GTK_WIDGET (f->window), "Clear Recent", NULL));
+  g_assert_nonnull (ferry_test_ui_find_label (GTK_WIDGET (f->window), "Choose Folder…"));
+}
+
+/* The job of the transfer of @name (a source's name). */
+static FerryJob *
+job_of (Fixture *f, const char *name)
+{
+  for (guint i = 0; i < g_list_model_get_n_items (G_LIST_MODEL (f->queue)); i++)
+    {
+      g_autoptr (FerryJob) job = g_list_model_get_item (G_LIST_MODEL (f->queue), i);
+      g_autofree char *source = g_file_get_basename (ferry_job_get_sources (job)->pdata[0]);
+
+      if (g_strcmp0 (source, name) == 0)
+        return job;
+    }
+  return NULL;
+}
+
+static gboolean
+job_done (gpointer job)
+{
+  return ferry_job_get_phase (job) == FERRY_PHASE_DONE;
+}
+
+/* Drops @name of src/ on the drive @drive and waits for it to be done,
+ * unless @pause holds it at its start. */
+static FerryJob *
+copy_to (Fixture *f, const char *name, const char *drive, gboolean pause)
+{
+  GSList *files = ferry_test_ui_files_in (f->src, name, NULL);
+  FerryJob *job;
+
+  g_assert_true (ferry_destination_row_drop_files (ferry_test_window_drive_row (f, drive), files));
+  g_slist_free_full (files, g_object_unref);
+  job = job_of (f, name);
+  if (pause)
+    ferry_job_pause (job);
+  else
+    g_assert_true (ferry_test_ui_wait_until (job_done, job, 20000));
+  return job;
+}
+
+static guint
+n_transfer_rows (Fixture *f)
+{
+  g_autoptr (GList) rows
+      = ferry_test_ui_find_all (GTK_WIDGET (f->window), FERRY_TYPE_TRANSFER_ROW);
+
+  return g_list_length (rows);
+}
+
+/* "Clear Finished" takes every transfer that ended out of the list and
+ * leaves the one still running; a finished one goes alone with its
+ * "Remove From List" button. */
+static void
+test_clear_finished (Fixture *f, gconstpointer data)
+{
+  g_autoptr (FerryTestMount) alpha = plug_in (f, "Alpha", "a");
+  g_autoptr (FerryTestMount) beta = plug_in (f, "Beta", "b");
+  FerryJob *big;
+
+  ferry_test_write_text (ferry_test_path (f->src, "one.txt", NULL), "one");
+  ferry_test_write_text (ferry_test_path (f->src, "two.txt", NULL), "two");
+  ferry_test_write_random (ferry_test_path (f->src, "big.bin", NULL), 32 * 1024 * 1024, 54);
+  g_assert_null (find_button (GTK_WIDGET (f->window), "Clear Finished", NULL));
+  copy_to (f, "one.txt", "Alpha", FALSE);
+  copy_to (f, "two.txt", "Beta", FALSE);
+  big = copy_to (f, "big.bin", "Beta", TRUE);
+  ferry_test_ui_wait (300);
+  g_assert_cmpuint (n_transfer_rows (f), ==, 3);
+  save_screenshot (f, "clear-finished.png");
+
+  click (GTK_WIDGET (f->window), "Clear Finished", NULL);
+  g_assert_cmpuint (n_transfer_rows (f), ==, 1);
+  g_assert_true (job_of (f, "big.bin") == big);
+  g_assert_null (find_button (GTK_WIDGET (f->window), "Clear Finished", NULL));
+  ferry_test_assert_files_equal (ferry_test_path (f->src, "one.txt", NULL),
+                                 ferry_test_path (f->scratch, "a", "one.txt", NULL));
+
+  ferry_job_resume (big);
+  g_assert_true (ferry_test_ui_wait_until (job_done, big, 30000));
+  ferry_test_ui_wait (300);
+  click (GTK_WIDGET (ferry_test_ui_find (GTK_WIDGET (f->window), FERRY_TYPE_TRANSFER_ROW, NULL)),
+         NULL, "Remove From List");
+  g_assert_cmpuint (n_transfer_rows (f), ==, 0);
+  ferry_test_assert_files_equal (ferry_test_path (f->src, "big.bin", NULL),
+                                 ferry_test_path (f->scratch, "b", "big.bin", NULL));
+}
+
 /* A copy that ends while the window is not focused (no window manager
  * gives the focus back after a dialog) is told of in a notification: a
  * desktop has a notification server, and so does the test's bus. */
@@ -794,6 +994,9 @@ main (int argc, char **argv)
   ADD ("/ui-ways/paste-text", test_paste_text);
   ADD ("/ui-ways/shortcuts-window", test_shortcuts_window);
   ADD ("/ui-ways/quit-asks", test_quit_asks);
+  ADD ("/ui-ways/remembers-size", test_remembers_size);
+  ADD ("/ui-ways/clear-recent-folders", test_clear_recent_folders);
+  ADD ("/ui-ways/clear-finished", test_clear_finished);
 #undef ADD
   g_test_add ("/ui-ways/quit-when-idle", Fixture, "ctrl+q", fixture_set_up,
               test_keys_close_window, fixture_tear_down);

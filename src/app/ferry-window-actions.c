@@ -7,46 +7,48 @@
 
 #include "ferry-window-private.h"
 
-static void
-add_files_activated (GSimpleAction *action, GVariant *parameter, gpointer user_data)
+static const struct
 {
-  _ferry_window_choose_files (user_data, FERRY_CHOOSE_FILES);
-}
+  const char *name;
+  void (*run) (FerryWindow *self);
+} window_actions[] = {
+  { "add-files", _ferry_window_add_files },
+  { "add-folders", _ferry_window_add_folders },
+  { "paste", _ferry_window_paste },
+  { "choose-folder", _ferry_window_choose_folder },
+  { "unstage", _ferry_window_unstage },
+  { "clear-finished", _ferry_window_clear_finished },
+  { "clear-recent-folders", _ferry_window_clear_recent_folders },
+};
 
 static void
-add_folders_activated (GSimpleAction *action, GVariant *parameter, gpointer user_data)
+on_activated (GSimpleAction *action, GVariant *parameter, gpointer user_data)
 {
-  _ferry_window_choose_files (user_data, FERRY_CHOOSE_FOLDERS);
+  const char *name = g_action_get_name (G_ACTION (action));
+
+  for (guint i = 0; i < G_N_ELEMENTS (window_actions); i++)
+    if (g_str_equal (window_actions[i].name, name))
+      window_actions[i].run (user_data);
 }
 
-static void
-paste_activated (GSimpleAction *action, GVariant *parameter, gpointer user_data)
+/* An action can be used only when it would do something; its buttons
+ * follow. */
+void
+_ferry_window_enable_action (FerryWindow *self, const char *name, gboolean enabled)
 {
-  _ferry_window_paste (user_data);
-}
+  GAction *action = g_action_map_lookup_action (G_ACTION_MAP (self), name);
 
-static void
-choose_folder_activated (GSimpleAction *action, GVariant *parameter, gpointer user_data)
-{
-  _ferry_window_choose_folder (user_data);
-}
-
-static void
-unstage_activated (GSimpleAction *action, GVariant *parameter, gpointer user_data)
-{
-  _ferry_window_unstage (user_data);
+  g_simple_action_set_enabled (G_SIMPLE_ACTION (action), enabled);
 }
 
 void
 _ferry_window_actions_init (FerryWindow *self)
 {
-  const GActionEntry actions[] = {
-    { "add-files", add_files_activated },
-    { "add-folders", add_folders_activated },
-    { "paste", paste_activated },
-    { "choose-folder", choose_folder_activated },
-    { "unstage", unstage_activated },
-  };
+  for (guint i = 0; i < G_N_ELEMENTS (window_actions); i++)
+    {
+      g_autoptr (GSimpleAction) action = g_simple_action_new (window_actions[i].name, NULL);
 
-  g_action_map_add_action_entries (G_ACTION_MAP (self), actions, G_N_ELEMENTS (actions), self);
+      g_signal_connect_object (action, "activate", G_CALLBACK (on_activated), self, 0);
+      g_action_map_add_action (G_ACTION_MAP (self), G_ACTION (action));
+    }
 }

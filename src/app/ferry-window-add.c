@@ -51,6 +51,12 @@ on_files_chosen (GtkNativeDialog *chooser, int response, FerryWindow *self)
   g_object_unref (chooser);
 }
 
+typedef enum
+{
+  FERRY_CHOOSE_FILES,
+  FERRY_CHOOSE_FOLDERS,
+} FerryChooseKind;
+
 /* The chooser's title says where the files will go. */
 static char *
 chooser_title (FerryWindow *self, FerryChooseKind kind)
@@ -70,8 +76,8 @@ chooser_title (FerryWindow *self, FerryChooseKind kind)
 /* Several files, or several folders: GTK's chooser (and the desktop's,
  * through the portal) answers a selection of files and folders mixed
  * only by opening the folder, so folders have a chooser of their own. */
-void
-_ferry_window_choose_files (FerryWindow *self, FerryChooseKind kind)
+static void
+choose_files (FerryWindow *self, FerryChooseKind kind)
 {
   g_autofree char *title = chooser_title (self, kind);
   GtkFileChooserNative *chooser = gtk_file_chooser_native_new (
@@ -84,6 +90,18 @@ _ferry_window_choose_files (FerryWindow *self, FerryChooseKind kind)
   gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (chooser), TRUE);
   g_signal_connect_object (chooser, "response", G_CALLBACK (on_files_chosen), self, 0);
   gtk_native_dialog_show (GTK_NATIVE_DIALOG (chooser));
+}
+
+void
+_ferry_window_add_files (FerryWindow *self)
+{
+  choose_files (self, FERRY_CHOOSE_FILES);
+}
+
+void
+_ferry_window_add_folders (FerryWindow *self)
+{
+  choose_files (self, FERRY_CHOOSE_FOLDERS);
 }
 
 /* ------------------------------------------------------------------ */

@@ -30,7 +30,9 @@ struct _FerryWindow
   GtkListBox *drive_list;
   GtkListBox *folder_list;
   GtkWidget *choose_folder_row;
+  GtkWidget *clear_folders_button;
   GtkWidget *transfers_group;
+  GtkWidget *clear_finished_button;
   GtkListBox *transfer_list;
 };
 
@@ -39,15 +41,11 @@ void _ferry_window_update_page (FerryWindow *self);
 
 /* ferry-window-actions.c */
 void _ferry_window_actions_init (FerryWindow *self);
+void _ferry_window_enable_action (FerryWindow *self, const char *name, gboolean enabled);
 
 /* ferry-window-add.c */
-typedef enum
-{
-  FERRY_CHOOSE_FILES,
-  FERRY_CHOOSE_FOLDERS,
-} FerryChooseKind;
-
-void _ferry_window_choose_files (FerryWindow *self, FerryChooseKind kind);
+void _ferry_window_add_files (FerryWindow *self);
+void _ferry_window_add_folders (FerryWindow *self);
 void _ferry_window_paste (FerryWindow *self);
 
 /* ferry-window-dialogs.c */
@@ -75,10 +73,12 @@ gboolean _ferry_window_copy_to (FerryWindow *self, FerryDestination *destination
 void _ferry_window_folders_init (FerryWindow *self);
 void _ferry_window_load_folders (FerryWindow *self);
 void _ferry_window_choose_folder (FerryWindow *self);
+void _ferry_window_clear_recent_folders (FerryWindow *self);
 
 /* ferry-window-transfers.c */
 void _ferry_window_bind_queue (FerryWindow *self);
 FerryTransferRow *_ferry_window_get_transfer_row (FerryWindow *self, guint position);
 void _ferry_window_start_job (FerryWindow *self, FerryJob *job);
+void _ferry_window_clear_finished (FerryWindow *self);
 
 G_END_DECLS

@@ -90,9 +90,24 @@ ferry_window_class_init (FerryWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, FerryWindow, drive_list);
   gtk_widget_class_bind_template_child (widget_class, FerryWindow, folder_list);
   gtk_widget_class_bind_template_child (widget_class, FerryWindow, choose_folder_row);
+  gtk_widget_class_bind_template_child (widget_class, FerryWindow, clear_folders_button);
   gtk_widget_class_bind_template_child (widget_class, FerryWindow, transfers_group);
+  gtk_widget_class_bind_template_child (widget_class, FerryWindow, clear_finished_button);
   gtk_widget_class_bind_template_child (widget_class, FerryWindow, transfer_list);
 
+}
+
+/* The window opens at the size it was left at: GTK keeps default-width
+ * and default-height to the size the person gave it. */
+static void
+remember_size (FerryWindow *self)
+{
+  g_settings_bind (self->settings, "window-width", self, "default-width",
+                   G_SETTINGS_BIND_DEFAULT);
+  g_settings_bind (self->settings, "window-height", self, "default-height",
+                   G_SETTINGS_BIND_DEFAULT);
+  g_settings_bind (self->settings, "window-maximized", self, "maximized",
+                   G_SETTINGS_BIND_DEFAULT);
 }
 
 static void
@@ -100,6 +115,7 @@ ferry_window_init (FerryWindow *self)
 {
   gtk_widget_init_template (GTK_WIDGET (self));
   self->settings = g_settings_new (APPLICATION_ID);
+  remember_size (self);
   self->folders = g_ptr_array_new_with_free_func (g_object_unref);
   self->conflicts = ferry_conflict_queue_new (GTK_WINDOW (self));
   g_signal_connect (self, "close-request", G_CALLBACK (_ferry_window_close_request), NULL);
