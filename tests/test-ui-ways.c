@@ -888,6 +888,43 @@ test_clear_finished (Fixture *f, gconstpointer data)
                                  ferry_test_path (f->scratch, "b", "big.bin", NULL));
 }
 
+/* At a phone's width and in dark style, every new control is shown and
+ * the window still fits: the selected drive's check mark, Add Files…,
+ * Clear Finished and Clear Recent. */
+static void
+test_narrow_and_dark (Fixture *f, gconstpointer data)
+{
+  g_autoptr (FerryTestMount) alpha = plug_in (f, "SanDisk Cruzer Blade", "a");
+  g_autoptr (FerryTestMount) beta = plug_in (f, "SD Card", "b");
+  g_autoptr (GSettings) settings = g_settings_new (APPLICATION_ID);
+  g_autoptr (GFile) folder = g_file_new_build_filename (f->scratch, "Photos", NULL);
+  g_autofree char *uri = g_file_get_uri (folder);
+  AdwStyleManager *style = adw_style_manager_get_default ();
+  int minimum;
+
+  ferry_test_make_dirs (g_file_peek_path (folder));
+  g_settings_set_strv (settings, "recent-folders", (const char *const[]){ uri, NULL });
+  ferry_test_write_text (ferry_test_path (f->src, "notes.txt", NULL), "notes");
+  copy_to (f, "notes.txt", "SD Card", FALSE);
+  gtk_window_set_default_size (GTK_WINDOW (f->window), 360, 720);
+  for (guint dark = 0; dark < 2; dark++)
+    {
+      adw_style_manager_set_color_scheme (style, dark ? ADW_COLOR_SCHEME_FORCE_DARK
+                                                      : ADW_COLOR_SCHEME_FORCE_LIGHT);
+      ferry_test_ui_wait (500);
+      gtk_widget_measure (GTK_WIDGET (f->window), GTK_ORIENTATION_HORIZONTAL, -1, &minimum, NULL,
+                          NULL, NULL);
+      g_assert_cmpint (minimum, <=, 360);
+      g_assert_true (check_mark_shown (f, "SanDisk Cruzer Blade"));
+      g_assert_nonnull (find_button (GTK_WIDGET (f->window), NULL, "Add Files…"));
+      g_assert_nonnull (find_button (GTK_WIDGET (f->window), "Clear Finished", NULL));
+      g_assert_nonnull (find_button (GTK_WIDGET (f->window), "Clear Recent", NULL));
+      save_screenshot (f, dark ? "narrow-dark.png" : "narrow-light.png");
+    }
+  adw_style_manager_set_color_scheme (style, ADW_COLOR_SCHEME_DEFAULT);
+  g_settings_reset (settings, "recent-folders");
+}
+
 /* A copy that ends while the window is not focused (no window manager
  * gives the focus back after a dialog) is told of in a notification: a
  * desktop has a notification server, and so does the test's bus. */
@@ -997,6 +1034,7 @@ main (int argc, char **argv)
   ADD ("/ui-ways/remembers-size", test_remembers_size);
   ADD ("/ui-ways/clear-recent-folders", test_clear_recent_folders);
   ADD ("/ui-ways/clear-finished", test_clear_finished);
+  ADD ("/ui-ways/narrow-and-dark", test_narrow_and_dark);
 #undef ADD
   g_test_add ("/ui-ways/quit-when-idle", Fixture, "ctrl+q", fixture_set_up,
               test_keys_close_window, fixture_tear_down);
