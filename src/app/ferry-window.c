@@ -94,7 +94,6 @@ ferry_window_class_init (FerryWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, FerryWindow, transfers_group);
   gtk_widget_class_bind_template_child (widget_class, FerryWindow, clear_finished_button);
   gtk_widget_class_bind_template_child (widget_class, FerryWindow, transfer_list);
-
 }
 
 /* The window opens at the size it was left at: GTK keeps default-width
