@@ -987,6 +987,9 @@ keep_desktop_files_in_scratch (void)
     { "XDG_CACHE_HOME", "cache" },
   };
 
+  /* What an earlier run chose is not to be offered as recent. */
+  if (g_file_test (home, G_FILE_TEST_IS_DIR))
+    ferry_test_remove_tree (home);
   for (guint i = 0; i < G_N_ELEMENTS (dirs); i++)
     {
       g_autofree char *dir = g_build_filename (home, dirs[i][1], NULL);
