@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #include "config.h"
 
+#include <gdk/x11/gdkx.h>
 #include <string.h>
 
 #include "ferry-test-ui.h"
@@ -392,4 +393,125 @@ guint
 ferry_test_mount_get_n_ejects (FerryTestMount *self)
 {
   return self->n_ejects;
+}
+
+/* ------------------------------------------------------------------ */
+/* The X server, as a person (or a file manager) would use it          */
+
+static void
+on_process_ended (GObject *process, GAsyncResult *result, gpointer user_data)
+{
+  gboolean *ended = user_data;
+
+  g_subprocess_wait_finish (G_SUBPROCESS (process), result, NULL);
+  *ended = TRUE;
+}
+
+static gboolean
+flag_set (gpointer data)
+{
+  return *(gboolean *) data;
+}
+
+/* Runs xdotool with @args while the window keeps answering events. */
+void
+ferry_test_ui_xdotool (const char *const *args)
+{
+  g_autoptr (GPtrArray) argv = g_ptr_array_new ();
+  g_autoptr (GSubprocess) process = NULL;
+  g_autoptr (GError) error = NULL;
+  gboolean ended = FALSE;
+
+  g_ptr_array_add (argv, (gpointer) "xdotool");
+  for (guint i = 0; args[i] != NULL; i++)
+    g_ptr_array_add (argv, (gpointer) args[i]);
+  g_ptr_array_add (argv, NULL);
+  process = g_subprocess_newv ((const char *const *) argv->pdata, G_SUBPROCESS_FLAGS_NONE, &error);
+  g_assert_no_error (error);
+  g_subprocess_wait_async (process, NULL, on_process_ended, &ended);
+  g_assert_true (ferry_test_ui_wait_until (flag_set, &ended, 20000));
+  g_assert_true (g_subprocess_get_successful (process));
+}
+
+/* Whether keys can be pressed for real: an X server and xdotool. */
+gboolean
+ferry_test_ui_can_press_keys (void)
+{
+  g_autofree char *xdotool = g_find_program_in_path ("xdotool");
+
+  return xdotool != NULL && GDK_IS_X11_DISPLAY (gdk_display_get_default ());
+}
+
+/* Presses @keys ("ctrl+o", "Down") on the keyboard, with @window given
+ * the X input focus first, as a window manager gives it to the window
+ * clicked. */
+void
+ferry_test_ui_press_keys (GtkWindow *window, const char *keys)
+{
+  GdkSurface *surface = gtk_native_get_surface (GTK_NATIVE (window));
+  g_autofree char *xid = g_strdup_printf ("%lu", (gulong) gdk_x11_surface_get_xid (surface));
+
+  ferry_test_ui_xdotool ((const char *[]){ "windowfocus", "--sync", xid, NULL });
+  ferry_test_ui_wait (100);
+  ferry_test_ui_xdotool ((const char *[]){ "key", "--clearmodifiers", keys, NULL });
+  ferry_test_ui_wait (200);
+}
+
+/* Starts @argv, a helper playing another program (a file manager), and
+ * returns it once it printed its first line, which @line gets. */
+GSubprocess *
+ferry_test_ui_spawn (const char *const *argv, char **line)
+{
+  g_autoptr (GError) error = NULL;
+  g_autoptr (GDataInputStream) out = NULL;
+  GSubprocess *process;
+
+  process = g_subprocess_newv (argv, G_SUBPROCESS_FLAGS_STDOUT_PIPE, &error);
+  g_assert_no_error (error);
+  out = g_data_input_stream_new (g_subprocess_get_stdout_pipe (process));
+  *line = g_data_input_stream_read_line_utf8 (out, NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (*line);
+  return process;
+}
+
+/* Waits for a dialog over @parent and returns it once laid out. */
+GtkWindow *
+ferry_test_ui_wait_for_dialog (GtkWindow *parent)
+{
+  for (guint i = 0; i < 500; i++)
+    {
+      GtkWindow *dialog = ferry_test_ui_find_dialog (parent);
+      if (dialog != NULL)
+        {
+          ferry_test_ui_wait (300); /* shown, laid out, mapped */
+          return dialog;
+        }
+      ferry_test_ui_wait (20);
+    }
+  g_error ("no dialog was shown");
+}
+
+/* Clicks the dialog's button labelled @label, as a person would: the
+ * dialog answers and closes. */
+void
+ferry_test_ui_click_response (GtkWindow *dialog, const char *label)
+{
+  g_autoptr (GList) buttons = ferry_test_ui_find_all (GTK_WIDGET (dialog), GTK_TYPE_BUTTON);
+
+  for (GList *l = buttons; l != NULL; l = l->next)
+    if (g_strcmp0 (gtk_button_get_label (l->data), label) == 0)
+      {
+        /* The dialog is destroyed once it answered. */
+        g_object_add_weak_pointer (G_OBJECT (dialog), (gpointer *) &dialog);
+        gtk_widget_activate (l->data);
+        for (guint i = 0; i < 50 && dialog != NULL && gtk_widget_get_visible (GTK_WIDGET (dialog));
+             i++)
+          ferry_test_ui_wait (20);
+        g_assert_true (dialog == NULL || !gtk_widget_get_visible (GTK_WIDGET (dialog)));
+        if (dialog != NULL)
+          g_object_remove_weak_pointer (G_OBJECT (dialog), (gpointer *) &dialog);
+        return;
+      }
+  g_error ("no button “%s” in the dialog", label);
 }

@@ -49,4 +49,11 @@ guint ferry_test_mount_get_n_ejects (FerryTestMount *self);
 
 FerryTestMount *ferry_test_window_plug_in (FerryTestWindow *f, const char *name);
 
+void ferry_test_ui_xdotool (const char *const *args);
+gboolean ferry_test_ui_can_press_keys (void);
+void ferry_test_ui_press_keys (GtkWindow *window, const char *keys);
+GSubprocess *ferry_test_ui_spawn (const char *const *argv, char **line);
+GtkWindow *ferry_test_ui_wait_for_dialog (GtkWindow *parent);
+void ferry_test_ui_click_response (GtkWindow *dialog, const char *label);
+
 G_END_DECLS

@@ -335,6 +335,64 @@ test_destination_without_files (Fixture *f, gconstpointer data)
   g_assert_cmpuint (ferry_pid (f), ==, 0);
 }
 
+/* The org.gtk.Actions of @path, NULL while nothing answers there. */
+static GStrv
+list_actions (Fixture *f, const char *path)
+{
+  g_autoptr (GVariant) reply = g_dbus_connection_call_sync (
+      f->connection, APPLICATION_ID, path, "org.gtk.Actions", "List", NULL,
+      G_VARIANT_TYPE ("(as)"), G_DBUS_CALL_FLAGS_NONE, WAIT_MS, NULL, NULL);
+  GStrv names = NULL;
+
+  if (reply != NULL)
+    g_variant_get (reply, "(^as)", &names);
+  return names;
+}
+
+/* What the window's shortcuts do can be driven over D-Bus, as
+ * org.gtk.Actions: the window's actions (add-files, paste, …) and the
+ * application's quit, which ends Ferry when nothing is being copied. */
+static void
+test_actions_over_dbus (Fixture *f, gconstpointer data)
+{
+  const char *window_path = FERRY_OBJECT_PATH "/window/1";
+  const char *const window_wanted[] = { "add-files", "add-folders", "paste", "show-help-overlay" };
+  g_auto (GStrv) window_actions = NULL;
+  g_auto (GStrv) app_actions = NULL;
+  g_autoptr (GVariant) reply = NULL;
+  g_autoptr (GVariant) quit_reply = NULL;
+  g_autoptr (GError) error = NULL;
+
+  reply = g_dbus_connection_call_sync (
+      f->connection, APPLICATION_ID, FERRY_OBJECT_PATH, "org.freedesktop.Application",
+      "Activate", g_variant_new_parsed ("(@a{sv} {},)"), NULL, G_DBUS_CALL_FLAGS_NONE, WAIT_MS,
+      NULL, &error);
+  g_assert_no_error (error);
+  for (guint waited = 0; (window_actions = list_actions (f, window_path)) == NULL; waited += 20)
+    {
+      if (waited > WAIT_MS)
+        g_error ("Ferry's window never answered on %s", window_path);
+      g_usleep (20000);
+    }
+  app_actions = list_actions (f, FERRY_OBJECT_PATH);
+  for (guint i = 0; i < G_N_ELEMENTS (window_wanted); i++)
+    if (!g_strv_contains ((const char *const *) window_actions, window_wanted[i]))
+      g_error ("the window exports no action %s", window_wanted[i]);
+  g_assert_true (g_strv_contains ((const char *const *) app_actions, "quit"));
+
+  quit_reply = g_dbus_connection_call_sync (
+      f->connection, APPLICATION_ID, FERRY_OBJECT_PATH, "org.gtk.Actions", "Activate",
+      g_variant_new_parsed ("('quit', @av [], @a{sv} {})"), NULL, G_DBUS_CALL_FLAGS_NONE,
+      WAIT_MS, NULL, &error);
+  g_assert_no_error (error);
+  for (guint waited = 0; ferry_pid (f) != 0; waited += 20)
+    {
+      if (waited > WAIT_MS)
+        g_error ("Ferry did not quit");
+      g_usleep (20000);
+    }
+}
+
 int
 main (int argc, char **argv)
 {
@@ -356,5 +414,7 @@ main (int argc, char **argv)
               fixture_tear_down);
   g_test_add ("/app/destination-refused-by-running", Fixture, NULL, fixture_set_up,
               test_destination_refused_by_running, fixture_tear_down);
+  g_test_add ("/app/actions-over-dbus", Fixture, NULL, fixture_set_up, test_actions_over_dbus,
+              fixture_tear_down);
   return g_test_run ();
 }

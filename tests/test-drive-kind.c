@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #include "config.h"
 
+#include <string.h>
+
 #include "ferry-drive-list.h"
 #include "ferry-fake-drive.h"
 #include "ferry-fake-file-info.h"
@@ -98,7 +100,7 @@ typedef struct
 } Fixture;
 
 static GMount *
-make_mount (Fixture *f, const DriveKind *kind)
+make_mount (const char *scratch, const DriveKind *kind)
 {
   g_autoptr (GDrive) drive = NULL;
   g_autoptr (GFile) root = NULL;
@@ -109,7 +111,7 @@ make_mount (Fixture *f, const DriveKind *kind)
     root = g_file_new_for_uri (kind->uri);
   else
     {
-      const char *path = ferry_test_path (f->scratch, kind->name, NULL);
+      const char *path = ferry_test_path (scratch, kind->name, NULL);
 
       ferry_test_make_dirs (path);
       root = g_file_new_for_path (path);
@@ -130,7 +132,7 @@ fixture_set_up (Fixture *f, gconstpointer data)
   file = g_file_new_for_path (selected);
   f->files = g_list_append (NULL, ferry_fake_file_info_new (file));
 
-  f->mount = make_mount (f, kind);
+  f->mount = make_mount (f->scratch, kind);
   if (kind->shadowed)
     g_mount_shadow (f->mount);
   f->monitor = ferry_fake_volume_monitor_new ();
@@ -182,21 +184,31 @@ window_offers (GMount *mount)
   return n_drives == 1;
 }
 
+/* Nautilus's menu for the selected file, built now by the extension as
+ * built, over the fixture's volume monitor. */
+static char *
+describe_menu_now (Fixture *f)
+{
+  NautilusMenuProvider *provider
+      = g_object_new (provider_type, "volume-monitor", f->monitor, NULL);
+  char *menu = ferry_test_describe_menu (provider, f->files);
+
+  unref_and_wait (provider);
+  return menu;
+}
+
 /* Whether Nautilus's menu for the selected file sends it to @mount: the
  * extension as built, over a volume monitor that lists @mount alone. */
 static gboolean
 send_to_offers (Fixture *f, const DriveKind *kind)
 {
-  NautilusMenuProvider *provider
-      = g_object_new (provider_type, "volume-monitor", f->monitor, NULL);
-  g_autofree char *menu = ferry_test_describe_menu (provider, f->files);
+  g_autofree char *menu = describe_menu_now (f);
   g_autofree char *offered = g_strdup_printf (SEND_TO " {%s}; " COPY_WITH_FERRY, kind->name);
 
   g_test_message ("The menu: %s", menu);
   /* Before any free space is known: a drive's name stands alone. */
   if (g_strcmp0 (menu, COPY_WITH_FERRY) != 0)
     g_assert_cmpstr (menu, ==, offered);
-  unref_and_wait (provider);
   return g_strcmp0 (menu, offered) == 0;
 }
 
@@ -215,6 +227,132 @@ test_drive_kind (Fixture *f, gconstpointer data)
   g_assert_cmpint (ferry_mount_is_removable_drive (f->mount), ==, kind->offered);
 }
 
+/* The drives @drives lists, by name: "A; B". */
+static char *
+describe_window (FerryDriveList *drives)
+{
+  GString *out = g_string_new (NULL);
+
+  for (guint i = 0; i < g_list_model_get_n_items (G_LIST_MODEL (drives)); i++)
+    {
+      g_autoptr (FerryDestination) drive = g_list_model_get_item (G_LIST_MODEL (drives), i);
+
+      g_string_append_printf (out, "%s%s", i > 0 ? "; " : "", ferry_destination_get_name (drive));
+    }
+  return g_string_free (out, FALSE);
+}
+
+/* The drives Send To lists in @menu ("Send To {A; B}; Copy with
+ * Ferry…"), as describe_window() puts them. */
+static char *
+send_to_drives (const char *menu)
+{
+  const char *start = strstr (menu, SEND_TO " {");
+  const char *end;
+
+  if (start == NULL)
+    return g_strdup ("");
+  start += strlen (SEND_TO " {");
+  end = strchr (start, '}');
+  g_assert_nonnull (end);
+  return g_strndup (start, (gsize) (end - start));
+}
+
+static int
+compare_names (gconstpointer a, gconstpointer b)
+{
+  return g_utf8_collate (*(const char *const *) a, *(const char *const *) b);
+}
+
+/* What both should list: the kinds offered, by name. */
+static char *
+expected_drives (void)
+{
+  g_autoptr (GPtrArray) names = g_ptr_array_new ();
+
+  for (guint i = 0; i < G_N_ELEMENTS (drive_kinds); i++)
+    if (drive_kinds[i].offered)
+      g_ptr_array_add (names, (gpointer) drive_kinds[i].name);
+  g_ptr_array_sort (names, compare_names);
+  g_ptr_array_add (names, NULL);
+  return g_strjoinv ("; ", (char **) names->pdata);
+}
+
+/* Every kind of drive plugged in at once, in the order of the table
+ * (not by name): the window's list and Send To name the same drives in
+ * the same order, by name. */
+static void
+test_all_kinds_at_once (void)
+{
+  g_autofree char *scratch = ferry_test_scratch_new ("drive-kind");
+  g_autoptr (GFile) photo = NULL;
+  GList *files;
+  FerryFakeVolumeMonitor *monitor = ferry_fake_volume_monitor_new ();
+  FerryDriveList *drives;
+  NautilusMenuProvider *provider;
+  g_autofree char *menu = NULL, *in_window = NULL, *in_send_to = NULL, *expected = NULL;
+
+  ferry_test_write_text (ferry_test_path (scratch, "photo.jpg", NULL), "photo");
+  photo = g_file_new_for_path (ferry_test_path (scratch, "photo.jpg", NULL));
+  files = g_list_append (NULL, ferry_fake_file_info_new (photo));
+  for (guint i = 0; i < G_N_ELEMENTS (drive_kinds); i++)
+    {
+      g_autoptr (GMount) mount = make_mount (scratch, &drive_kinds[i]);
+
+      if (drive_kinds[i].shadowed)
+        g_mount_shadow (mount);
+      ferry_fake_volume_monitor_add_mount (monitor, mount);
+    }
+  drives = ferry_drive_list_new (G_VOLUME_MONITOR (monitor));
+  provider = g_object_new (provider_type, "volume-monitor", monitor, NULL);
+  menu = ferry_test_describe_menu (provider, files);
+  in_window = describe_window (drives);
+  in_send_to = send_to_drives (menu);
+  expected = expected_drives ();
+
+  g_test_message ("The window: %s; Send To: %s", in_window, in_send_to);
+  g_assert_cmpstr (in_send_to, ==, in_window);
+  g_assert_cmpstr (in_window, ==, expected);
+  unref_and_wait (provider);
+  unref_and_wait (drives);
+  g_object_unref (monitor);
+  g_list_free_full (files, g_object_unref);
+  ferry_test_remove_tree (scratch);
+}
+
+/* Whether the window's list, following @monitor, and Send To, asked now,
+ * both offer the drive @name; fails the test if they disagree. */
+static gboolean
+both_offer (FerryDriveList *drives, Fixture *f, const char *name)
+{
+  g_autofree char *menu = describe_menu_now (f);
+  g_autofree char *in_send_to = send_to_drives (menu);
+  g_autofree char *in_window = describe_window (drives);
+
+  g_test_message ("The window: {%s}; Send To: {%s}", in_window, in_send_to);
+  g_assert_cmpstr (in_window, ==, in_send_to);
+  return g_strcmp0 (in_window, name) == 0;
+}
+
+/* A drive listed, then shadowed by another mount of the same drive
+ * while mounted, then not any more: the window follows the volume
+ * monitor's "mount-changed" as Send To does, each time. */
+static void
+test_drive_kind_changes (Fixture *f, gconstpointer data)
+{
+  const DriveKind *kind = data;
+  FerryDriveList *drives = ferry_drive_list_new (G_VOLUME_MONITOR (f->monitor));
+
+  g_assert_true (both_offer (drives, f, kind->name));
+  g_mount_shadow (f->mount);
+  ferry_fake_volume_monitor_change_mount (f->monitor, f->mount);
+  g_assert_false (both_offer (drives, f, kind->name));
+  g_mount_unshadow (f->mount);
+  ferry_fake_volume_monitor_change_mount (f->monitor, f->mount);
+  g_assert_true (both_offer (drives, f, kind->name));
+  unref_and_wait (drives);
+}
+
 int
 main (int argc, char *argv[])
 {
@@ -229,5 +367,8 @@ main (int argc, char *argv[])
       g_test_add (path, Fixture, &drive_kinds[i], fixture_set_up, test_drive_kind,
                   fixture_tear_down);
     }
+  g_test_add_func ("/drive-kind/all-at-once", test_all_kinds_at_once);
+  g_test_add ("/drive-kind/shadowed-while-listed", Fixture, &drive_kinds[0], fixture_set_up,
+              test_drive_kind_changes, fixture_tear_down);
   return g_test_run ();
 }

@@ -56,41 +56,13 @@ save_screenshot (Fixture *f, const char *name)
 static GtkWindow *
 wait_for_dialog (Fixture *f)
 {
-  for (guint i = 0; i < 500; i++)
-    {
-      GtkWindow *dialog = ferry_test_ui_find_dialog (GTK_WINDOW (f->window));
-      if (dialog != NULL)
-        {
-          ferry_test_ui_wait (300); /* shown, laid out, mapped */
-          return dialog;
-        }
-      ferry_test_ui_wait (20);
-    }
-  g_error ("no dialog was shown");
+  return ferry_test_ui_wait_for_dialog (GTK_WINDOW (f->window));
 }
 
-/* Clicks the dialog's button labelled @label, as a person would: the
- * dialog answers and closes. */
 static void
 click_response (GtkWindow *dialog, const char *label)
 {
-  g_autoptr (GList) buttons = ferry_test_ui_find_all (GTK_WIDGET (dialog), GTK_TYPE_BUTTON);
-
-  for (GList *l = buttons; l != NULL; l = l->next)
-    if (g_strcmp0 (gtk_button_get_label (l->data), label) == 0)
-      {
-        /* The dialog is destroyed once it answered. */
-        g_object_add_weak_pointer (G_OBJECT (dialog), (gpointer *) &dialog);
-        gtk_widget_activate (l->data);
-        for (guint i = 0; i < 50 && dialog != NULL && gtk_widget_get_visible (GTK_WIDGET (dialog));
-             i++)
-          ferry_test_ui_wait (20);
-        g_assert_true (dialog == NULL || !gtk_widget_get_visible (GTK_WIDGET (dialog)));
-        if (dialog != NULL)
-          g_object_remove_weak_pointer (G_OBJECT (dialog), (gpointer *) &dialog);
-        return;
-      }
-  g_error ("no button “%s” in the dialog", label);
+  ferry_test_ui_click_response (dialog, label);
 }
 
 /* With no drive, no folder and no transfer, the window says what to do. */
@@ -727,39 +699,11 @@ screen_point (GtkWidget *widget, int window_x, int window_y, int *x, int *y)
   *y = window_y + (int) (dy + bounds.origin.y + bounds.size.height / 2);
 }
 
-static void
-on_process_ended (GObject *process, GAsyncResult *result, gpointer user_data)
-{
-  gboolean *ended = user_data;
-
-  g_subprocess_wait_finish (G_SUBPROCESS (process), result, NULL);
-  *ended = TRUE;
-}
-
-static gboolean
-flag_set (gpointer data)
-{
-  return *(gboolean *) data;
-}
-
 /* Runs xdotool with @args while the window keeps answering events. */
 static void
 xdotool (const char *const *args)
 {
-  g_autoptr (GPtrArray) argv = g_ptr_array_new ();
-  g_autoptr (GSubprocess) process = NULL;
-  g_autoptr (GError) error = NULL;
-  gboolean ended = FALSE;
-
-  g_ptr_array_add (argv, (gpointer) "xdotool");
-  for (guint i = 0; args[i] != NULL; i++)
-    g_ptr_array_add (argv, (gpointer) args[i]);
-  g_ptr_array_add (argv, NULL);
-  process = g_subprocess_newv ((const char *const *) argv->pdata, G_SUBPROCESS_FLAGS_NONE, &error);
-  g_assert_no_error (error);
-  g_subprocess_wait_async (process, NULL, on_process_ended, &ended);
-  g_assert_true (ferry_test_ui_wait_until (flag_set, &ended, 20000));
-  g_assert_true (g_subprocess_get_successful (process));
+  ferry_test_ui_xdotool (args);
 }
 
 static void
@@ -779,8 +723,6 @@ static GSubprocess *
 start_drag_source (const char *const *files, int *x, int *y)
 {
   g_autoptr (GPtrArray) argv = g_ptr_array_new ();
-  g_autoptr (GError) error = NULL;
-  g_autoptr (GDataInputStream) out = NULL;
   g_autofree char *line = NULL;
   GSubprocess *process;
 
@@ -788,13 +730,7 @@ start_drag_source (const char *const *files, int *x, int *y)
   for (guint i = 0; files[i] != NULL; i++)
     g_ptr_array_add (argv, (gpointer) files[i]);
   g_ptr_array_add (argv, NULL);
-  process = g_subprocess_newv ((const char *const *) argv->pdata, G_SUBPROCESS_FLAGS_STDOUT_PIPE,
-                               &error);
-  g_assert_no_error (error);
-  out = g_data_input_stream_new (g_subprocess_get_stdout_pipe (process));
-  line = g_data_input_stream_read_line_utf8 (out, NULL, NULL, &error);
-  g_assert_no_error (error);
-  g_assert_nonnull (line);
+  process = ferry_test_ui_spawn ((const char *const *) argv->pdata, &line);
   g_assert_cmpint (sscanf (line, "ready %d %d", x, y), ==, 2);
   return process;
 }

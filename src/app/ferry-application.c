@@ -208,6 +208,27 @@ about_activated (GSimpleAction *action, GVariant *parameter, gpointer user_data)
       g_strcmp0 (translators, "translator-credits") != 0 ? translators : NULL, NULL);
 }
 
+/* app.quit (Ctrl+Q): every window closes as its close button closes it,
+ * asking first while a copy runs; what is not copied yet would be
+ * missing. Copies running with no window get one to ask in. */
+static void
+quit_activated (GSimpleAction *action, GVariant *parameter, gpointer user_data)
+{
+  FerryApplication *self = user_data;
+  GList *windows = gtk_application_get_windows (GTK_APPLICATION (self));
+  g_autolist (GtkWindow) ferry_windows = NULL;
+
+  for (GList *l = windows; l != NULL; l = l->next)
+    if (FERRY_IS_WINDOW (l->data))
+      ferry_windows = g_list_prepend (ferry_windows, g_object_ref (l->data));
+  if (ferry_windows == NULL && ferry_queue_get_busy (self->queue))
+    ferry_windows = g_list_prepend (NULL, g_object_ref (get_window (self)));
+  if (ferry_windows == NULL)
+    g_application_quit (G_APPLICATION (self));
+  for (GList *l = ferry_windows; l != NULL; l = l->next)
+    gtk_window_close (l->data);
+}
+
 /* While transfers run, the process stays even without a window. */
 static void
 on_queue_busy (FerryQueue *queue, GParamSpec *pspec, FerryApplication *self)
@@ -221,6 +242,29 @@ on_queue_busy (FerryQueue *queue, GParamSpec *pspec, FerryApplication *self)
   self->held = busy;
 }
 
+/* The keyboard shortcuts, which the shortcuts window (gtk/help-overlay.ui,
+ * found by GtkApplication under the resource base path) shows. */
+static void
+set_shortcuts (GtkApplication *app)
+{
+  const struct
+  {
+    const char *action;
+    const char *accels[3];
+  } shortcuts[] = {
+    { "app.quit", { "<Control>q", NULL } },
+    { "window.close", { "<Control>w", NULL } },
+    /* F1, help: the shortcuts window, which says what each way in is. */
+    { "win.show-help-overlay", { "<Control>question", "F1", NULL } },
+    { "win.add-files", { "<Control>o", NULL } },
+    { "win.add-folders", { "<Shift><Control>o", NULL } },
+    { "win.paste", { "<Control>v", NULL } },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (shortcuts); i++)
+    gtk_application_set_accels_for_action (app, shortcuts[i].action, shortcuts[i].accels);
+}
+
 static void
 ferry_application_startup (GApplication *app)
 {
@@ -228,6 +272,7 @@ ferry_application_startup (GApplication *app)
   const GActionEntry actions[] = {
     { "copy-to", copy_to_activated, "(sas)" },
     { "about", about_activated },
+    { "quit", quit_activated },
   };
   g_autoptr (GAction) verify = NULL;
   g_autoptr (GAction) device_mode = NULL;
@@ -244,8 +289,7 @@ ferry_application_startup (GApplication *app)
   device_mode = g_settings_create_action (self->settings, "device-mode");
   g_action_map_add_action (G_ACTION_MAP (app), verify);
   g_action_map_add_action (G_ACTION_MAP (app), device_mode);
-  gtk_application_set_accels_for_action (GTK_APPLICATION (app), "window.close",
-                                         (const char *[]){ "<Control>w", NULL });
+  set_shortcuts (GTK_APPLICATION (app));
 }
 
 static void

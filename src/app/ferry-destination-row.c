@@ -10,13 +10,15 @@
  * A drive or folder in the window, and a drop target: files or folders
  * dropped on it (a GdkFileList, which GTK also makes from text/uri-list)
  * are handed to the window with the "files-dropped" signal. A drive's row
- * has an Eject button, insensitive while a transfer to it runs.
+ * has an Eject button, insensitive while a transfer to it runs, and a
+ * check mark while it is the drive selected for Add Files… and Paste.
  */
 struct _FerryDestinationRow
 {
   AdwActionRow parent_instance;
 
   FerryDestination *destination;
+  GtkWidget *selected_mark;
   GtkWidget *eject_button;
 };
 
@@ -92,6 +94,14 @@ ferry_destination_row_set_busy (FerryDestinationRow *self, gboolean busy)
                                busy ? _ ("Files are being copied to this drive") : _ ("Eject"));
 }
 
+/* The check mark of the drive Add Files… and Paste copy to. */
+void
+ferry_destination_row_set_selected (FerryDestinationRow *self, gboolean selected)
+{
+  g_return_if_fail (FERRY_IS_DESTINATION_ROW (self));
+  gtk_widget_set_visible (self->selected_mark, selected);
+}
+
 GtkWidget *
 ferry_destination_row_new (FerryDestination *destination)
 {
@@ -102,6 +112,10 @@ ferry_destination_row_new (FerryDestination *destination)
   self->destination = g_object_ref (destination);
   adw_preferences_row_set_title (ADW_PREFERENCES_ROW (self), title);
   adw_action_row_add_prefix (ADW_ACTION_ROW (self), icon);
+  self->selected_mark = gtk_image_new_from_icon_name ("object-select-symbolic");
+  gtk_widget_set_visible (self->selected_mark, FALSE);
+  gtk_widget_set_tooltip_text (self->selected_mark, _ ("Added and pasted files go here"));
+  adw_action_row_add_suffix (ADW_ACTION_ROW (self), self->selected_mark);
   if (ferry_destination_can_eject (destination))
     {
       self->eject_button = gtk_button_new_from_icon_name ("media-eject-symbolic");

@@ -19,5 +19,6 @@ GtkWidget *ferry_destination_row_new (FerryDestination *destination);
 FerryDestination *ferry_destination_row_get_destination (FerryDestinationRow *self);
 gboolean ferry_destination_row_drop_files (FerryDestinationRow *self, GSList *files);
 void ferry_destination_row_set_busy (FerryDestinationRow *self, gboolean busy);
+void ferry_destination_row_set_selected (FerryDestinationRow *self, gboolean selected);
 
 G_END_DECLS

@@ -8,8 +8,9 @@
  * FerryDriveList:
  * The drives files can be dropped on, live: a GListModel of
  * FerryDestination that follows a GVolumeMonitor as drives are plugged in
- * and pulled out. Mounts can also be added by hand, which is how tests
- * bring in drives of their own making.
+ * and pulled out, in the order Nautilus's Send To lists them (by name,
+ * then by when they came). Mounts can also be added by hand, which is how
+ * tests bring in drives of their own making.
  */
 struct _FerryDriveList
 {
@@ -68,6 +69,25 @@ find_mount (FerryDriveList *self, GMount *mount, guint *position)
   return FALSE;
 }
 
+/* After every drive listed before it (Send To's order too): a drive
+ * plugged in again comes back to its place, and one of the same name as
+ * a drive listed already comes after it. */
+static guint
+place_for (FerryDriveList *self, GMount *mount)
+{
+  guint position = self->drives->len;
+
+  while (position > 0)
+    {
+      FerryDestination *before = g_ptr_array_index (self->drives, position - 1);
+
+      if (ferry_mount_compare_for_listing (ferry_destination_get_mount (before), mount) <= 0)
+        break;
+      position--;
+    }
+  return position;
+}
+
 void
 ferry_drive_list_add_mount (FerryDriveList *self, GMount *mount)
 {
@@ -76,8 +96,16 @@ ferry_drive_list_add_mount (FerryDriveList *self, GMount *mount)
   g_return_if_fail (FERRY_IS_DRIVE_LIST (self));
   if (!ferry_mount_is_removable_drive (mount) || find_mount (self, mount, &position))
     return;
-  g_ptr_array_add (self->drives, ferry_destination_new_for_mount (mount));
-  g_list_model_items_changed (G_LIST_MODEL (self), self->drives->len - 1, 0, 1);
+  position = place_for (self, mount);
+  g_ptr_array_insert (self->drives, (int) position, ferry_destination_new_for_mount (mount));
+  g_list_model_items_changed (G_LIST_MODEL (self), position, 0, 1);
+}
+
+static void
+take_out (FerryDriveList *self, guint position)
+{
+  g_ptr_array_remove_index (self->drives, position);
+  g_list_model_items_changed (G_LIST_MODEL (self), position, 1, 0);
 }
 
 void
@@ -89,8 +117,7 @@ ferry_drive_list_remove_mount (FerryDriveList *self, GMount *mount)
   if (!find_mount (self, mount, &position))
     return;
   ferry_destination_set_plugged (g_ptr_array_index (self->drives, position), FALSE);
-  g_ptr_array_remove_index (self->drives, position);
-  g_list_model_items_changed (G_LIST_MODEL (self), position, 1, 0);
+  take_out (self, position);
 }
 
 /* The drive @file is on, if it is on one of the list. */
@@ -121,6 +148,22 @@ on_mount_removed (GVolumeMonitor *monitor, GMount *mount, FerryDriveList *self)
   ferry_drive_list_remove_mount (self, mount);
 }
 
+/* A mount can become a drive to offer or stop being one while mounted
+ * (shadowed by another mount of the same drive, or not any more): the
+ * list asks the same question Send To asks each time it is shown. Not
+ * offered any more is not unplugged: the drive is still there. */
+static void
+on_mount_changed (GVolumeMonitor *monitor, GMount *mount, FerryDriveList *self)
+{
+  guint position;
+  gboolean listed = find_mount (self, mount, &position);
+
+  if (ferry_mount_is_removable_drive (mount))
+    ferry_drive_list_add_mount (self, mount);
+  else if (listed)
+    take_out (self, position);
+}
+
 /* @monitor: (nullable): where drives come from; NULL for a list that is
  *   only filled by hand (tests). */
 FerryDriveList *
@@ -134,6 +177,7 @@ ferry_drive_list_new (GVolumeMonitor *monitor)
   self->monitor = g_object_ref (monitor);
   g_signal_connect_object (monitor, "mount-added", G_CALLBACK (on_mount_added), self, 0);
   g_signal_connect_object (monitor, "mount-removed", G_CALLBACK (on_mount_removed), self, 0);
+  g_signal_connect_object (monitor, "mount-changed", G_CALLBACK (on_mount_changed), self, 0);
   mounts = g_volume_monitor_get_mounts (monitor);
   for (GList *l = mounts; l != NULL; l = l->next)
     ferry_drive_list_add_mount (self, l->data);

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* The drives in the window: listed as they come and go, and ejected once
- * nothing in the queue writes to them any more. */
+/* The drives in the window: listed as they come and go, one of them
+ * selected for Add Files… and Paste, and ejected once nothing in the
+ * queue writes to them any more. */
 #include "config.h"
 
 #include <glib/gi18n.h>
@@ -129,9 +130,44 @@ _ferry_window_eject (FerryWindow *self, FerryDestination *destination)
   ferry_destination_eject_async (destination, operation, NULL, on_ejected, g_object_ref (self));
 }
 
+/* The drive Add Files… and Paste copy to: the one selected in the list,
+ * with the keyboard (Tab, the arrows, Enter or Space) or a click. */
+FerryDestination *
+_ferry_window_get_selected_drive (FerryWindow *self)
+{
+  GtkListBoxRow *row = gtk_list_box_get_selected_row (self->drive_list);
+
+  if (row == NULL || !FERRY_IS_DESTINATION_ROW (row))
+    return NULL;
+  return ferry_destination_row_get_destination (FERRY_DESTINATION_ROW (row));
+}
+
+/* While any drive is plugged in, one is selected: the first, until the
+ * person picks another, and the first again when that one goes. */
+static void
+keep_a_drive_selected (FerryWindow *self)
+{
+  GtkListBoxRow *first = gtk_list_box_get_row_at_index (self->drive_list, 0);
+
+  if (first != NULL && gtk_list_box_get_selected_row (self->drive_list) == NULL)
+    gtk_list_box_select_row (self->drive_list, first);
+}
+
+/* Each drive row shows whether it is the one selected. */
+static void
+on_drive_selected (GtkListBox *list, FerryWindow *self)
+{
+  for (GtkWidget *child = gtk_widget_get_first_child (GTK_WIDGET (list)); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    if (FERRY_IS_DESTINATION_ROW (child))
+      ferry_destination_row_set_selected (
+          FERRY_DESTINATION_ROW (child), gtk_list_box_row_is_selected (GTK_LIST_BOX_ROW (child)));
+}
+
 static void
 on_drives_changed (GListModel *model, guint position, guint removed, guint added, FerryWindow *self)
 {
+  keep_a_drive_selected (self);
   _ferry_window_update_page (self);
   _ferry_window_update_eject_offers (self);
 }
@@ -142,5 +178,8 @@ _ferry_window_bind_drives (FerryWindow *self)
 {
   gtk_list_box_bind_model (self->drive_list, G_LIST_MODEL (self->drives),
                            _ferry_window_create_destination_row, self, NULL);
+  g_signal_connect_object (self->drive_list, "selected-rows-changed",
+                           G_CALLBACK (on_drive_selected), self, 0);
   g_signal_connect_object (self->drives, "items-changed", G_CALLBACK (on_drives_changed), self, 0);
+  keep_a_drive_selected (self);
 }

@@ -46,8 +46,9 @@ ferry_window_copy (FerryWindow *self, GList *sources, GFile *destination, GError
   return TRUE;
 }
 
-static gboolean
-copy_to_destination (FerryWindow *self, FerryDestination *destination, GList *files)
+/* Copies @files to @destination, or says in a notice why not. */
+gboolean
+_ferry_window_copy_to (FerryWindow *self, FerryDestination *destination, GList *files)
 {
   g_autoptr (GError) error = NULL;
 
@@ -73,7 +74,7 @@ on_files_dropped (FerryDestinationRow *row, GSList *files, FerryWindow *self)
 
   for (GSList *l = files; l != NULL; l = l->next)
     list = g_list_append (list, l->data);
-  return copy_to_destination (self, ferry_destination_row_get_destination (row), list);
+  return _ferry_window_copy_to (self, ferry_destination_row_get_destination (row), list);
 }
 
 static void
@@ -147,10 +148,12 @@ _ferry_window_copy_staged (FerryWindow *self, GFile *folder)
 static void
 on_row_activated (GtkListBox *list, GtkListBoxRow *row, FerryWindow *self)
 {
+  FerryDestination *destination;
+
   if (!FERRY_IS_DESTINATION_ROW (row) || self->staged == NULL)
     return;
-  if (copy_to_destination (
-          self, ferry_destination_row_get_destination (FERRY_DESTINATION_ROW (row)), self->staged))
+  destination = ferry_destination_row_get_destination (FERRY_DESTINATION_ROW (row));
+  if (_ferry_window_copy_to (self, destination, self->staged))
     _ferry_window_unstage (self);
 }
 

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The folders in the window: "Choose Folder…" and the ones used lately,
- * remembered in the settings. */
+ * remembered in the settings until cleared. */
 #include "config.h"
 
 #include <glib/gi18n.h>
@@ -27,7 +27,17 @@ _ferry_window_load_folders (FerryWindow *self)
       gtk_list_box_append (self->folder_list,
                            _ferry_window_create_destination_row (destination, self));
     }
+  _ferry_window_enable_action (self, "clear-recent-folders", self->folders->len > 0);
+  gtk_widget_set_visible (self->clear_folders_button, self->folders->len > 0);
   _ferry_window_update_page (self);
+}
+
+/* "Clear Recent": the folders used lately are forgotten; the list
+ * follows the settings. */
+void
+_ferry_window_clear_recent_folders (FerryWindow *self)
+{
+  g_settings_reset (self->settings, "recent-folders");
 }
 
 /* The folder goes first, and the oldest beyond MAX_RECENT_FOLDERS goes. */

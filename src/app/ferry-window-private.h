@@ -30,7 +30,9 @@ struct _FerryWindow
   GtkListBox *drive_list;
   GtkListBox *folder_list;
   GtkWidget *choose_folder_row;
+  GtkWidget *clear_folders_button;
   GtkWidget *transfers_group;
+  GtkWidget *clear_finished_button;
   GtkListBox *transfer_list;
 };
 
@@ -38,7 +40,13 @@ struct _FerryWindow
 void _ferry_window_update_page (FerryWindow *self);
 
 /* ferry-window-actions.c */
-void _ferry_window_class_actions_init (GtkWidgetClass *widget_class);
+void _ferry_window_actions_init (FerryWindow *self);
+void _ferry_window_enable_action (FerryWindow *self, const char *name, gboolean enabled);
+
+/* ferry-window-add.c */
+void _ferry_window_add_files (FerryWindow *self);
+void _ferry_window_add_folders (FerryWindow *self);
+void _ferry_window_paste (FerryWindow *self);
 
 /* ferry-window-dialogs.c */
 void _ferry_window_toast (FerryWindow *self, const char *text);
@@ -52,21 +60,25 @@ void _ferry_window_bind_drives (FerryWindow *self);
 FerryDestination *_ferry_window_destination_for (FerryWindow *self, GFile *file);
 void _ferry_window_update_eject_offers (FerryWindow *self);
 void _ferry_window_eject (FerryWindow *self, FerryDestination *destination);
+FerryDestination *_ferry_window_get_selected_drive (FerryWindow *self);
 
 /* ferry-window-drops.c */
 void _ferry_window_drops_init (FerryWindow *self);
 GtkWidget *_ferry_window_create_destination_row (gpointer item, gpointer user_data);
 void _ferry_window_unstage (FerryWindow *self);
 void _ferry_window_copy_staged (FerryWindow *self, GFile *folder);
+gboolean _ferry_window_copy_to (FerryWindow *self, FerryDestination *destination, GList *files);
 
 /* ferry-window-folders.c */
 void _ferry_window_folders_init (FerryWindow *self);
 void _ferry_window_load_folders (FerryWindow *self);
 void _ferry_window_choose_folder (FerryWindow *self);
+void _ferry_window_clear_recent_folders (FerryWindow *self);
 
 /* ferry-window-transfers.c */
 void _ferry_window_bind_queue (FerryWindow *self);
 FerryTransferRow *_ferry_window_get_transfer_row (FerryWindow *self, guint position);
 void _ferry_window_start_job (FerryWindow *self, FerryJob *job);
+void _ferry_window_clear_finished (FerryWindow *self);
 
 G_END_DECLS

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The transfers in the window: one row for each job of the queue, made
  * and dropped as the queue's model changes, each following its job on
- * its own. Here too: retrying and dismissing, the notice when a copy
- * ends unseen, and no suspend while anything is copied. */
+ * its own. Here too: retrying, dismissing and clearing those finished,
+ * the notice when a copy ends unseen, and no suspend while anything is
+ * copied. */
 #include "config.h"
 
 #include <glib/gi18n.h>
@@ -43,6 +44,42 @@ _ferry_window_start_job (FerryWindow *self, FerryJob *job)
   ferry_job_set_device_mode (job, g_settings_get_enum (self->settings, "device-mode"));
   ferry_job_set_n_workers (job, g_get_num_processors ());
   ferry_queue_add (self->queue, job);
+}
+
+static gboolean
+job_finished (FerryJob *job)
+{
+  return ferry_job_get_phase (job) >= FERRY_PHASE_DONE;
+}
+
+/* "Clear Finished" is there while a transfer has ended. */
+static void
+update_clear_finished (FerryWindow *self)
+{
+  gboolean any = FALSE;
+
+  for (guint i = 0; i < g_list_model_get_n_items (G_LIST_MODEL (self->queue)) && !any; i++)
+    {
+      g_autoptr (FerryJob) job = g_list_model_get_item (G_LIST_MODEL (self->queue), i);
+
+      any = job_finished (job);
+    }
+  _ferry_window_enable_action (self, "clear-finished", any);
+  gtk_widget_set_visible (self->clear_finished_button, any);
+}
+
+/* Every transfer that ended (done, failed or cancelled) leaves the list;
+ * those still running stay. */
+void
+_ferry_window_clear_finished (FerryWindow *self)
+{
+  for (guint i = g_list_model_get_n_items (G_LIST_MODEL (self->queue)); i > 0; i--)
+    {
+      g_autoptr (FerryJob) job = g_list_model_get_item (G_LIST_MODEL (self->queue), i - 1);
+
+      if (job_finished (job))
+        ferry_queue_remove (self->queue, job);
+    }
 }
 
 static void
@@ -179,6 +216,7 @@ on_job_finished (FerryQueue *queue, FerryJob *job, GError *error, FerryWindow *s
     return;
   ferry_transfer_row_finished (row, error);
   notify_finished (self, row, error);
+  update_clear_finished (self);
   _ferry_window_update_eject_offers (self);
   _ferry_window_close_if_stopped (self);
 }
@@ -186,6 +224,7 @@ on_job_finished (FerryQueue *queue, FerryJob *job, GError *error, FerryWindow *s
 static void
 on_queue_changed (GListModel *model, guint position, guint removed, guint added, FerryWindow *self)
 {
+  update_clear_finished (self);
   _ferry_window_update_page (self);
   _ferry_window_update_eject_offers (self);
 }
@@ -200,5 +239,6 @@ _ferry_window_bind_queue (FerryWindow *self)
   g_signal_connect_object (self->queue, "items-changed", G_CALLBACK (on_queue_changed), self, 0);
   g_signal_connect_object (self->queue, "notify::busy", G_CALLBACK (on_queue_busy), self, 0);
   g_signal_connect_object (self->queue, "job-finished", G_CALLBACK (on_job_finished), self, 0);
+  update_clear_finished (self);
   _ferry_window_update_eject_offers (self);
 }

@@ -12,8 +12,9 @@
  * eject a drive once everything written to it is really on it.
  *
  * Each concern has a file of its own: ferry-window-actions.c (win.*),
- * -drops.c (dropping, staging, starting copies), -drives.c (the drive
- * list, ejecting), -folders.c (recent folders, choosing one),
+ * -drops.c (dropping, staging, starting copies), -add.c (Add Files…,
+ * Add Folders… and Paste), -drives.c (the drive list, the drive
+ * selected, ejecting), -folders.c (recent folders, choosing one),
  * -transfers.c (the queue's rows, retry, finished notices, suspend) and
  * -dialogs.c (errors, the closing question, what copies ask).
  */
@@ -89,10 +90,23 @@ ferry_window_class_init (FerryWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, FerryWindow, drive_list);
   gtk_widget_class_bind_template_child (widget_class, FerryWindow, folder_list);
   gtk_widget_class_bind_template_child (widget_class, FerryWindow, choose_folder_row);
+  gtk_widget_class_bind_template_child (widget_class, FerryWindow, clear_folders_button);
   gtk_widget_class_bind_template_child (widget_class, FerryWindow, transfers_group);
+  gtk_widget_class_bind_template_child (widget_class, FerryWindow, clear_finished_button);
   gtk_widget_class_bind_template_child (widget_class, FerryWindow, transfer_list);
+}
 
-  _ferry_window_class_actions_init (widget_class);
+/* The window opens at the size it was left at: GTK keeps default-width
+ * and default-height to the size the person gave it. */
+static void
+remember_size (FerryWindow *self)
+{
+  g_settings_bind (self->settings, "window-width", self, "default-width",
+                   G_SETTINGS_BIND_DEFAULT);
+  g_settings_bind (self->settings, "window-height", self, "default-height",
+                   G_SETTINGS_BIND_DEFAULT);
+  g_settings_bind (self->settings, "window-maximized", self, "maximized",
+                   G_SETTINGS_BIND_DEFAULT);
 }
 
 static void
@@ -100,9 +114,11 @@ ferry_window_init (FerryWindow *self)
 {
   gtk_widget_init_template (GTK_WIDGET (self));
   self->settings = g_settings_new (APPLICATION_ID);
+  remember_size (self);
   self->folders = g_ptr_array_new_with_free_func (g_object_unref);
   self->conflicts = ferry_conflict_queue_new (GTK_WINDOW (self));
   g_signal_connect (self, "close-request", G_CALLBACK (_ferry_window_close_request), NULL);
+  _ferry_window_actions_init (self);
   _ferry_window_folders_init (self);
   _ferry_window_drops_init (self);
 }

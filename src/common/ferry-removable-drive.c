@@ -53,3 +53,22 @@ ferry_mount_is_removable_drive (GMount *mount)
     return drive_can_be_pulled_out (drive);
   return g_mount_can_unmount (mount);
 }
+
+/**
+ * ferry_mount_compare_for_listing:
+ * @a: (type GMount): a drive's mount
+ * @b: (type GMount): another
+ *
+ * The order drives are listed in, in the window and in "Send To" alike:
+ * by name as the person's language sorts names, so a drive plugged in
+ * again comes back to its place. Drives of the same name compare equal:
+ * a stable sort keeps them in the order they were mounted.
+ */
+int
+ferry_mount_compare_for_listing (gconstpointer a, gconstpointer b)
+{
+  g_autofree char *name_a = g_mount_get_name (G_MOUNT ((gpointer) a));
+  g_autofree char *name_b = g_mount_get_name (G_MOUNT ((gpointer) b));
+
+  return g_utf8_collate (name_a, name_b);
+}

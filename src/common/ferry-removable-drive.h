@@ -6,5 +6,6 @@
 G_BEGIN_DECLS
 
 gboolean ferry_mount_is_removable_drive (GMount *mount);
+int ferry_mount_compare_for_listing (gconstpointer a, gconstpointer b);
 
 G_END_DECLS

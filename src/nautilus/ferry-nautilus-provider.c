@@ -59,7 +59,8 @@ dup_root_uri (GMount *mount)
   return g_file_get_uri (root);
 }
 
-/* Returns: (transfer full): the removable drives' mounts, in the
+/* Returns: (transfer full): the removable drives' mounts, in the order
+ * the window lists them: by name, and drives of one name in the
  * monitor's order. */
 static GList *
 list_drives (FerryNautilusProvider *self)
@@ -71,7 +72,8 @@ list_drives (FerryNautilusProvider *self)
     if (ferry_mount_is_removable_drive (l->data))
       drives = g_list_prepend (drives, g_object_ref (l->data));
   g_list_free_full (mounts, g_object_unref);
-  return g_list_reverse (drives);
+  /* g_list_sort is stable: alike names keep the monitor's order. */
+  return g_list_sort (g_list_reverse (drives), ferry_mount_compare_for_listing);
 }
 
 /* Only a change that shows is passed on: the exact byte count moves all
