@@ -62,6 +62,7 @@ int ferry_open_source_at (int dir_fd, const char *name, int flags);
 gboolean ferry_folder_shapes_new_entries (int fd);
 gboolean ferry_fs_leaves_holes (int fd);
 gboolean ferry_fs_is_fuse (int fd);
+int ferry_fs_check_writable (int fd);
 gboolean ferry_fs_find_mount (dev_t dev, char **fstype, char **source);
 
 G_END_DECLS
