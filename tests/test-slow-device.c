@@ -16,6 +16,7 @@
 
 #include "ferry-test-stick.h"
 #include "ferry-test-util.h"
+#include "ferry-write-behind.h"
 
 #define MB 1000000
 /* A window is 0.3 s of the device's rate, at most 64 MB: at 20 MB/s a
@@ -426,6 +427,47 @@ test_unplugged (Fixture *f, gconstpointer data)
   watch_clear (&w);
 }
 
+static int
+open_written (const char *path, gsize size, guint32 seed)
+{
+  int fd;
+
+  ferry_test_write_random (path, size, seed);
+  fd = open (path, O_RDWR | O_CLOEXEC);
+  g_assert_cmpint (fd, >=, 0);
+  return fd;
+}
+
+/* Waiting for a range whose writeback failed takes the error from the
+ * file (the write-behind's duplicate shares its open file description),
+ * so that a later fdatasync() of the file says nothing: the write-behind
+ * keeps the error for that file, and for no other. */
+static void
+test_write_behind_keeps_errors (Fixture *f, gconstpointer data)
+{
+  g_autoptr (FerryWriteBehind) behind = NULL;
+  g_autoptr (GError) error = NULL;
+  int a, b;
+
+  if (!have_stick (f))
+    return;
+  behind = ferry_write_behind_new ();
+  a = open_written (ferry_test_path (f->dst, "a", NULL), 1024 * 1024, 1);
+  g_assert_cmpint (ferry_write_behind_add (behind, &a, a, 0, 1024 * 1024), ==, 0);
+  g_assert_true (ferry_test_stick_set_fail_writes (f->stick, TRUE, &error));
+  /* Enough to start both files' writeback and wait for a's. */
+  b = open_written (ferry_test_path (f->dst, "b", NULL), 8 * 1024 * 1024, 2);
+  ferry_write_behind_add (behind, &b, b, 0, 8 * 1024 * 1024);
+  g_assert_cmpint (ferry_write_behind_wait_for_room (behind), ==, EIO);
+
+  g_assert_cmpint (ferry_write_behind_get_error (behind, a), ==, EIO);
+  g_assert_cmpint (ferry_write_behind_get_error (behind, b), ==, 0);
+  g_assert_true (ferry_test_stick_set_fail_writes (f->stick, FALSE, &error));
+  g_assert_no_error (error);
+  close (a);
+  close (b);
+}
+
 /* A small everyday tree: a photo of a few MB, documents, notes, an empty
  * file, and a nested folder. */
 static char *
@@ -760,6 +802,212 @@ test_cli_unmounted_while_asked (void)
   ferry_test_remove_tree (scratch);
 }
 
+/* The failure whose destination is @path, or NULL. */
+static FerryFailure *
+find_failure (GPtrArray *failures, const char *path)
+{
+  for (guint i = 0; i < failures->len; i++)
+    {
+      FerryFailure *failure = g_ptr_array_index (failures, i);
+      g_autofree char *destination = g_file_get_path (failure->destination);
+
+      if (g_strcmp0 (destination, path) == 0)
+        return failure;
+    }
+  return NULL;
+}
+
+/* Runs @job until the kernel has accepted all of its data and a point has
+ * made some of it durable, then makes the device fail every write, long
+ * before the rest can have reached it; returns when the job has ended. */
+static void
+fail_writes_once_accepted (FerryTestStick *stick, FerryJob *job, Watch *w)
+{
+  g_autoptr (GError) error = NULL;
+
+  ferry_job_run_async (job, NULL, on_done, w);
+  for (;;)
+    {
+      g_auto (FerryProgress) progress = { 0 };
+
+      ferry_job_get_progress (job, &progress);
+      if (progress.bytes_total > 0 && progress.bytes_written >= progress.bytes_total
+          && progress.bytes_durable > 0)
+        {
+          /* Still far from the device: this test proves nothing otherwise. */
+          g_assert_cmpuint (progress.bytes_durable, <, progress.bytes_total);
+          break;
+        }
+      g_assert_false (w->done);
+      ferry_test_spin (5);
+    }
+  g_assert_true (ferry_test_stick_set_fail_writes (stick, TRUE, &error));
+  g_assert_no_error (error);
+  while (!w->done)
+    ferry_test_spin (10);
+}
+
+/* Whether @path can be opened: ntfs-3g, whose metadata writes the device
+ * failed half-way, may list a name it cannot open. */
+static gboolean
+can_open (const char *path)
+{
+  int fd = open (path, O_RDONLY | O_CLOEXEC);
+
+  if (fd < 0)
+    {
+      if (errno != ENOENT)
+        g_test_message ("%s: %s", path, g_strerror (errno));
+      return FALSE;
+    }
+  close (fd);
+  return TRUE;
+}
+
+/* Read back from the device after a replug: every file under its final
+ * name is the source's, byte for byte; every other one is in the job's
+ * failure list, named in its message. (A file whose name may not have
+ * reached the device fails too, wherever its name ended up.) Returns how
+ * many are missing. */
+static guint
+check_copies_after_failure (const char *tree, const char *copy, GPtrArray *failures)
+{
+  g_autoptr (GDir) dir = g_dir_open (tree, 0, NULL);
+  const char *name;
+  guint failed = 0;
+
+  g_assert_nonnull (dir);
+  while ((name = g_dir_read_name (dir)) != NULL)
+    {
+      g_autofree char *source = g_build_filename (tree, name, NULL);
+      g_autofree char *target = g_build_filename (copy, name, NULL);
+      FerryFailure *failure = find_failure (failures, target);
+
+      if (can_open (target))
+        {
+          ferry_test_assert_files_equal (source, target);
+          continue;
+        }
+      if (failure == NULL)
+        g_error ("“%s” is neither on the device nor in the failure list", target);
+      g_test_message ("%s", failure->error->message);
+      g_assert_nonnull (strstr (failure->error->message, target));
+      failed++;
+    }
+  return failed;
+}
+
+static gboolean
+same_content (const char *a, const char *b)
+{
+  g_autofree char *da = NULL;
+  g_autofree char *db = NULL;
+  gsize la = 0;
+  gsize lb = 0;
+
+  return g_file_get_contents (a, &da, &la, NULL) && g_file_get_contents (b, &db, &lb, NULL)
+         && la == lb && memcmp (da, db, la) == 0;
+}
+
+/* On ext4 a temporary file has no name, and none is left. Through a FUSE
+ * daemon it has one, which reaches the device with the data its point
+ * made durable; when the rename that follows cannot reach the failed
+ * device, the temporary stays there, and that is all it may be: a whole
+ * copy of a file that is missing (and failed). */
+static void
+check_leftovers (const char *tree, const char *copy, gboolean named_temps)
+{
+  g_autoptr (GDir) dir = g_dir_open (copy, 0, NULL);
+  const char *name;
+
+  g_assert_nonnull (dir);
+  while ((name = g_dir_read_name (dir)) != NULL)
+    {
+      g_autofree char *leftover = g_build_filename (copy, name, NULL);
+      g_autoptr (GDir) sources = NULL;
+      const char *source_name;
+      gboolean whole = FALSE;
+
+      if (!g_str_has_prefix (name, ".ferry-"))
+        continue;
+      g_test_message ("left on the device: %s", leftover);
+      g_assert_true (named_temps);
+      sources = g_dir_open (tree, 0, NULL);
+      while (!whole && (source_name = g_dir_read_name (sources)) != NULL)
+        {
+          g_autofree char *source = g_build_filename (tree, source_name, NULL);
+          g_autofree char *target = g_build_filename (copy, source_name, NULL);
+
+          whole = !can_open (target) && same_content (source, leftover);
+        }
+      g_assert_true (whole);
+    }
+}
+
+/* The device fails after a durability point, while the data of the
+ * copies, accepted by the kernel, is still on its way to it (the page
+ * cache goes on showing it right): no file whose data may not be on the
+ * device gets its final name, each failed one is named in the failure
+ * list (those named before the failure whose names it lost too), the
+ * job says the device failed, and no temporary file is left but, on a
+ * FUSE stick, a whole copy of a failed file. Checked after a replug, on
+ * the device. */
+static void
+test_writeback_fails (gconstpointer data)
+{
+  g_autofree char *scratch = ferry_test_scratch_new ("writeback");
+  g_autofree char *workdir = g_build_filename (scratch, "stick", NULL);
+  FerryTestStickFs fs = GPOINTER_TO_INT (data);
+  const FerryTestStickOptions options = {
+    .workdir = workdir,
+    .label = "FERRYWB",
+    .size_bytes = 64 * MB,
+    .rate_bytes_per_sec = 2 * MB,
+    .fs = fs,
+  };
+  g_autoptr (FerryTestStick) stick = ferry_test_stick_new_or_skip_full (&options);
+  g_autoptr (GError) error = NULL;
+  g_autoptr (GPtrArray) failures = NULL;
+  g_autoptr (FerryJob) job = NULL;
+  g_autofree char *tree = NULL;
+  g_autofree char *copy = NULL;
+  Watch w = { 0 };
+
+  if (stick != NULL)
+    {
+      const char *sources[] = { NULL, NULL };
+
+      tree = g_build_filename (scratch, "Photos", NULL);
+      ferry_test_make_dirs (tree);
+      for (guint i = 0; i < 4; i++)
+        {
+          g_autofree char *name = g_strdup_printf ("photo-%u.jpg", i);
+          ferry_test_write_random (ferry_test_path (tree, name, NULL), 4 * MB, 40 + i);
+        }
+      copy = g_build_filename (ferry_test_stick_get_mountpoint (stick), "Photos", NULL);
+      sources[0] = tree;
+      job = ferry_test_job_new (sources, ferry_test_stick_get_mountpoint (stick));
+      ferry_job_set_device_mode (job, FERRY_DEVICE_MODE_SLOW);
+      fail_writes_once_accepted (stick, job, &w);
+
+      g_assert_false (w.ok);
+      g_assert_nonnull (w.error);
+      g_test_message ("%s: the job: %s", ferry_test_stick_fs_to_string (fs), w.error->message);
+      failures = ferry_job_dup_failures (job);
+
+      g_assert_true (ferry_test_stick_set_fail_writes (stick, FALSE, &error));
+      g_assert_true (ferry_test_stick_remount (stick, &error));
+      g_assert_no_error (error);
+      g_assert_cmpuint (check_copies_after_failure (tree, copy, failures), >=, 1);
+      check_leftovers (tree, copy, fs != FERRY_TEST_STICK_FS_EXT4);
+      /* The job says the device failed, and which file it lost first. */
+      g_assert_nonnull (strstr (w.error->message, "to the device"));
+      g_assert_nonnull (strstr (w.error->message, copy));
+    }
+  g_clear_pointer (&stick, ferry_test_stick_free);
+  ferry_test_remove_tree (scratch);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -775,6 +1023,7 @@ main (int argc, char **argv)
   ADD ("/slow-device/large-file-turns-slow", test_large_file_turns_slow, 60);
   ADD ("/slow-device/unplugged", test_unplugged, 10);
   ADD ("/slow-device/retry-after-unplug", test_retry_after_unplug, 10);
+  ADD ("/slow-device/write-behind-keeps-errors", test_write_behind_keeps_errors, 20);
 #undef ADD
   g_test_add_data_func ("/slow-device/fuse-stick/exfat",
                         GINT_TO_POINTER (FERRY_TEST_STICK_FS_EXFAT), test_fuse_stick);
@@ -787,5 +1036,11 @@ main (int argc, char **argv)
                         test_flushes);
   g_test_add_data_func ("/slow-device/flushes/ntfs", GINT_TO_POINTER (FERRY_TEST_STICK_FS_NTFS),
                         test_flushes);
+  g_test_add_data_func ("/slow-device/writeback-fails/ext4",
+                        GINT_TO_POINTER (FERRY_TEST_STICK_FS_EXT4), test_writeback_fails);
+  g_test_add_data_func ("/slow-device/writeback-fails/exfat",
+                        GINT_TO_POINTER (FERRY_TEST_STICK_FS_EXFAT), test_writeback_fails);
+  g_test_add_data_func ("/slow-device/writeback-fails/ntfs",
+                        GINT_TO_POINTER (FERRY_TEST_STICK_FS_NTFS), test_writeback_fails);
   return g_test_run ();
 }

@@ -89,8 +89,11 @@ ferry_copy_target_settle (FerryCopyTarget *self)
  * destination is made durable: on a FUSE filesystem an fsync of its
  * folder, for the daemon to write its own metadata (exfat-fuse keeps its
  * cluster bitmap until then) and the device to get its flush; then a
- * syncfs for everything else, names too. (On a kernel filesystem the
- * fsync would only cost another journal commit and its flushes.) */
+ * syncfs for everything else, names too, and the strategies learn
+ * whether the last names they gave got there. (On a kernel filesystem
+ * the fsync would only cost another journal commit and its flushes.)
+ * After a strategy met a failing device there is no sync: a FUSE daemon
+ * whose writes failed would forget what it had to write. */
 gboolean
 ferry_copy_target_finish (FerryCopyTarget *self, GError **error)
 {
@@ -103,6 +106,9 @@ ferry_copy_target_finish (FerryCopyTarget *self, GError **error)
     errsv = errno;
   if (errsv == 0 && syncfs (self->dir_fd) != 0)
     errsv = errno;
+  ferry_strategy_settle_names (self->first, errsv);
+  if (self->successor != NULL)
+    ferry_strategy_settle_names (self->successor, errsv);
   if (errsv != 0)
     return ferry_set_error_from_errno (error, errsv,
                                        _ ("Could not make the copies in “%s” durable"), self->path);

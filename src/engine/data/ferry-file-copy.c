@@ -36,6 +36,17 @@ ferry_file_copy_fail_errno (FerryFileCopy *fc, int errsv, gboolean on_destinatio
   return ferry_set_error_from_errno (error, errsv, _ ("Could not write “%s”"), path);
 }
 
+/* The kernel took the file's data (or its name), the device did not: a
+ * device failing. */
+gboolean
+ferry_file_copy_fail_durable (FerryFileCopy *fc, int errsv, GError **error)
+{
+  g_autofree char *path = ferry_file_copy_path (fc, FALSE);
+
+  fc->destination_failed = TRUE;
+  return ferry_set_error_from_errno (error, errsv, _ ("Could not write “%s” to the device"), path);
+}
+
 gboolean
 ferry_file_copy_fail_changed (FerryFileCopy *fc, GError **error)
 {

@@ -37,8 +37,13 @@ struct _FerryFileCopy
   /* Set by a caller that lets the strategy name the file later (see
    * FERRY_COMMIT_LATER): called once, from any thread, with 0 when its
    * data is durable, else the errno (ECANCELED: the job was cancelled);
-   * it takes the file over. */
-  void (*durable) (FerryFileCopy *fc, int errsv);
+   * it takes the file over. TRUE: it gave the file its name, which
+   * reaches the device with the strategy's next point, and the strategy
+   * keeps the file until then. */
+  gboolean (*durable) (FerryFileCopy *fc, int errsv);
+  /* For a file durable() named: called once, with 0 when its name is on
+   * the device too, else the errno; it lets go of the file. */
+  void (*name_durable) (FerryFileCopy *fc, int errsv);
 };
 
 char *ferry_file_copy_path (const FerryFileCopy *fc, gboolean source);
@@ -46,6 +51,7 @@ gboolean ferry_file_copy_fail_errno (FerryFileCopy *fc,
                                      int errsv,
                                      gboolean on_destination,
                                      GError **error);
+gboolean ferry_file_copy_fail_durable (FerryFileCopy *fc, int errsv, GError **error);
 gboolean ferry_file_copy_fail_changed (FerryFileCopy *fc, GError **error);
 gboolean ferry_file_copy_check_source_unchanged (FerryFileCopy *fc, GError **error);
 

@@ -48,11 +48,24 @@
  * where sync_file_range() and fdatasync() do not do what they do on a
  * kernel filesystem. A complete file (data and metadata written into its
  * temporary file) gets its final name only after the point that follows
- * it has returned, and that name reaches the device with the next point:
- * never a name before its data. Bytes count as durable when the point
- * that covered them returned. The writer is held while it is a window
- * and a half ahead, so the device never idles and dirty memory stays
- * small.
+ * it has returned, and that name reaches the device with the next point
+ * (or the job's final sync): never a name before its data, and a file
+ * counts as copied once its name is there too. Bytes count as durable
+ * when the point that covered them returned. The writer is held while it
+ * is a window and a half ahead, so the device never idles and dirty
+ * memory stays small.
+ *
+ * A device that fails while data the kernel accepted is on its way to it
+ * (the page cache goes on showing the data right) is told by a point
+ * (syncfs() reports a writeback error of the filesystem, once, but not
+ * whose it was) or by the write-behind. From then on no point vouches
+ * for a file's data: on a kernel filesystem each file answers for itself
+ * (fdatasync() reports its own writeback errors, once a descriptor, and
+ * the write-behind keeps those it took), and only a file that answers
+ * durable gets its name; through a FUSE daemon no file can answer (the
+ * daemon's fsync of the device reports the device's error to whichever
+ * file asks first), so none gets its name. A name whose point failed may
+ * not be on the device: that file fails too, although its data is there.
  */
 typedef struct
 {
@@ -69,13 +82,14 @@ typedef struct
   guint64 unsynced;    /* written since the last point started */
   guint64 in_flight;   /* written before the point under way started */
   GPtrArray *waiting;  /* FerryFileCopy: complete, for the next point */
+  GPtrArray *named;    /* FerryFileCopy: named since the last point, which carries the names */
   gint64 waiting_since;
   gint64 last_point_at;
   guint64 started; /* points started */
   guint64 done;    /* points returned, their files dealt with */
   guint64 window;
   guint waiting_max;
-  int errsv; /* the first failure of a point */
+  int errsv; /* the first failure of the device: no point vouches for a file after it */
 } FerryStrategySlow;
 
 static FerryCopyMethod
@@ -130,6 +144,8 @@ slow_chunk_written (FerryStrategy *strategy,
   int errsv = self->behind != NULL ? write_behind (self, fc, offset, len) : 0;
 
   g_mutex_lock (&self->lock);
+  if (self->errsv == 0 && ferry_errno_is_device_failure (errsv))
+    self->errsv = errsv;
   self->unsynced += len;
   if (self->behind == NULL && self->unsynced >= self->window)
     g_cond_broadcast (&self->cond);
@@ -161,7 +177,7 @@ wait_for_next_point (FerryStrategySlow *self, FerryFileCopy *fc, GError **error)
   g_mutex_unlock (&self->lock);
   if (errsv != 0)
     {
-      ferry_file_copy_fail_errno (fc, errsv, TRUE, error);
+      ferry_file_copy_fail_durable (fc, errsv, error);
       return FERRY_COMMIT_FAILED;
     }
   return ferry_control_check (self->parent.target->control, error) ? FERRY_COMMIT_NOW
@@ -227,17 +243,84 @@ sync_target (FerryCopyTarget *target)
   return syncfs (target->dir_fd) == 0 ? 0 : errno;
 }
 
+/* What a file's data is known to be once the device failed (with
+ * @errsv): 0 only when the file itself answers durable. */
+static int
+file_errno (FerryStrategySlow *self, FerryFileCopy *fc, int errsv)
+{
+  int own;
+
+  if (self->behind == NULL) /* a FUSE daemon's answer is not the file's */
+    return errsv;
+  g_mutex_lock (&self->behind_lock);
+  own = ferry_write_behind_get_error (self->behind, fc->tmp.fd);
+  g_mutex_unlock (&self->behind_lock);
+  if (own != 0)
+    return own;
+  return fdatasync (fc->tmp.fd) == 0 ? 0 : errno;
+}
+
+/* The files the point covered get their names (@errsv: what it returned;
+ * @failed: the device's first failure, if any); those named wait for the
+ * next point, which carries their names. */
+static void
+name_batch (FerryStrategySlow *self, GPtrArray *batch, int errsv, int failed)
+{
+  for (guint i = 0; i < batch->len; i++)
+    {
+      FerryFileCopy *fc = g_ptr_array_index (batch, i);
+      int result = errsv;
+
+      if (errsv != ECANCELED && (errsv != 0 || failed != 0))
+        result = file_errno (self, fc, errsv != 0 ? errsv : failed);
+      if (fc->durable (fc, result))
+        {
+          g_mutex_lock (&self->lock);
+          g_ptr_array_add (self->named, fc);
+          g_mutex_unlock (&self->lock);
+        }
+    }
+}
+
+/* What a sync that returned @errsv says of the names it carried, the
+ * device having failed with @failed, or not (0). After a failure a sync
+ * through a FUSE daemon may return 0 having written nothing, and a
+ * kernel filesystem's does once it is read-only (ext4 after its journal
+ * failed); while it is writable, its sync still commits what it says. */
+static int
+names_errno (FerryStrategySlow *self, int errsv, int failed)
+{
+  if (errsv != 0 || failed == 0)
+    return errsv;
+  if (self->behind == NULL)
+    return failed;
+  return ferry_fs_check_writable (self->parent.target->dir_fd);
+}
+
+/* @errsv: 0 when the names are on the device. */
+static void
+settle_names (GPtrArray *names, int errsv)
+{
+  for (guint i = 0; i < names->len; i++)
+    {
+      FerryFileCopy *fc = g_ptr_array_index (names, i);
+      fc->name_durable (fc, errsv);
+    }
+}
+
 /* Called with the lock, which it lets go of while the device works. */
 static void
 make_point (FerryStrategySlow *self)
 {
   FerryCounters *counters = self->parent.target->counters;
   g_autoptr (GPtrArray) batch = g_steal_pointer (&self->waiting);
+  g_autoptr (GPtrArray) names = g_steal_pointer (&self->named);
   guint64 written = ferry_counters_get (&counters->bytes_written);
   gint64 started_at = g_get_monotonic_time ();
-  int errsv;
+  int errsv, failed;
 
   self->waiting = g_ptr_array_new ();
+  self->named = g_ptr_array_new ();
   self->in_flight = self->unsynced;
   self->unsynced = 0;
   self->wanted = FALSE;
@@ -246,22 +329,20 @@ make_point (FerryStrategySlow *self)
   g_mutex_unlock (&self->lock);
 
   errsv = sync_target (self->parent.target);
-  if (errsv == 0)
-    ferry_counters_set_durable (counters, written);
 
   g_mutex_lock (&self->lock);
   self->window = ferry_device_window_follow (self->window, self->in_flight, started_at);
   self->in_flight = 0;
   if (errsv != 0 && errsv != ECANCELED && self->errsv == 0)
     self->errsv = errsv;
+  failed = self->errsv;
+  if (errsv == 0 && failed == 0)
+    ferry_counters_set_durable (counters, written);
   g_cond_broadcast (&self->cond);
   g_mutex_unlock (&self->lock);
 
-  for (guint i = 0; i < batch->len; i++)
-    {
-      FerryFileCopy *fc = g_ptr_array_index (batch, i);
-      fc->durable (fc, errsv);
-    }
+  settle_names (names, names_errno (self, errsv, failed));
+  name_batch (self, batch, errsv, failed);
 
   g_mutex_lock (&self->lock);
   self->done++;
@@ -315,12 +396,33 @@ slow_finish (FerryStrategy *strategy)
   return errsv;
 }
 
+/* The names given since the last point reached the device with the
+ * destination's final sync, or (@errsv) may not have. */
+static void
+slow_settle_names (FerryStrategy *strategy, int errsv)
+{
+  FerryStrategySlow *self = (FerryStrategySlow *) strategy;
+  g_autoptr (GPtrArray) names = NULL;
+  int failed;
+
+  g_mutex_lock (&self->lock);
+  names = g_steal_pointer (&self->named);
+  self->named = g_ptr_array_new ();
+  failed = self->errsv;
+  g_mutex_unlock (&self->lock);
+  settle_names (names, names_errno (self, errsv, failed));
+}
+
+/* A job that ended without its final sync (cancelled) leaves its last
+ * names unconfirmed. */
 static void
 slow_free (FerryStrategy *strategy)
 {
   FerryStrategySlow *self = (FerryStrategySlow *) strategy;
 
   slow_finish (strategy);
+  settle_names (self->named, ECANCELED);
+  g_ptr_array_unref (self->named);
   g_ptr_array_unref (self->waiting);
   g_clear_pointer (&self->behind, ferry_write_behind_free);
   g_mutex_clear (&self->stream_lock);
@@ -347,6 +449,7 @@ static const FerryStrategyClass slow_class = {
   .commit_file = slow_commit_file,
   .settle = slow_settle,
   .finish = slow_finish,
+  .settle_names = slow_settle_names,
   .free = slow_free,
   .sends_at_position = TRUE,
   .names_later = TRUE,
@@ -364,6 +467,7 @@ ferry_strategy_slow_new (FerryCopyTarget *target)
   g_mutex_init (&self->lock);
   g_cond_init (&self->cond);
   self->waiting = g_ptr_array_new ();
+  self->named = g_ptr_array_new ();
   self->window = FERRY_DEVICE_WINDOW_START;
   self->last_point_at = g_get_monotonic_time ();
   self->waiting_max = waiting_max ();

@@ -51,6 +51,13 @@ ferry_strategy_finish (FerryStrategy *self)
 }
 
 void
+ferry_strategy_settle_names (FerryStrategy *self, int errsv)
+{
+  if (self->klass->settle_names != NULL)
+    self->klass->settle_names (self, errsv);
+}
+
+void
 ferry_strategy_free (FerryStrategy *self)
 {
   if (self != NULL)

@@ -31,6 +31,9 @@ typedef enum
  * @settle: every file it holds gets its name, or fails; returns the first
  *   errno met
  * @finish: its helpers stop; returns the first errno met
+ * @settle_names: the destination's final sync, after @finish, returned
+ *   @errsv (0: it reached the device): the files it named since its last
+ *   point learn whether their names are on the device
  * @sends_at_position: chunks go with sendfile, which writes at the
  *   copy's file position (so the pieces of one file cannot share it)
  * @names_later: given a file with durable() set, commit_file() takes it
@@ -48,6 +51,7 @@ typedef struct
   FerryCommit (*commit_file) (FerryStrategy *self, FerryFileCopy *fc, GError **error);
   int (*settle) (FerryStrategy *self);
   int (*finish) (FerryStrategy *self);
+  void (*settle_names) (FerryStrategy *self, int errsv);
   void (*free) (FerryStrategy *self);
   gboolean sends_at_position;
   gboolean names_later;
@@ -69,6 +73,7 @@ gboolean ferry_strategy_chunk_written (FerryStrategy *self,
 FerryCommit ferry_strategy_commit_file (FerryStrategy *self, FerryFileCopy *fc, GError **error);
 int ferry_strategy_settle (FerryStrategy *self);
 int ferry_strategy_finish (FerryStrategy *self);
+void ferry_strategy_settle_names (FerryStrategy *self, int errsv);
 void ferry_strategy_free (FerryStrategy *self);
 
 /* How much a slow strategy lets be on its way to the device at once:

@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "ferry-strategy.h"
@@ -32,6 +33,11 @@ typedef struct
  * written back is not yet reachable after an unplug (the file's size and
  * extents are in the journal, not on the device).
  *
+ * A writeback error is reported once per open file, and waiting for a
+ * range takes it (the duplicate shares the file's open description): a
+ * later fdatasync() of that file would say nothing. So the files whose
+ * ranges failed are remembered, by inode, for ferry_write_behind_get_error().
+ *
  * Used by one writer at a time.
  */
 struct _FerryWriteBehind
@@ -40,6 +46,7 @@ struct _FerryWriteBehind
   guint64 pending;
   guint64 unstarted; /* of pending, at the tail of ranges */
   guint64 limit; /* about 0.4 s of the device, as measured */
+  GHashTable *failed; /* inode number -> errno, of files whose writeback failed */
 };
 
 FerryWriteBehind *
@@ -49,7 +56,43 @@ ferry_write_behind_new (void)
 
   g_queue_init (&self->ranges);
   self->limit = FERRY_DEVICE_WINDOW_START;
+  self->failed = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
   return self;
+}
+
+/* The range's file failed with @errsv, which the caller returns. Inodes
+ * are numbers of one filesystem, and a file waiting for its name keeps
+ * its own open. */
+static int
+note_failure (FerryWriteBehind *self, const Range *range, int errsv)
+{
+  struct stat st;
+
+  if (fstat (range->fd, &st) == 0)
+    {
+      gint64 *ino = g_new (gint64, 1);
+
+      *ino = (gint64) st.st_ino;
+      g_hash_table_insert (self->failed, ino, GINT_TO_POINTER (errsv));
+    }
+  return errsv;
+}
+
+/**
+ * ferry_write_behind_get_error:
+ * The errno of a writeback of @fd's file that failed while the writer
+ * waited for it, or 0.
+ */
+int
+ferry_write_behind_get_error (FerryWriteBehind *self, int fd)
+{
+  struct stat st;
+  gint64 ino;
+
+  if (fstat (fd, &st) != 0)
+    return errno;
+  ino = (gint64) st.st_ino;
+  return GPOINTER_TO_INT (g_hash_table_lookup (self->failed, &ino));
 }
 
 static void
@@ -82,7 +125,7 @@ start_writeback (FerryWriteBehind *self)
       if (sync_file_range (range->fd, range->offset, range->end - range->offset,
                            SYNC_FILE_RANGE_WRITE)
           != 0)
-        return errno;
+        return note_failure (self, range, errno);
     }
   return 0;
 }
@@ -134,7 +177,7 @@ ferry_write_behind_wait_for_room (FerryWriteBehind *self)
       guint64 len = oldest->end - oldest->offset;
 
       if (sync_file_range (oldest->fd, oldest->offset, len, SYNC_FILE_RANGE_WAIT_BEFORE) != 0)
-        errsv = errno;
+        errsv = note_failure (self, oldest, errno);
       self->pending -= len;
       retired += len;
       range_free (oldest);
@@ -150,5 +193,6 @@ void
 ferry_write_behind_free (FerryWriteBehind *self)
 {
   g_queue_clear_full (&self->ranges, range_free);
+  g_hash_table_unref (self->failed);
   g_free (self);
 }

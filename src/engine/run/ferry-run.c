@@ -228,21 +228,22 @@ remove_stale_temps (FerryRun *self, FerryPlan *plan)
   ferry_temp_file_sweep (plan->dst_fd);
 }
 
+/* @ctx, set up here, outlives the copy of the tree: files whose names
+ * reach the device with the final sync are counted then. */
 static void
-copy_tree (FerryRun *self, FerryPlan *plan)
+copy_tree (FerryRun *self, FerryPlan *plan, FerryTreeContext *ctx)
 {
   const FerryTreeListener listener = { tree_file_failed, tree_conflict, self };
-  FerryTreeContext ctx;
   g_autoptr (FerryTreeCopy) tree = NULL;
 
-  ferry_tree_context_init (&ctx, self->target, self->options.conflict_policy, &listener);
-  ferry_meta_policy_init (&ctx.meta, self->options.preserve);
-  ctx.error_policy = self->options.error_policy;
-  ctx.verify = self->options.verify;
-  ctx.adaptations = self->adaptations;
-  ctx.links_apart = !self->rules.keeps_hardlinks;
-  ferry_conflicts_set_rules (ctx.conflicts, &self->rules);
-  tree = ferry_tree_copy_new (&ctx);
+  ferry_tree_context_init (ctx, self->target, self->options.conflict_policy, &listener);
+  ferry_meta_policy_init (&ctx->meta, self->options.preserve);
+  ctx->error_policy = self->options.error_policy;
+  ctx->verify = self->options.verify;
+  ctx->adaptations = self->adaptations;
+  ctx->links_apart = !self->rules.keeps_hardlinks;
+  ferry_conflicts_set_rules (ctx->conflicts, &self->rules);
+  tree = ferry_tree_copy_new (ctx);
   for (guint i = 0; i < plan->roots->len; i++)
     {
       FerryTreeRoot root = tree_root (plan, i);
@@ -250,9 +251,8 @@ copy_tree (FerryRun *self, FerryPlan *plan)
     }
   ferry_tree_copy_run (tree, self->options.n_workers);
   /* Files whose names wait for the device get them while the tree that
-   * counts them is still here. */
+   * holds their folders is still here. */
   ferry_copy_target_settle (self->target);
-  ferry_tree_context_clear (&ctx);
 }
 
 static gboolean
@@ -284,18 +284,26 @@ check_partial (FerryRun *self, GError **error)
 }
 
 /* Even when a failure stopped the job, what was copied is made durable
- * before the job says it has ended. */
+ * before the job says it has ended. The failure that stopped it (a
+ * device failing names the first file it lost) says more than the
+ * final sync's failure that follows from it. */
 static gboolean
 finish (FerryRun *self, GError **error)
 {
+  g_autoptr (GError) sync_error = NULL;
   GError *stop_error;
+  gboolean durable;
 
   set_phase (self, FERRY_PHASE_SYNCING);
-  if (!ferry_copy_target_finish (self->target, error))
-    return FALSE;
+  durable = ferry_copy_target_finish (self->target, &sync_error);
   if ((stop_error = ferry_control_dup_stop_error (self->control)) != NULL)
     {
       g_propagate_error (error, stop_error);
+      return FALSE;
+    }
+  if (!durable)
+    {
+      g_propagate_error (error, g_steal_pointer (&sync_error));
       return FALSE;
     }
   return check_partial (self, error);
@@ -304,6 +312,7 @@ finish (FerryRun *self, GError **error)
 static gboolean
 copy (FerryRun *self, FerryPlan *plan, FerryScan *scan, GError **error)
 {
+  FerryTreeContext ctx;
   gboolean ok;
 
   self->device = ferry_device_new_for_fd (plan->dst_fd);
@@ -315,10 +324,11 @@ copy (FerryRun *self, FerryPlan *plan, FerryScan *scan, GError **error)
   self->listener.method_changed (self->listener.user_data);
 
   remove_stale_temps (self, plan);
-  copy_tree (self, plan);
+  copy_tree (self, plan, &ctx);
   ferry_scan_wait (scan, NULL);
   ok = check_cancelled (self, error) && finish (self, error);
   end_target (self);
+  ferry_tree_context_clear (&ctx);
   return ok;
 }
 

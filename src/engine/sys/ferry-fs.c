@@ -13,6 +13,7 @@
 #include <linux/openat2.h>
 #include <sys/syscall.h>
 #include <sys/resource.h>
+#include <sys/statvfs.h>
 #include <sys/sysmacros.h>
 #include <sys/vfs.h>
 #include <sys/xattr.h>
@@ -372,6 +373,19 @@ ferry_fs_is_pseudo (int fd)
     if ((unsigned long) fs.f_type == pseudo[i])
       return TRUE;
   return FALSE;
+}
+
+/* 0 while the filesystem of @fd is mounted for writing, else EROFS (or
+ * why it cannot be told). ext4 turns read-only when its journal fails,
+ * and from then on a sync returns 0 having written nothing. */
+int
+ferry_fs_check_writable (int fd)
+{
+  struct statfs fs;
+
+  if (fstatfs (fd, &fs) != 0)
+    return errno;
+  return (fs.f_flags & ST_RDONLY) != 0 ? EROFS : 0;
 }
 
 /**

@@ -68,6 +68,7 @@ gboolean ferry_folder_shapes_new_entries (int fd);
 gboolean ferry_fs_leaves_holes (int fd);
 gboolean ferry_fs_is_fuse (int fd);
 gboolean ferry_fs_is_pseudo (int fd);
+int ferry_fs_check_writable (int fd);
 gboolean ferry_fs_find_mount (dev_t dev, char **fstype, char **source);
 gboolean ferry_fs_find_mount_point (dev_t dev, char **fstype, char **source, char **mount_point);
 

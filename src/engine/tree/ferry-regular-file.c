@@ -14,7 +14,8 @@
 /* A regular file, from its open source to its final name: its data goes
  * into a temporary file by the job's strategy, is checked, gets its
  * metadata, and only then its name: at once, or (a slow device) once the
- * strategy has its data on the device. */
+ * strategy has its data on the device, and then it counts as copied once
+ * the name is on the device too. */
 
 /* A file on its way: on the copying worker's stack, or, while its name
  * waits for the strategy, on the heap. */
@@ -24,12 +25,32 @@ typedef struct
   FerryTreeContext *ctx;
   FerryEntry entry; /* its own, once it waits */
   char *src_name;   /* the entry's, which lived in a folder listing */
+  char *src_path;   /* once named, when its folder may be done: for messages */
+  char *dst_path;
 } RegularFile;
 
 static char *
 path_of_file (const FerryFileCopy *fc, gboolean source)
 {
   return ferry_entry_path (fc->entry, source);
+}
+
+static char *
+path_of_named (const FerryFileCopy *fc, gboolean source)
+{
+  const RegularFile *file = (const RegularFile *) fc;
+
+  return g_strdup (source ? file->src_path : file->dst_path);
+}
+
+static void
+regular_file_free (RegularFile *file)
+{
+  ferry_entry_clear (&file->entry);
+  g_free (file->src_name);
+  g_free (file->src_path);
+  g_free (file->dst_path);
+  g_free (file);
 }
 
 static gboolean
@@ -143,30 +164,64 @@ end_file (RegularFile *file, const FerryEntry *entry, gboolean copied)
   ferry_temp_file_discard (&fc->tmp); /* nothing left to discard once it has its name */
 }
 
-/* The strategy has the file's data on the device (or could not): it gets
- * its name now, and the folder holding it may finish. */
+/* Its name is on the device too (or, with @errsv, may not be: the file
+ * fails, although its data got there). */
 static void
+on_name_durable (FerryFileCopy *fc, int errsv)
+{
+  RegularFile *file = (RegularFile *) fc;
+  g_autoptr (GError) error = NULL;
+  g_autoptr (GFile) source = NULL;
+  g_autoptr (GFile) destination = NULL;
+
+  if (errsv == 0 || errsv == ECANCELED)
+    ferry_tree_context_file_done (file->ctx);
+  else
+    {
+      ferry_file_copy_fail_durable (fc, errsv, &error);
+      source = g_file_new_for_path (file->src_path);
+      destination = g_file_new_for_path (file->dst_path);
+      ferry_tree_context_report_failure (file->ctx,
+                                         ferry_failure_new (source, destination, error), TRUE);
+    }
+  regular_file_free (file);
+}
+
+/* The strategy has the file's data on the device (or could not): it gets
+ * its name now, and the folder holding it may finish. TRUE: named, the
+ * file waits for its name to reach the device, keeping its paths. */
+static gboolean
 on_durable (FerryFileCopy *fc, int errsv)
 {
   RegularFile *file = (RegularFile *) fc;
   FerryTreeContext *ctx = file->ctx;
   FerryDirNode *node = file->entry.node;
   g_autoptr (GError) error = NULL;
-  gboolean copied;
+  gboolean copied, named;
 
   if (errsv == ECANCELED)
     copied = ferry_control_check (ctx->control, &error);
   else if (errsv != 0)
-    copied = ferry_file_copy_fail_errno (fc, errsv, TRUE, &error);
+    copied = ferry_file_copy_fail_durable (fc, errsv, &error);
   else
     copied = give_name (ctx, fc, &file->entry, &error);
+  named = copied && errsv == 0 && !file->entry.skip;
   file->entry.destination_failed = fc->destination_failed;
   end_file (file, &file->entry, copied);
-  ferry_tree_context_count_outcome (ctx, &file->entry, copied, TRUE, error);
+  if (named)
+    {
+      file->src_path = ferry_entry_path (&file->entry, TRUE);
+      file->dst_path = ferry_entry_path (&file->entry, FALSE);
+      fc->path_of = path_of_named;
+      fc->entry = NULL;
+    }
+  else
+    ferry_tree_context_count_outcome (ctx, &file->entry, copied, TRUE, error);
   ferry_entry_clear (&file->entry);
-  g_free (file->src_name);
-  g_free (file);
+  if (!named)
+    regular_file_free (file);
   ferry_folder_release (ctx, node);
+  return named;
 }
 
 /* The strategy takes the file (and its folder waits for it): a copy of
@@ -183,6 +238,7 @@ wait_for_name (const RegularFile *file, const FerryEntry *entry)
   later->entry.dst_name = g_strdup (entry->dst_name);
   later->fc.entry = &later->entry;
   later->fc.durable = on_durable;
+  later->fc.name_durable = on_name_durable;
   ferry_fd_closep (&later->fc.src_fd);
   g_atomic_int_inc (&entry->node->pending);
   return later;

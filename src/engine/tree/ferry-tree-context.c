@@ -65,10 +65,31 @@ ferry_tree_context_file_skipped (FerryTreeContext *ctx, guint64 files, guint64 b
   ferry_counters_add_total (ctx->counters, -(gint64) bytes);
 }
 
-/* Records an entry that could not be copied and tells the listener. A
- * @fatal failure (the destination itself failed), any failure under
- * FERRY_ERROR_POLICY_STOP, and, with no policy to settle conflicts, the
- * first conflict end the job. */
+/* Records a file that could not be copied and tells the listener, who
+ * takes @failure. A @fatal failure (the destination itself failed), any
+ * failure under FERRY_ERROR_POLICY_STOP, and, with no policy to settle
+ * conflicts, the first conflict end the job. */
+void
+ferry_tree_context_report_failure (FerryTreeContext *ctx, FerryFailure *failure, gboolean fatal)
+{
+  if (g_error_matches (failure->error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    {
+      ferry_failure_free (failure);
+      return;
+    }
+
+  ferry_counters_add (ctx->counters, &ctx->counters->files_failed, 1);
+  ferry_counters_add (ctx->counters, &ctx->counters->files_done, 1);
+  if (g_error_matches (failure->error, FERRY_ERROR, FERRY_ERROR_EXISTS)
+      && ferry_conflicts_get_policy (ctx->conflicts) == FERRY_CONFLICT_POLICY_FAIL)
+    fatal = TRUE;
+  if (fatal || ctx->error_policy == FERRY_ERROR_POLICY_STOP)
+    ferry_control_stop (ctx->control, failure->error);
+  ctx->listener.file_failed (ctx->listener.user_data, failure);
+}
+
+/* An entry that could not be copied: it leaves the plan's total with
+ * its @bytes. */
 void
 ferry_tree_context_file_failed (FerryTreeContext *ctx,
                                 const FerryEntry *entry,
@@ -84,22 +105,12 @@ ferry_tree_context_file_failed (FerryTreeContext *ctx,
   if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
     return;
 
-  ferry_counters_add (ctx->counters, &ctx->counters->files_failed, 1);
-  ferry_counters_add (ctx->counters, &ctx->counters->files_done, 1);
   ferry_counters_add_total (ctx->counters, -(gint64) bytes);
-
   src_path = ferry_entry_path (entry, TRUE);
   dst_path = ferry_entry_path (entry, FALSE);
   source = g_file_new_for_path (src_path);
   destination = g_file_new_for_path (dst_path);
-  ctx->listener.file_failed (ctx->listener.user_data,
-                             ferry_failure_new (source, destination, error));
-
-  if (g_error_matches (error, FERRY_ERROR, FERRY_ERROR_EXISTS)
-      && ferry_conflicts_get_policy (ctx->conflicts) == FERRY_CONFLICT_POLICY_FAIL)
-    fatal = TRUE;
-  if (fatal || ctx->error_policy == FERRY_ERROR_POLICY_STOP)
-    ferry_control_stop (ctx->control, error);
+  ferry_tree_context_report_failure (ctx, ferry_failure_new (source, destination, error), fatal);
 }
 
 /* How an entry that is not a folder ended: copied, skipped (its bytes
