@@ -68,6 +68,17 @@ find_mount (FerryDriveList *self, GMount *mount, guint *position)
   return FALSE;
 }
 
+/* A mount that changed (remounted, or its filesystem relabelled) may
+ * have more or less room, or be read-only now. */
+static void
+on_mount_changed (GMount *mount, FerryDriveList *self)
+{
+  guint position;
+
+  if (find_mount (self, mount, &position))
+    ferry_destination_refresh_space (g_ptr_array_index (self->drives, position));
+}
+
 void
 ferry_drive_list_add_mount (FerryDriveList *self, GMount *mount)
 {
@@ -77,6 +88,7 @@ ferry_drive_list_add_mount (FerryDriveList *self, GMount *mount)
   if (!ferry_mount_is_removable_drive (mount) || find_mount (self, mount, &position))
     return;
   g_ptr_array_add (self->drives, ferry_destination_new_for_mount (mount));
+  g_signal_connect_object (mount, "changed", G_CALLBACK (on_mount_changed), self, 0);
   g_list_model_items_changed (G_LIST_MODEL (self), self->drives->len - 1, 0, 1);
 }
 
@@ -88,6 +100,7 @@ ferry_drive_list_remove_mount (FerryDriveList *self, GMount *mount)
   g_return_if_fail (FERRY_IS_DRIVE_LIST (self));
   if (!find_mount (self, mount, &position))
     return;
+  g_signal_handlers_disconnect_by_data (mount, self);
   ferry_destination_set_plugged (g_ptr_array_index (self->drives, position), FALSE);
   g_ptr_array_remove_index (self->drives, position);
   g_list_model_items_changed (G_LIST_MODEL (self), position, 1, 0);
