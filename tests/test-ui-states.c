@@ -614,7 +614,7 @@ own_mounts (void)
 {
   if (getuid () != 0)
     return;
-  if (unshare (CLONE_NEWNS) != 0 || mount (NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) != 0)
+  if (unshare (CLONE_NEWNS) != 0 || mount ("none", "/", NULL, MS_REC | MS_PRIVATE, NULL) != 0)
     g_error ("cannot make a mount namespace for the test: %s", g_strerror (errno));
 }
 
