@@ -446,6 +446,7 @@ static void
 test_write_behind_keeps_errors (Fixture *f, gconstpointer data)
 {
   g_autoptr (FerryWriteBehind) behind = NULL;
+  g_autoptr (FerryControl) control = ferry_control_new ();
   g_autoptr (GError) error = NULL;
   int a, b;
 
@@ -458,7 +459,7 @@ test_write_behind_keeps_errors (Fixture *f, gconstpointer data)
   /* Enough to start both files' writeback and wait for a's. */
   b = open_written (ferry_test_path (f->dst, "b", NULL), 8 * 1024 * 1024, 2);
   ferry_write_behind_add (behind, &b, b, 0, 8 * 1024 * 1024);
-  g_assert_cmpint (ferry_write_behind_wait_for_room (behind), ==, EIO);
+  g_assert_cmpint (ferry_write_behind_wait_for_room (behind, control), ==, EIO);
 
   g_assert_cmpint (ferry_write_behind_get_error (behind, a), ==, EIO);
   g_assert_cmpint (ferry_write_behind_get_error (behind, b), ==, 0);

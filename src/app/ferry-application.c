@@ -193,6 +193,16 @@ ferry_application_command_line (GApplication *app, GApplicationCommandLine *cmdl
   return FERRY_APPLICATION_EXIT_OK;
 }
 
+/* app.eject-drive (the drive's root URI), the Eject button of the
+ * notification a finished copy sends. */
+static void
+eject_drive_activated (GSimpleAction *action, GVariant *parameter, gpointer user_data)
+{
+  g_autoptr (GFile) root = g_file_new_for_uri (g_variant_get_string (parameter, NULL));
+
+  ferry_window_eject_drive (get_window (user_data), root);
+}
+
 static void
 about_activated (GSimpleAction *action, GVariant *parameter, gpointer user_data)
 {
@@ -273,6 +283,7 @@ ferry_application_startup (GApplication *app)
     { "copy-to", copy_to_activated, "(sas)" },
     { "about", about_activated },
     { "quit", quit_activated },
+    { "eject-drive", eject_drive_activated, "s" },
   };
   g_autoptr (GAction) verify = NULL;
   g_autoptr (GAction) device_mode = NULL;

@@ -36,8 +36,16 @@ static guint signals[N_SIGNALS];
 static void
 update_subtitle (FerryDestinationRow *self)
 {
-  g_autofree char *space = ferry_destination_dup_space (self->destination);
+  g_autofree char *known = ferry_destination_dup_space (self->destination);
+  g_autofree char *space = NULL;
   g_autofree char *path = NULL;
+
+  if (ferry_destination_get_read_only (self->destination))
+    /* TRANSLATORS: a drive that cannot be written now, then its free
+     * space, like "Read-only · 14.2 GB free of 16.0 GB" */
+    space = g_strdup_printf (_ ("Read-only · %s"), known ? known : "");
+  else
+    space = g_steal_pointer (&known);
 
   if (ferry_destination_get_kind (self->destination) == FERRY_DESTINATION_FOLDER)
     {
@@ -129,6 +137,8 @@ ferry_destination_row_new (FerryDestination *destination)
     }
   update_subtitle (self);
   g_signal_connect_object (destination, "notify::space", G_CALLBACK (update_subtitle), self,
+                           G_CONNECT_SWAPPED);
+  g_signal_connect_object (destination, "notify::read-only", G_CALLBACK (update_subtitle), self,
                            G_CONNECT_SWAPPED);
   return GTK_WIDGET (self);
 }

@@ -8,7 +8,8 @@
 /**
  * FerryDestination:
  * Somewhere files can be dropped: a mounted drive (a GMount, real or, in
- * tests, made up) or a folder. It knows its name, icon and free space,
+ * tests, made up) or a folder. It knows its name, icon, free space and
+ * whether it is read-only (read again with ferry_destination_refresh_space()),
  * whether it is still plugged in, and how to eject itself safely.
  */
 struct _FerryDestination
@@ -22,6 +23,7 @@ struct _FerryDestination
   GIcon *icon;
   guint64 free;
   guint64 size;
+  gboolean read_only;
   gboolean plugged;
   GCancellable *cancellable;
 };
@@ -34,6 +36,7 @@ enum
   PROP_NAME,
   PROP_SPACE,
   PROP_PLUGGED,
+  PROP_READ_ONLY,
   N_PROPS
 };
 
@@ -50,17 +53,27 @@ on_space_known (GObject *source, GAsyncResult *result, gpointer user_data)
   self->free = g_file_info_get_attribute_uint64 (info, G_FILE_ATTRIBUTE_FILESYSTEM_FREE);
   self->size = g_file_info_get_attribute_uint64 (info, G_FILE_ATTRIBUTE_FILESYSTEM_SIZE);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SPACE]);
+  if (self->read_only
+      != g_file_info_get_attribute_boolean (info, G_FILE_ATTRIBUTE_FILESYSTEM_READONLY))
+    {
+      self->read_only = !self->read_only;
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_READ_ONLY]);
+    }
 }
 
-/* Looked up off the main thread: a slow or stalled drive must not freeze
- * the window. */
+/* Free space and whether it can be written, read again: after a copy to
+ * it, or when its mount changed. Looked up off the main thread: a slow
+ * or stalled drive must not freeze the window. */
 void
 ferry_destination_refresh_space (FerryDestination *self)
 {
   g_return_if_fail (FERRY_IS_DESTINATION (self));
-  g_file_query_filesystem_info_async (
-      self->root, G_FILE_ATTRIBUTE_FILESYSTEM_FREE "," G_FILE_ATTRIBUTE_FILESYSTEM_SIZE,
-      G_PRIORITY_DEFAULT, self->cancellable, on_space_known, g_object_ref (self));
+  g_file_query_filesystem_info_async (self->root,
+                                      G_FILE_ATTRIBUTE_FILESYSTEM_FREE
+                                      "," G_FILE_ATTRIBUTE_FILESYSTEM_SIZE
+                                      "," G_FILE_ATTRIBUTE_FILESYSTEM_READONLY,
+                                      G_PRIORITY_DEFAULT, self->cancellable, on_space_known,
+                                      g_object_ref (self));
 }
 
 /**
@@ -169,6 +182,23 @@ ferry_destination_dup_space (FerryDestination *self)
   size_str = g_format_size (self->size);
   /* TRANSLATORS: free space of a drive, like "14.2 GB free of 16.0 GB" */
   return g_strdup_printf (_ ("%s free of %s"), free_str, size_str);
+}
+
+/* Free bytes when last read, 0 until known. */
+guint64
+ferry_destination_get_free (FerryDestination *self)
+{
+  g_return_val_if_fail (FERRY_IS_DESTINATION (self), 0);
+  return self->free;
+}
+
+/* Mounted read-only (a drive the kernel remounted after an error, or a
+ * locked SD card), as last read. */
+gboolean
+ferry_destination_get_read_only (FerryDestination *self)
+{
+  g_return_val_if_fail (FERRY_IS_DESTINATION (self), FALSE);
+  return self->read_only;
 }
 
 gboolean
@@ -308,6 +338,9 @@ ferry_destination_get_property (GObject *object, guint prop_id, GValue *value, G
       case PROP_PLUGGED:
         g_value_set_boolean (value, self->plugged);
         break;
+      case PROP_READ_ONLY:
+        g_value_set_boolean (value, self->read_only);
+        break;
       default:
         G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -326,6 +359,7 @@ ferry_destination_class_init (FerryDestinationClass *klass)
   properties[PROP_NAME] = g_param_spec_string ("name", NULL, NULL, NULL, flags);
   properties[PROP_SPACE] = g_param_spec_string ("space", NULL, NULL, NULL, flags);
   properties[PROP_PLUGGED] = g_param_spec_boolean ("plugged", NULL, NULL, TRUE, flags);
+  properties[PROP_READ_ONLY] = g_param_spec_boolean ("read-only", NULL, NULL, FALSE, flags);
   g_object_class_install_properties (object_class, N_PROPS, properties);
 }
 

@@ -88,6 +88,17 @@ place_for (FerryDriveList *self, GMount *mount)
   return position;
 }
 
+/* A mount that changed (remounted, or its filesystem relabelled) may
+ * have more or less room, or be read-only now. */
+static void
+on_listed_mount_changed (GMount *mount, FerryDriveList *self)
+{
+  guint position;
+
+  if (find_mount (self, mount, &position))
+    ferry_destination_refresh_space (g_ptr_array_index (self->drives, position));
+}
+
 void
 ferry_drive_list_add_mount (FerryDriveList *self, GMount *mount)
 {
@@ -98,12 +109,16 @@ ferry_drive_list_add_mount (FerryDriveList *self, GMount *mount)
     return;
   position = place_for (self, mount);
   g_ptr_array_insert (self->drives, (int) position, ferry_destination_new_for_mount (mount));
+  g_signal_connect_object (mount, "changed", G_CALLBACK (on_listed_mount_changed), self, 0);
   g_list_model_items_changed (G_LIST_MODEL (self), position, 0, 1);
 }
 
 static void
 take_out (FerryDriveList *self, guint position)
 {
+  GMount *mount = ferry_destination_get_mount (g_ptr_array_index (self->drives, position));
+
+  g_signal_handlers_disconnect_by_data (mount, self);
   g_ptr_array_remove_index (self->drives, position);
   g_list_model_items_changed (G_LIST_MODEL (self), position, 1, 0);
 }

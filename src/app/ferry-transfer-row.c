@@ -14,7 +14,9 @@
  * follow the device. The row follows its job's notifications (progress
  * at most ten times a second) by itself. Pause, resume and cancel act on
  * the job; dismiss, retry and eject are asked of the window through
- * signals. Once done, the row says what became of the items the drive
+ * signals. While paused or waiting for an answer the row says so instead
+ * of a rate it does not have. It can be marked to eject its drive when
+ * done. Once done, the row says what became of the items the drive
  * could not store as they were, and lists the files that failed.
  */
 struct _FerryTransferRow
@@ -24,11 +26,14 @@ struct _FerryTransferRow
   FerryJob *job;
   FerryDestination *destination;
   gboolean finished;
+  gboolean no_room; /* refused: the copy does not fit */
+  guint questions;  /* asked and not answered yet */
   FerryEjectState eject_state;
 
   GtkImage *icon;
   GtkLabel *title;
   GtkLabel *status;
+  GtkToggleButton *eject_when_done_button;
   GtkButton *pause_button;
   GtkButton *cancel_button;
   GtkButton *dismiss_button;
@@ -130,7 +135,9 @@ describe_progress (FerryTransferRow *self, const FerryProgress *p)
 {
   g_autofree char *done = g_format_size (p->bytes_durable);
   g_autofree char *total = g_format_size (p->bytes_total);
-  g_autofree char *tail = format_rate_and_time (p);
+  /* Paused or waiting for an answer, no rate or time left holds. */
+  gboolean held = p->paused || self->questions > 0;
+  g_autofree char *tail = held ? g_strdup ("") : format_rate_and_time (p);
   const char *where = ferry_destination_get_name (self->destination);
   g_autofree char *text = NULL;
 
@@ -167,6 +174,10 @@ describe_progress (FerryTransferRow *self, const FerryProgress *p)
   if (p->paused)
     /* TRANSLATORS: a transfer's state while paused, then what it had done */
     return g_strdup_printf (_ ("Paused — %s"), text);
+  if (self->questions > 0)
+    /* TRANSLATORS: a transfer that asked the person something (a file
+     * already there), then what it had done */
+    return g_strdup_printf (_ ("Waiting for your answer — %s"), text);
   return g_steal_pointer (&text);
 }
 
@@ -290,6 +301,30 @@ show_adaptations (FerryTransferRow *self)
   gtk_widget_set_visible (self->adapted_list, TRUE);
 }
 
+/* A copy refused for want of room says on hover how much it needs and
+ * how much the drive has now (read again once the copy ended). */
+static void
+update_room (FerryTransferRow *self)
+{
+  g_auto (FerryProgress) p = { 0 };
+  g_autofree char *needed = NULL;
+  g_autofree char *free_str = NULL;
+  g_autofree char *text = NULL;
+
+  if (!self->no_room)
+    return;
+  ferry_job_get_progress (self->job, &p);
+  needed = g_format_size (p.bytes_total);
+  free_str = g_format_size (ferry_destination_get_free (self->destination));
+  /* TRANSLATORS: why a copy does not fit, like
+   * "The files need 4.2 MB; SanDisk Cruzer has 2.1 MB free" */
+  text = g_strdup_printf (_ ("The files need %s; %s has %s free"), needed,
+                          ferry_destination_get_name (self->destination), free_str);
+  gtk_widget_set_tooltip_text (GTK_WIDGET (self->status), text);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self->status),
+                                  GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, text, -1);
+}
+
 /**
  * ferry_transfer_row_finished:
  * The job ended (@error says why it did not copy everything): the row
@@ -318,7 +353,10 @@ ferry_transfer_row_finished (FerryTransferRow *self, const GError *error)
     status = g_strdup (error->message);
 
   gtk_label_set_label (self->status, status);
+  self->no_room = g_error_matches (error, FERRY_ERROR, FERRY_ERROR_NOT_ENOUGH_SPACE);
+  update_room (self);
   gtk_widget_set_visible (self->bars, FALSE);
+  gtk_widget_set_visible (GTK_WIDGET (self->eject_when_done_button), FALSE);
   gtk_widget_set_visible (GTK_WIDGET (self->pause_button), FALSE);
   gtk_widget_set_visible (GTK_WIDGET (self->cancel_button), FALSE);
   gtk_widget_set_visible (GTK_WIDGET (self->dismiss_button), TRUE);
@@ -374,6 +412,11 @@ ferry_transfer_row_set_eject_state (FerryTransferRow *self, FerryEjectState stat
       case FERRY_EJECT_GONE:
         text = g_strdup_printf (_ ("%s was unplugged."), name);
         break;
+      case FERRY_EJECT_READ_ONLY:
+        /* TRANSLATORS: a drive the system remounted read-only, after an
+         * error on it or its lock switch */
+        text = g_strdup_printf (_ ("%s is read-only now."), name);
+        break;
       case FERRY_EJECT_NONE:
       default:
         break;
@@ -381,6 +424,39 @@ ferry_transfer_row_set_eject_state (FerryTransferRow *self, FerryEjectState stat
   gtk_label_set_label (self->eject_label, text ? text : "");
   gtk_widget_set_visible (GTK_WIDGET (self->eject_button), state == FERRY_EJECT_READY);
   gtk_revealer_set_reveal_child (self->eject_revealer, state != FERRY_EJECT_NONE);
+}
+
+/* A question of the job's is shown (a file already there, entries the
+ * drive cannot store): until it is answered the row waits for it. */
+void
+ferry_transfer_row_question_asked (FerryTransferRow *self)
+{
+  g_return_if_fail (FERRY_IS_TRANSFER_ROW (self));
+  self->questions++;
+  update (self);
+}
+
+void
+ferry_transfer_row_question_answered (FerryTransferRow *self)
+{
+  g_return_if_fail (FERRY_IS_TRANSFER_ROW (self));
+  g_return_if_fail (self->questions > 0);
+  self->questions--;
+  update (self);
+}
+
+gboolean
+ferry_transfer_row_get_eject_when_done (FerryTransferRow *self)
+{
+  g_return_val_if_fail (FERRY_IS_TRANSFER_ROW (self), FALSE);
+  return gtk_toggle_button_get_active (self->eject_when_done_button);
+}
+
+void
+ferry_transfer_row_set_eject_when_done (FerryTransferRow *self, gboolean eject)
+{
+  g_return_if_fail (FERRY_IS_TRANSFER_ROW (self));
+  gtk_toggle_button_set_active (self->eject_when_done_button, eject);
 }
 
 static void
@@ -433,6 +509,11 @@ ferry_transfer_row_new (FerryJob *job, FerryDestination *destination)
   title = describe_sources (job, destination);
   gtk_label_set_label (self->title, title);
   gtk_image_set_from_gicon (self->icon, ferry_destination_get_icon (destination));
+  gtk_widget_set_visible (GTK_WIDGET (self->eject_when_done_button),
+                          ferry_destination_get_kind (destination) == FERRY_DESTINATION_DRIVE
+                              && ferry_destination_can_eject (destination));
+  g_signal_connect_object (destination, "notify::space", G_CALLBACK (update_room), self,
+                           G_CONNECT_SWAPPED);
   /* What the status says depends on the strategy and the device too. */
   for (guint i = 0; i < G_N_ELEMENTS (followed); i++)
     g_signal_connect_object (job, followed[i], G_CALLBACK (update), self, G_CONNECT_SWAPPED);
@@ -488,6 +569,7 @@ ferry_transfer_row_class_init (FerryTransferRowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, FerryTransferRow, icon);
   gtk_widget_class_bind_template_child (widget_class, FerryTransferRow, title);
   gtk_widget_class_bind_template_child (widget_class, FerryTransferRow, status);
+  gtk_widget_class_bind_template_child (widget_class, FerryTransferRow, eject_when_done_button);
   gtk_widget_class_bind_template_child (widget_class, FerryTransferRow, pause_button);
   gtk_widget_class_bind_template_child (widget_class, FerryTransferRow, cancel_button);
   gtk_widget_class_bind_template_child (widget_class, FerryTransferRow, dismiss_button);

@@ -16,7 +16,8 @@ typedef enum
   FERRY_EJECT_WAITING, /* another transfer to the drive still runs */
   FERRY_EJECT_EJECTING,
   FERRY_EJECT_DONE, /* safe to unplug */
-  FERRY_EJECT_GONE, /* the drive was unplugged */
+  FERRY_EJECT_GONE,      /* the drive was unplugged */
+  FERRY_EJECT_READ_ONLY, /* the drive is mounted read-only now */
 } FerryEjectState;
 
 #define FERRY_TYPE_TRANSFER_ROW (ferry_transfer_row_get_type ())
@@ -30,5 +31,9 @@ void ferry_transfer_row_finished (FerryTransferRow *self, const GError *error);
 void ferry_transfer_row_set_eject_state (FerryTransferRow *self, FerryEjectState state);
 FerryEjectState ferry_transfer_row_get_eject_state (FerryTransferRow *self);
 const char *ferry_transfer_row_get_status (FerryTransferRow *self);
+void ferry_transfer_row_question_asked (FerryTransferRow *self);
+void ferry_transfer_row_question_answered (FerryTransferRow *self);
+gboolean ferry_transfer_row_get_eject_when_done (FerryTransferRow *self);
+void ferry_transfer_row_set_eject_when_done (FerryTransferRow *self, gboolean eject);
 
 G_END_DECLS

@@ -78,8 +78,17 @@ _ferry_window_close_request (GtkWindow *window)
 static gboolean
 on_conflict (FerryJob *job, FerryConflictRequest *request, FerryWindow *self)
 {
+  FerryTransferRow *row = _ferry_window_find_transfer_row (self, job);
+
   if (self->conflicts == NULL)
     return FALSE;
+  if (row != NULL)
+    {
+      ferry_transfer_row_question_asked (row);
+      g_signal_connect_object (request, "notify::answered",
+                               G_CALLBACK (ferry_transfer_row_question_answered), row,
+                               G_CONNECT_SWAPPED);
+    }
   ferry_conflict_queue_ask (self->conflicts, request);
   return TRUE;
 }
@@ -102,6 +111,7 @@ on_unsupported (FerryJob *job, FerryUnsupportedReport *report, FerryWindow *self
 {
   g_autoptr (FerryDestination) destination = NULL;
   FerryUnsupportedDialog *dialog;
+  FerryTransferRow *row;
 
   if (self->closing)
     return FALSE;
@@ -109,6 +119,13 @@ on_unsupported (FerryJob *job, FerryUnsupportedReport *report, FerryWindow *self
   dialog = ferry_unsupported_dialog_new (GTK_WINDOW (self), report,
                                          ferry_destination_get_name (destination));
   g_signal_connect_object (job, "notify::phase", G_CALLBACK (on_asking_job_phase), dialog, 0);
+  row = _ferry_window_find_transfer_row (self, job);
+  if (row != NULL)
+    {
+      ferry_transfer_row_question_asked (row);
+      g_signal_connect_object (dialog, "destroy", G_CALLBACK (ferry_transfer_row_question_answered),
+                               row, G_CONNECT_SWAPPED);
+    }
   gtk_window_present (GTK_WINDOW (dialog));
   return TRUE;
 }

@@ -33,18 +33,38 @@ find_drive_row (FerryWindow *self, FerryDestination *destination)
   return NULL;
 }
 
-/* What a finished transfer's row says about ejecting its drive now. */
+/* The drive a transfer went to as it is mounted now: its own mount, or
+ * the one it got when it was plugged in again or remounted. */
+static FerryDestination *
+mounted_now (FerryWindow *self, FerryDestination *destination)
+{
+  if (ferry_destination_get_plugged (destination))
+    return destination;
+  return ferry_drive_list_find (self->drives, ferry_destination_get_root (destination));
+}
+
+/* What an ended transfer's row says about its drive now. It speaks of
+ * the mount it ran on: once the drive is mounted again, what it said
+ * ("All data is on", "You can now unplug") no longer holds. */
 static FerryEjectState
 eject_state_for (FerryWindow *self, FerryTransferRow *row)
 {
   FerryDestination *destination = ferry_transfer_row_get_destination (row);
   FerryEjectState state = ferry_transfer_row_get_eject_state (row);
   FerryPhase phase = ferry_job_get_phase (ferry_transfer_row_get_job (row));
+  FerryDestination *now;
 
   if (ferry_destination_get_kind (destination) != FERRY_DESTINATION_DRIVE
-      || phase != FERRY_PHASE_DONE || state == FERRY_EJECT_EJECTING || state == FERRY_EJECT_DONE)
+      || phase < FERRY_PHASE_DONE)
     return state;
-  if (!ferry_destination_get_plugged (destination))
+  now = mounted_now (self, destination);
+  if (now != NULL && ferry_destination_get_read_only (now))
+    return FERRY_EJECT_READ_ONLY;
+  if (phase != FERRY_PHASE_DONE || (now != NULL && now != destination))
+    return FERRY_EJECT_NONE;
+  if (state == FERRY_EJECT_EJECTING || state == FERRY_EJECT_DONE)
+    return state;
+  if (now == NULL)
     return FERRY_EJECT_GONE;
   if (!ferry_destination_can_eject (destination))
     return FERRY_EJECT_NONE;
@@ -65,6 +85,12 @@ _ferry_window_update_eject_offers (FerryWindow *self)
 
       if (state != ferry_transfer_row_get_eject_state (row))
         ferry_transfer_row_set_eject_state (row, state);
+      /* Asked once: a drive that refuses is not asked again and again. */
+      if (state == FERRY_EJECT_READY && ferry_transfer_row_get_eject_when_done (row))
+        {
+          ferry_transfer_row_set_eject_when_done (row, FALSE);
+          _ferry_window_eject (self, ferry_transfer_row_get_destination (row));
+        }
     }
 
   for (guint i = 0; i < g_list_model_get_n_items (G_LIST_MODEL (self->drives)); i++)
@@ -162,6 +188,28 @@ on_drive_selected (GtkListBox *list, FerryWindow *self)
     if (FERRY_IS_DESTINATION_ROW (child))
       ferry_destination_row_set_selected (
           FERRY_DESTINATION_ROW (child), gtk_list_box_row_is_selected (GTK_LIST_BOX_ROW (child)));
+}
+
+/**
+ * ferry_window_eject_drive:
+ * Ejects the drive whose root is @root, as its Eject button does (the
+ * notification of a finished copy offers it too).
+ */
+void
+ferry_window_eject_drive (FerryWindow *self, GFile *root)
+{
+  FerryDestination *drive;
+
+  g_return_if_fail (FERRY_IS_WINDOW (self));
+  drive = ferry_drive_list_find (self->drives, root);
+  if (drive == NULL)
+    {
+      g_autofree char *name = g_file_get_basename (root);
+      g_autofree char *text = g_strdup_printf (_ ("%s is no longer plugged in"), name);
+      _ferry_window_toast (self, text);
+      return;
+    }
+  _ferry_window_eject (self, drive);
 }
 
 static void

@@ -92,6 +92,9 @@ _ferry_window_create_destination_row (gpointer item, gpointer user_data)
 
   g_signal_connect (row, "files-dropped", G_CALLBACK (on_files_dropped), self);
   g_signal_connect (row, "eject", G_CALLBACK (on_destination_row_eject), self);
+  /* What the transfers to it say depends on it being writable. */
+  g_signal_connect_object (item, "notify::read-only", G_CALLBACK (_ferry_window_update_eject_offers),
+                           self, G_CONNECT_SWAPPED);
   return row;
 }
 

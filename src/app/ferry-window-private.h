@@ -78,6 +78,7 @@ void _ferry_window_clear_recent_folders (FerryWindow *self);
 /* ferry-window-transfers.c */
 void _ferry_window_bind_queue (FerryWindow *self);
 FerryTransferRow *_ferry_window_get_transfer_row (FerryWindow *self, guint position);
+FerryTransferRow *_ferry_window_find_transfer_row (FerryWindow *self, FerryJob *job);
 void _ferry_window_start_job (FerryWindow *self, FerryJob *job);
 void _ferry_window_clear_finished (FerryWindow *self);
 

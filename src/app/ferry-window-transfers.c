@@ -18,8 +18,8 @@ _ferry_window_get_transfer_row (FerryWindow *self, guint position)
   return FERRY_TRANSFER_ROW (gtk_list_box_get_row_at_index (self->transfer_list, (int) position));
 }
 
-static FerryTransferRow *
-find_transfer_row (FerryWindow *self, FerryJob *job)
+FerryTransferRow *
+_ferry_window_find_transfer_row (FerryWindow *self, FerryJob *job)
 {
   for (guint i = 0; i < g_list_model_get_n_items (G_LIST_MODEL (self->queue)); i++)
     {
@@ -186,12 +186,15 @@ on_queue_busy (FerryQueue *queue, GParamSpec *pspec, FerryWindow *self)
   _ferry_window_update_eject_offers (self);
 }
 
-/* A copy that ends while the person looks elsewhere is told of. */
+/* A copy that ends while the person looks elsewhere is told of; for a
+ * drive that can be ejected now, with an Eject button (app.eject-drive,
+ * the drive's root), unless it is ejected anyway. */
 static void
 notify_finished (FerryWindow *self, FerryTransferRow *row, const GError *error)
 {
   GApplication *app = G_APPLICATION (gtk_window_get_application (GTK_WINDOW (self)));
   FerryDestination *destination = ferry_transfer_row_get_destination (row);
+  GFile *root = ferry_destination_get_root (destination);
   g_autoptr (GNotification) notification = NULL;
   g_autofree char *body = NULL;
 
@@ -203,6 +206,15 @@ notify_finished (FerryWindow *self, FerryTransferRow *row, const GError *error)
              ? g_strdup (error->message)
              : g_strdup_printf (_ ("All data is on %s"), ferry_destination_get_name (destination));
   g_notification_set_body (notification, body);
+  if (error == NULL && ferry_destination_get_kind (destination) == FERRY_DESTINATION_DRIVE
+      && ferry_destination_can_eject (destination)
+      && !ferry_transfer_row_get_eject_when_done (row)
+      && !ferry_queue_has_work_on (self->queue, root))
+    {
+      g_autofree char *uri = g_file_get_uri (root);
+      g_notification_add_button_with_target (notification, _ ("Eject"), "app.eject-drive", "s",
+                                             uri);
+    }
   g_application_send_notification (app, NULL, notification);
 }
 
@@ -210,11 +222,13 @@ notify_finished (FerryWindow *self, FerryTransferRow *row, const GError *error)
 static void
 on_job_finished (FerryQueue *queue, FerryJob *job, GError *error, FerryWindow *self)
 {
-  FerryTransferRow *row = find_transfer_row (self, job);
+  FerryTransferRow *row = _ferry_window_find_transfer_row (self, job);
 
   if (row == NULL)
     return;
   ferry_transfer_row_finished (row, error);
+  /* What the copy took, or what a copy that did not fit left, shows. */
+  ferry_destination_refresh_space (ferry_transfer_row_get_destination (row));
   notify_finished (self, row, error);
   update_clear_finished (self);
   _ferry_window_update_eject_offers (self);

@@ -126,7 +126,7 @@ write_behind (FerryStrategySlow *self, FerryFileCopy *fc, off_t offset, size_t l
   g_mutex_lock (&self->behind_lock);
   errsv = ferry_write_behind_add (self->behind, fc, fc->tmp.fd, offset, len);
   if (errsv == 0)
-    errsv = ferry_write_behind_wait_for_room (self->behind);
+    errsv = ferry_write_behind_wait_for_room (self->behind, self->parent.target->control);
   g_mutex_unlock (&self->behind_lock);
   return errsv;
 }

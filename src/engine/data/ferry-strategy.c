@@ -72,19 +72,27 @@ ferry_strategy_free (FerryStrategy *self)
 #define WINDOW_SECONDS 0.4
 
 /**
- * ferry_device_window_follow:
+ * ferry_device_window_follow_from:
  * The window after @bytes reached the device since @started_at (a
  * monotonic time): it follows the measured rate, smoothed, growing by
- * half at most; a measure of under a MiB says too little to change it.
+ * half at most, never under @floor; a measure of under a MiB says too
+ * little to change it.
  */
 guint64
-ferry_device_window_follow (guint64 window, guint64 bytes, gint64 started_at)
+ferry_device_window_follow_from (guint64 window, guint64 bytes, gint64 started_at, guint64 floor)
 {
   double seconds = (double) (g_get_monotonic_time () - started_at) / G_USEC_PER_SEC;
   guint64 target;
 
   if (bytes < MIB || seconds <= 0)
     return window;
-  target = CLAMP ((guint64) (bytes / seconds * WINDOW_SECONDS), WINDOW_MIN, WINDOW_MAX);
+  target = CLAMP ((guint64) (bytes / seconds * WINDOW_SECONDS), floor, WINDOW_MAX);
   return MIN ((window + target) / 2, window * 3 / 2);
+}
+
+/* ferry_device_window_follow_from() from 4 MiB. */
+guint64
+ferry_device_window_follow (guint64 window, guint64 bytes, gint64 started_at)
+{
+  return ferry_device_window_follow_from (window, bytes, started_at, WINDOW_MIN);
 }

@@ -80,5 +80,9 @@ void ferry_strategy_free (FerryStrategy *self);
  * about 0.4 s of the device's measured rate, 4 to 16 MB, starting at 8. */
 #define FERRY_DEVICE_WINDOW_START (8 * 1024 * 1024)
 guint64 ferry_device_window_follow (guint64 window, guint64 bytes, gint64 started_at);
+guint64 ferry_device_window_follow_from (guint64 window,
+                                         guint64 bytes,
+                                         gint64 started_at,
+                                         guint64 floor);
 
 G_END_DECLS

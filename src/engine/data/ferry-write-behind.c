@@ -6,12 +6,20 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "ferry-control.h"
 #include "ferry-strategy.h"
 #include "ferry-write-behind.h"
 
 /* Each range keeps a descriptor open: a folder of tiny files must not
  * use them up. */
 #define RANGES_MAX 256
+/* What a cancelled copy waits for: the writer cannot leave a range's
+ * writeback, nor the kernel free a file's pages, before the device has
+ * written what is on its way. At 6 MB/s the device window's 4 MB floor
+ * (ferry_device_window_follow) is 0.7 s of the device; this floor is
+ * 0.17 s of it, and the limit still follows the device's 0.4 s. */
+#define LIMIT_START (2 * 1024 * 1024)
+#define LIMIT_MIN   (1024 * 1024)
 
 typedef struct
 {
@@ -45,7 +53,7 @@ struct _FerryWriteBehind
   GQueue ranges; /* Range, oldest first */
   guint64 pending;
   guint64 unstarted; /* of pending, at the tail of ranges */
-  guint64 limit; /* about 0.4 s of the device, as measured */
+  guint64 limit; /* about 0.4 s of the device, as measured, from 1 MiB */
   GHashTable *failed; /* inode number -> errno, of files whose writeback failed */
 };
 
@@ -55,7 +63,7 @@ ferry_write_behind_new (void)
   FerryWriteBehind *self = g_new0 (FerryWriteBehind, 1);
 
   g_queue_init (&self->ranges);
-  self->limit = FERRY_DEVICE_WINDOW_START;
+  self->limit = LIMIT_START;
   self->failed = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
   return self;
 }
@@ -159,10 +167,11 @@ ferry_write_behind_add (FerryWriteBehind *self, gconstpointer owner, int fd, off
   return self->unstarted >= self->limit / 2 ? start_writeback (self) : 0;
 }
 
-/* Waits while more than the limit is on its way to the device. Returns 0
- * or the errno of a writeback that failed. */
+/* Waits while more than the limit is on its way to the device, or until
+ * @control says the job ends: a cancel is not held for the device.
+ * Returns 0 or the errno of a writeback that failed. */
 int
-ferry_write_behind_wait_for_room (FerryWriteBehind *self)
+ferry_write_behind_wait_for_room (FerryWriteBehind *self, FerryControl *control)
 {
   gint64 started_at = g_get_monotonic_time ();
   guint64 retired = 0;
@@ -173,6 +182,9 @@ ferry_write_behind_wait_for_room (FerryWriteBehind *self)
       if (!((Range *) g_queue_peek_head (&self->ranges))->started
           && (errsv = start_writeback (self)) != 0)
         break;
+      /* A job that ends waits for no more of the device. */
+      if (ferry_control_is_ending (control))
+        return 0;
       Range *oldest = g_queue_pop_head (&self->ranges);
       guint64 len = oldest->end - oldest->offset;
 
@@ -185,7 +197,7 @@ ferry_write_behind_wait_for_room (FerryWriteBehind *self)
   /* The limit follows the rate the device wrote back at while the
    * writer waited for it. */
   if (errsv == 0)
-    self->limit = ferry_device_window_follow (self->limit, retired, started_at);
+    self->limit = ferry_device_window_follow_from (self->limit, retired, started_at, LIMIT_MIN);
   return errsv;
 }
 
