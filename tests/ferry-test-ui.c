@@ -47,31 +47,12 @@ ferry_test_ui_wait_until (gboolean (*condition) (gpointer data), gpointer data, 
   return TRUE;
 }
 
-/* Renders @widget as it is on screen into a PNG file. While a copy runs
- * the window relayouts ten times a second, and a widget waiting for its
- * allocation draws nothing: such frames are waited out. */
+/* Renders @widget as it is on screen into a PNG file. */
 void
 ferry_test_ui_screenshot (GtkWidget *widget, const char *path)
 {
-  GskRenderer *renderer = gtk_native_get_renderer (gtk_widget_get_native (widget));
-  int width = gtk_widget_get_width (widget);
-  int height = gtk_widget_get_height (widget);
-  g_autoptr (GskRenderNode) node = NULL;
-  g_autoptr (GdkTexture) texture = NULL;
+  g_autoptr (GdkTexture) texture = ferry_test_ui_render (widget);
 
-  g_assert_cmpint (width, >, 0);
-  for (guint i = 0; i < 100 && node == NULL; i++)
-    {
-      g_autoptr (GdkPaintable) paintable = gtk_widget_paintable_new (widget);
-      g_autoptr (GtkSnapshot) snapshot = gtk_snapshot_new ();
-
-      gdk_paintable_snapshot (paintable, GDK_SNAPSHOT (snapshot), width, height);
-      node = gtk_snapshot_free_to_node (g_steal_pointer (&snapshot));
-      if (node == NULL)
-        ferry_test_ui_wait (10);
-    }
-  g_assert_nonnull (node);
-  texture = gsk_renderer_render_texture (renderer, node, &GRAPHENE_RECT_INIT (0, 0, width, height));
   g_assert_true (gdk_texture_save_to_png (texture, path));
 }
 
@@ -392,4 +373,30 @@ guint
 ferry_test_mount_get_n_ejects (FerryTestMount *self)
 {
   return self->n_ejects;
+}
+
+/* Renders @widget as it is on screen. While a copy runs the window
+ * relayouts ten times a second, and a widget waiting for its allocation
+ * draws nothing: such frames are waited out. */
+GdkTexture *
+ferry_test_ui_render (GtkWidget *widget)
+{
+  GskRenderer *renderer = gtk_native_get_renderer (gtk_widget_get_native (widget));
+  int width = gtk_widget_get_width (widget);
+  int height = gtk_widget_get_height (widget);
+  g_autoptr (GskRenderNode) node = NULL;
+
+  g_assert_cmpint (width, >, 0);
+  for (guint i = 0; i < 100 && node == NULL; i++)
+    {
+      g_autoptr (GdkPaintable) paintable = gtk_widget_paintable_new (widget);
+      g_autoptr (GtkSnapshot) snapshot = gtk_snapshot_new ();
+
+      gdk_paintable_snapshot (paintable, GDK_SNAPSHOT (snapshot), width, height);
+      node = gtk_snapshot_free_to_node (g_steal_pointer (&snapshot));
+      if (node == NULL)
+        ferry_test_ui_wait (10);
+    }
+  g_assert_nonnull (node);
+  return gsk_renderer_render_texture (renderer, node, &GRAPHENE_RECT_INIT (0, 0, width, height));
 }

@@ -49,4 +49,6 @@ guint ferry_test_mount_get_n_ejects (FerryTestMount *self);
 
 FerryTestMount *ferry_test_window_plug_in (FerryTestWindow *f, const char *name);
 
+GdkTexture *ferry_test_ui_render (GtkWidget *widget);
+
 G_END_DECLS

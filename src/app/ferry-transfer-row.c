@@ -285,6 +285,17 @@ show_adaptations (FerryTransferRow *self)
   gtk_widget_set_visible (self->adapted_list, TRUE);
 }
 
+/* An error is what the row is about now: libadwaita's error colour at
+ * full strength and normal size, which a dimmed caption would fade to
+ * 2.5:1 (WCAG AA asks 4.5:1). */
+static void
+show_as_error (GtkLabel *label)
+{
+  gtk_widget_remove_css_class (GTK_WIDGET (label), "dim-label");
+  gtk_widget_remove_css_class (GTK_WIDGET (label), "caption");
+  gtk_widget_add_css_class (GTK_WIDGET (label), "error");
+}
+
 /**
  * ferry_transfer_row_finished:
  * The job ended (@error says why it did not copy everything): the row
@@ -320,7 +331,7 @@ ferry_transfer_row_finished (FerryTransferRow *self, const GError *error)
   files = format_item_count (p.files_done - p.files_failed, p.files_total, FALSE);
   gtk_label_set_label (self->files, files);
   if (error != NULL)
-    gtk_widget_add_css_class (GTK_WIDGET (self->status), "error");
+    show_as_error (self->status);
   show_adaptations (self);
   show_failures (self);
 }
