@@ -8,6 +8,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "ferry-test-stick.h"
 #include "ferry-test-ui.h"
 #include "ferry-test-util.h"
 #include "ferry-transfer-row.h"
@@ -270,6 +271,130 @@ test_error_full_contrast (Fixture *f, gconstpointer style)
   g_assert_cmpfloat (ink.contrast, >=, 4.5);
 }
 
+/* Item 10: a path on the drive is named as the drive list names the
+ * drive, not by where it is mounted; a count that means nothing ("0 of 0
+ * items", the copy failed before counting) is not shown. */
+static void
+test_paths_name_the_drive (Fixture *f, gconstpointer style)
+{
+  g_autoptr (FerryTestMount) mount = ferry_test_window_plug_in (f, DRIVE_NAME);
+  FerryTransferRow *row = fail_before_counting (f);
+
+  g_assert_cmpstr (ferry_transfer_row_get_status (row), ==,
+                   "Two of the sources are named alike: both would be copied to "
+                   "“" DRIVE_NAME " › a.txt”");
+  g_assert_null (ferry_test_ui_find_label (GTK_WIDGET (f->window), f->stick));
+  g_assert_null (ferry_test_ui_find_label (GTK_WIDGET (row), "0 of 0"));
+  g_assert_null (ferry_test_ui_find_label (GTK_WIDGET (row), " of 0 item"));
+  save_screenshot (GTK_WIDGET (f->window), "drive-paths", style);
+}
+
+static gboolean
+job_copying (gpointer data)
+{
+  return ferry_job_get_phase (data) == FERRY_PHASE_COPYING;
+}
+
+/* Item 10: cancelling is something the person did, not a failure: the
+ * row says "Cancelled" in the row's ordinary grey, never in red. */
+static void
+test_cancelled_is_neutral (Fixture *f, gconstpointer style)
+{
+  g_autoptr (GFile) source = g_file_new_build_filename (f->src, "film.mkv", NULL);
+  g_autoptr (GFile) destination = g_file_new_for_path (f->stick);
+  g_autoptr (FerryJob) job = ferry_job_new (&source, 1, destination);
+  FerryTransferRow *row;
+  Ink ink;
+
+  ferry_test_write_random (ferry_test_path (f->src, "film.mkv", NULL), 8 * 1024 * 1024, 41);
+  /* Held at its first chunk until cancelled. */
+  ferry_job_pause (job);
+  ferry_queue_add (f->queue, job);
+  g_assert_true (ferry_test_ui_wait_until (job_copying, job, 10000));
+  row = only_row (f);
+  gtk_widget_activate_action (GTK_WIDGET (row), "transfer.cancel", NULL);
+  g_assert_true (ferry_test_ui_wait_until (job_ended, job, 10000));
+  ferry_test_ui_wait (300);
+
+  g_assert_cmpint (ferry_job_get_phase (job), ==, FERRY_PHASE_CANCELLED);
+  g_assert_cmpstr (ferry_transfer_row_get_status (row), ==, "Cancelled");
+  ink = ink_of (status_label (row));
+  g_test_message ("“Cancelled” #%06x on #%06x", pack (ink.text), pack (ink.background));
+  g_assert_false (is_red (ink.text));
+  save_screenshot (GTK_WIDGET (f->window), "cancelled", style);
+}
+
+/* An emulated USB stick at 6 MB/s (FUSE throttle, loop device, ext4)
+ * mounted in the scratch folder, or NULL after g_test_skip(). */
+static FerryTestStick *
+new_stick_or_skip (Fixture *f)
+{
+  g_autofree char *workdir = g_build_filename (f->scratch, "stick-work", NULL);
+  g_autofree char *mountpoint = g_build_filename (f->scratch, "CRUZER", NULL);
+
+  return ferry_test_stick_new_or_skip (workdir, mountpoint, "CRUZER", 96 * 1024 * 1024,
+                                       6 * 1024 * 1024);
+}
+
+static gboolean
+shows_failure (gpointer data)
+{
+  return ferry_test_ui_find (data, ADW_TYPE_ACTION_ROW, NULL) != NULL
+         && gtk_widget_get_mapped (ferry_test_ui_find (data, ADW_TYPE_ACTION_ROW, NULL));
+}
+
+/* Item 10: a stick pulled out while it is written to. Its writes fail
+ * (EIO) and the copy stops; once the desktop says the drive is gone, the
+ * row says so in words instead of "Input/output error". */
+static void
+test_unplugged (Fixture *f, gconstpointer style)
+{
+  g_autoptr (FerryTestStick) stick = new_stick_or_skip (f);
+  g_autoptr (FerryTestMount) mount = NULL;
+  g_autoptr (GError) error = NULL;
+  FerryTransferRow *row;
+  GSList *files;
+
+  if (stick == NULL)
+    return;
+  mount = ferry_test_mount_new (DRIVE_NAME, ferry_test_stick_get_mountpoint (stick));
+  ferry_drive_list_add_mount (f->drives, G_MOUNT (mount));
+  ferry_test_ui_wait (100);
+  ferry_test_make_dirs (ferry_test_path (f->src, "Photos", NULL));
+  ferry_test_write_random (ferry_test_path (f->src, "Photos", "big.jpg", NULL), 30 * 1024 * 1024,
+                           7);
+  files = ferry_test_ui_files_in (f->src, "Photos", NULL);
+  g_assert_true (
+      ferry_destination_row_drop_files (ferry_test_window_drive_row (f, DRIVE_NAME), files));
+  g_slist_free_full (files, g_object_unref);
+  row = only_row (f);
+  g_assert_true (ferry_test_ui_wait_until (job_copying, ferry_transfer_row_get_job (row), 20000));
+  ferry_test_ui_wait (500);
+
+  g_assert_true (ferry_test_stick_set_fail_writes (stick, TRUE, &error));
+  g_assert_no_error (error);
+  g_assert_true (ferry_test_ui_wait_until (job_ended, ferry_transfer_row_get_job (row), 60000));
+  g_assert_cmpint (ferry_job_get_phase (ferry_transfer_row_get_job (row)), ==, FERRY_PHASE_FAILED);
+  ferry_test_ui_wait_until (shows_failure, row, 5000);
+  g_test_message ("while plugged: %s", ferry_transfer_row_get_status (row));
+  g_assert_null (ferry_test_ui_find_label (GTK_WIDGET (row), "was unplugged"));
+
+  /* What GIO's volume monitor does once the stick is gone. */
+  ferry_drive_list_remove_mount (f->drives, G_MOUNT (mount));
+  ferry_test_ui_wait (300);
+  g_assert_cmpstr (ferry_transfer_row_get_status (row), ==, DRIVE_NAME " was unplugged");
+  /* Nor for the files that failed as the stick went (ext4 gives up on
+   * its journal then, and the next writes fail as read-only). */
+  g_assert_null (ferry_test_ui_find_label (GTK_WIDGET (row), "Input/output error"));
+  g_assert_null (ferry_test_ui_find_label (GTK_WIDGET (row), "Read-only file system"));
+  g_assert_null (
+      ferry_test_ui_find_label (GTK_WIDGET (row), ferry_test_stick_get_mountpoint (stick)));
+  g_assert_true (is_red (ink_of (status_label (row)).text));
+  save_screenshot (GTK_WIDGET (f->window), "unplugged", style);
+  g_assert_true (ferry_test_stick_set_fail_writes (stick, FALSE, &error));
+  g_assert_no_error (error);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -280,6 +405,10 @@ main (int argc, char **argv)
   g_test_add (path, Fixture, GINT_TO_POINTER (style), fixture_set_up, func, fixture_tear_down)
   ADD ("/ui-words/error-full-contrast/light", test_error_full_contrast, FALSE);
   ADD ("/ui-words/error-full-contrast/dark", test_error_full_contrast, TRUE);
+  ADD ("/ui-words/paths-name-the-drive", test_paths_name_the_drive, FALSE);
+  ADD ("/ui-words/cancelled-is-neutral/light", test_cancelled_is_neutral, FALSE);
+  ADD ("/ui-words/cancelled-is-neutral/dark", test_cancelled_is_neutral, TRUE);
+  ADD ("/ui-words/unplugged", test_unplugged, FALSE);
 #undef ADD
   return g_test_run ();
 }

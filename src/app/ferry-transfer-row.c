@@ -24,6 +24,7 @@ struct _FerryTransferRow
   FerryJob *job;
   FerryDestination *destination;
   gboolean finished;
+  GError *outcome; /* why the job did not copy everything, once finished */
   FerryEjectState eject_state;
 
   GtkImage *icon;
@@ -170,6 +171,14 @@ describe_progress (FerryTransferRow *self, const FerryProgress *p)
   return g_steal_pointer (&text);
 }
 
+/* "0 of 0 items" says nothing: nothing counted yet, or nothing to count. */
+static void
+show_count (FerryTransferRow *self, const char *text, guint64 total)
+{
+  gtk_label_set_label (self->files, text);
+  gtk_widget_set_visible (GTK_WIDGET (self->files), total > 0);
+}
+
 /* Once finished, the row shows the outcome, which only the window hears
  * of; a last progress notification must not cover it. */
 static void
@@ -190,7 +199,7 @@ update (FerryTransferRow *self)
   gtk_progress_bar_set_fraction (
       self->written_bar, p.bytes_total ? MIN (1.0, (double) p.bytes_written / p.bytes_total) : 0);
   files = format_item_count (p.files_done, p.files_total, !p.planning_done);
-  gtk_label_set_label (self->files, files);
+  show_count (self, files, p.files_total);
   gtk_button_set_icon_name (self->pause_button, p.paused ? "media-playback-start-symbolic"
                                                          : "media-playback-pause-symbolic");
   gtk_widget_set_tooltip_text (GTK_WIDGET (self->pause_button),
@@ -198,6 +207,18 @@ update (FerryTransferRow *self)
   gtk_accessible_update_property (GTK_ACCESSIBLE (self->pause_button),
                                   GTK_ACCESSIBLE_PROPERTY_LABEL,
                                   p.paused ? _ ("Resume") : _ ("Pause"), -1);
+}
+
+/* Why one file failed. Once the copy is known to have stopped because
+ * the drive was pulled out, the files its filesystem refused as it went
+ * (turned read-only on losing its device) went with it too. */
+static char *
+describe_failure (FerryTransferRow *self, const GError *error)
+{
+  if (self->outcome != NULL && ferry_destination_failed_unplugged (self->destination, self->outcome)
+      && g_error_matches (error, G_IO_ERROR, G_IO_ERROR_READ_ONLY))
+    return ferry_destination_describe_error (self->destination, self->outcome);
+  return ferry_destination_describe_error (self->destination, error);
 }
 
 static void
@@ -208,7 +229,8 @@ add_failure_row (FerryTransferRow *self, FerryFailure *failure)
   g_autofree char *name = g_filename_display_name (basename);
   g_autofree char *path = g_file_get_parse_name (failure->source);
   g_autofree char *escaped_name = g_markup_escape_text (name, -1);
-  g_autofree char *escaped_reason = g_markup_escape_text (failure->error->message, -1);
+  g_autofree char *reason = describe_failure (self, failure->error);
+  g_autofree char *escaped_reason = g_markup_escape_text (reason, -1);
 
   /* The reason names the whole path; the title is what a person looks for. */
   adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), escaped_name);
@@ -223,7 +245,10 @@ static void
 show_failures (FerryTransferRow *self)
 {
   g_autoptr (GPtrArray) failures = ferry_job_dup_failures (self->job);
+  GtkWidget *child;
 
+  while ((child = gtk_widget_get_first_child (GTK_WIDGET (self->errors))) != NULL)
+    gtk_list_box_remove (self->errors, child);
   for (guint i = 0; i < failures->len; i++)
     add_failure_row (self, g_ptr_array_index (failures, i));
   gtk_revealer_set_reveal_child (self->errors_revealer, failures->len > 0);
@@ -287,13 +312,62 @@ show_adaptations (FerryTransferRow *self)
 
 /* An error is what the row is about now: libadwaita's error colour at
  * full strength and normal size, which a dimmed caption would fade to
- * 2.5:1 (WCAG AA asks 4.5:1). */
+ * 2.5:1 (WCAG AA asks 4.5:1). Anything else is said as the progress was,
+ * in the row's quieter caption: a cancelled copy is what the person
+ * asked for, not a failure. */
 static void
-show_as_error (GtkLabel *label)
+show_status (FerryTransferRow *self, const char *text, gboolean is_error)
 {
-  gtk_widget_remove_css_class (GTK_WIDGET (label), "dim-label");
-  gtk_widget_remove_css_class (GTK_WIDGET (label), "caption");
-  gtk_widget_add_css_class (GTK_WIDGET (label), "error");
+  GtkWidget *label = GTK_WIDGET (self->status);
+
+  gtk_label_set_label (self->status, text);
+  if (is_error)
+    {
+      gtk_widget_remove_css_class (label, "dim-label");
+      gtk_widget_remove_css_class (label, "caption");
+      gtk_widget_add_css_class (label, "error");
+    }
+  else
+    {
+      gtk_widget_remove_css_class (label, "error");
+      gtk_widget_add_css_class (label, "caption");
+      gtk_widget_add_css_class (label, "dim-label");
+    }
+}
+
+/* The outcome, in words: said again when the drive goes, since a drive
+ * failing as a pulled-out one fails is only known to be gone once the
+ * desktop says so, often just after the copy stopped. */
+static void
+show_outcome (FerryTransferRow *self)
+{
+  g_auto (FerryProgress) p = { 0 };
+  g_autofree char *status = NULL;
+  g_autofree char *files = NULL;
+  gboolean cancelled = g_error_matches (self->outcome, G_IO_ERROR, G_IO_ERROR_CANCELLED);
+
+  ferry_job_get_progress (self->job, &p);
+  if (self->outcome == NULL)
+    {
+      g_autofree char *size = g_format_size (p.bytes_total);
+      /* TRANSLATORS: "Done: 2.9 GB copied" */
+      status = g_strdup_printf (_ ("Done: %s copied"), size);
+    }
+  else if (cancelled)
+    status = g_strdup (_ ("Cancelled"));
+  else
+    status = ferry_destination_describe_error (self->destination, self->outcome);
+  show_status (self, status, self->outcome != NULL && !cancelled);
+  files = format_item_count (p.files_done - p.files_failed, p.files_total, FALSE);
+  show_count (self, files, p.files_total);
+  show_failures (self);
+}
+
+static void
+on_plugged (FerryTransferRow *self)
+{
+  if (self->finished)
+    show_outcome (self);
 }
 
 /**
@@ -304,36 +378,17 @@ show_as_error (GtkLabel *label)
 void
 ferry_transfer_row_finished (FerryTransferRow *self, const GError *error)
 {
-  g_auto (FerryProgress) p = { 0 };
-  g_autofree char *status = NULL;
-  g_autofree char *files = NULL;
-
   g_return_if_fail (FERRY_IS_TRANSFER_ROW (self));
   self->finished = TRUE;
-  ferry_job_get_progress (self->job, &p);
+  g_clear_error (&self->outcome);
+  self->outcome = error ? g_error_copy (error) : NULL;
 
-  if (error == NULL)
-    {
-      g_autofree char *size = g_format_size (p.bytes_total);
-      /* TRANSLATORS: "Done: 2.9 GB copied" */
-      status = g_strdup_printf (_ ("Done: %s copied"), size);
-    }
-  else if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-    status = g_strdup (_ ("Cancelled"));
-  else
-    status = g_strdup (error->message);
-
-  gtk_label_set_label (self->status, status);
   gtk_widget_set_visible (self->bars, FALSE);
   gtk_widget_set_visible (GTK_WIDGET (self->pause_button), FALSE);
   gtk_widget_set_visible (GTK_WIDGET (self->cancel_button), FALSE);
   gtk_widget_set_visible (GTK_WIDGET (self->dismiss_button), TRUE);
-  files = format_item_count (p.files_done - p.files_failed, p.files_total, FALSE);
-  gtk_label_set_label (self->files, files);
-  if (error != NULL)
-    show_as_error (self->status);
+  show_outcome (self);
   show_adaptations (self);
-  show_failures (self);
 }
 
 const char *
@@ -440,6 +495,8 @@ ferry_transfer_row_new (FerryJob *job, FerryDestination *destination)
   /* What the status says depends on the strategy and the device too. */
   for (guint i = 0; i < G_N_ELEMENTS (followed); i++)
     g_signal_connect_object (job, followed[i], G_CALLBACK (update), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (destination, "notify::plugged", G_CALLBACK (on_plugged), self,
+                           G_CONNECT_SWAPPED);
   update (self);
   return self;
 }
@@ -469,6 +526,7 @@ ferry_transfer_row_dispose (GObject *object)
   gtk_widget_dispose_template (GTK_WIDGET (self), FERRY_TYPE_TRANSFER_ROW);
   g_clear_object (&self->job);
   g_clear_object (&self->destination);
+  g_clear_error (&self->outcome);
   G_OBJECT_CLASS (ferry_transfer_row_parent_class)->dispose (object);
 }
 
