@@ -17,6 +17,7 @@ ferry_test_ui_init (int *argc, char ***argv)
   g_setenv ("NO_AT_BRIDGE", "1", TRUE);
   gtk_test_init (argc, argv, NULL);
   adw_init ();
+  ferry_test_ui_load_app_style ();
 }
 
 void
@@ -399,4 +400,17 @@ ferry_test_ui_render (GtkWidget *widget)
     }
   g_assert_nonnull (node);
   return gsk_renderer_render_texture (renderer, node, &GRAPHENE_RECT_INIT (0, 0, width, height));
+}
+
+/* The window's own style.css, which AdwApplication loads from Ferry's
+ * resources: without it the tests would draw and measure another bar. */
+void
+ferry_test_ui_load_app_style (void)
+{
+  g_autoptr (GtkCssProvider) provider = gtk_css_provider_new ();
+
+  gtk_css_provider_load_from_resource (provider, "/io/github/ferrycopy/Ferry/style.css");
+  gtk_style_context_add_provider_for_display (gdk_display_get_default (),
+                                              GTK_STYLE_PROVIDER (provider),
+                                              GTK_STYLE_PROVIDER_PRIORITY_APPLICATION);
 }

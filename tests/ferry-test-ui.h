@@ -50,5 +50,6 @@ guint ferry_test_mount_get_n_ejects (FerryTestMount *self);
 FerryTestMount *ferry_test_window_plug_in (FerryTestWindow *f, const char *name);
 
 GdkTexture *ferry_test_ui_render (GtkWidget *widget);
+void ferry_test_ui_load_app_style (void);
 
 G_END_DECLS

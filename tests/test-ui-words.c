@@ -395,10 +395,179 @@ test_unplugged (Fixture *f, gconstpointer style)
   g_assert_no_error (error);
 }
 
+/* ------------------------------------------------------------------ */
+/* The bar's two tones                                                 */
+
+static GtkProgressBar *
+bar_of (FerryTransferRow *row, const char *css_class)
+{
+  g_autoptr (GList) bars = ferry_test_ui_find_all (GTK_WIDGET (row), GTK_TYPE_PROGRESS_BAR);
+
+  for (GList *l = bars; l != NULL; l = l->next)
+    if (gtk_widget_has_css_class (l->data, css_class))
+      return l->data;
+  g_error ("the transfer row has no bar of class %s", css_class);
+}
+
+/* The colour of the bar at @fraction of its width, in its middle. */
+static Pixel
+bar_colour_at (const Frame *frame, GtkProgressBar *bar, double fraction)
+{
+  cairo_rectangle_int_t area = bounds_in_window (GTK_WIDGET (bar));
+
+  return frame_pixel (frame, area.x + (int) (area.width * fraction), area.y + area.height / 2);
+}
+
+/* Item 11: a row for a job that never runs, its bars set by hand to 30 %
+ * on the drive and 60 % handed to the kernel, drawn as the window draws
+ * it (in a boxed list): the light part stands out from the empty trough
+ * and from the solid part alike, in either style. Before, in the dark
+ * style, it was 1.26:1 from the trough. */
+static void
+test_bar_second_tone (Fixture *f, gconstpointer style)
+{
+  g_autoptr (GFile) source = g_file_new_build_filename (f->src, "a.bin", NULL);
+  g_autoptr (GFile) folder = g_file_new_for_path (f->stick);
+  g_autoptr (FerryJob) job = ferry_job_new (&source, 1, folder);
+  g_autoptr (FerryDestination) destination = ferry_destination_new_for_folder (folder);
+  GtkWidget *window = gtk_window_new ();
+  GtkWidget *list = gtk_list_box_new ();
+  FerryTransferRow *row = ferry_transfer_row_new (job, destination);
+  Frame frame = { 0 };
+  Pixel solid, light, trough;
+
+  gtk_widget_add_css_class (list, "boxed-list");
+  gtk_widget_set_margin_start (list, 12);
+  gtk_widget_set_margin_end (list, 12);
+  gtk_list_box_append (GTK_LIST_BOX (list), GTK_WIDGET (row));
+  gtk_window_set_child (GTK_WINDOW (window), list);
+  gtk_window_set_default_size (GTK_WINDOW (window), 600, 200);
+  gtk_progress_bar_set_fraction (bar_of (row, "durable"), 0.3);
+  gtk_progress_bar_set_fraction (bar_of (row, "written"), 0.6);
+  gtk_window_present (GTK_WINDOW (window));
+  ferry_test_ui_wait (300);
+
+  frame_grab (&frame, window);
+  solid = bar_colour_at (&frame, bar_of (row, "durable"), 0.15);
+  light = bar_colour_at (&frame, bar_of (row, "durable"), 0.45);
+  trough = bar_colour_at (&frame, bar_of (row, "durable"), 0.8);
+  frame_clear (&frame);
+  save_screenshot (window, "bar", style);
+  gtk_window_destroy (GTK_WINDOW (window));
+  g_test_message ("solid #%06x, light #%06x (%.2f:1), trough #%06x (%.2f:1)", pack (solid),
+                  pack (light), contrast (solid, light), pack (trough), contrast (light, trough));
+  g_assert_cmpfloat (contrast (solid, light), >=, 1.5);
+  g_assert_cmpfloat (contrast (light, trough), >=, 1.5);
+}
+
+/* "42.0 MB" as g_format_size() wrote it, in bytes. */
+static double
+parse_size (const char *text)
+{
+  g_autofree char *copy = g_strdup (text);
+  char *unit = NULL;
+  double value = g_ascii_strtod (copy, &unit);
+  const char *const units[] = { "bytes", "kB", "MB", "GB" };
+
+  g_strstrip (unit);
+  g_strdelimit (unit, "\xc2\xa0", ' ');
+  g_strstrip (unit);
+  for (guint i = 0; i < G_N_ELEMENTS (units); i++)
+    if (g_str_has_prefix (unit, units[i]) || (i == 0 && g_str_has_prefix (unit, "byte")))
+      return value * pow (1000, i);
+  g_error ("“%s” is not a size", text);
+}
+
+typedef struct
+{
+  FerryTransferRow *row;
+  GtkProgressBar *durable;
+  GtkProgressBar *written;
+} Bars;
+
+/* Far enough in for both tones to show. */
+static gboolean
+two_tones_shown (gpointer data)
+{
+  Bars *bars = data;
+  double durable = gtk_progress_bar_get_fraction (bars->durable);
+  double written = gtk_progress_bar_get_fraction (bars->written);
+
+  return durable > 0.1 && written - durable > 0.05;
+}
+
+/* Item 11: while a slow stick is written to, the bar has a legend: its
+ * tooltip and its description for screen readers say how much is safe on
+ * the drive and how much is still in memory, as the two tones show. */
+static void
+test_bar_legend (Fixture *f, gconstpointer style)
+{
+  g_autoptr (FerryTestStick) stick = new_stick_or_skip (f);
+  g_autoptr (FerryTestMount) mount = NULL;
+  g_autoptr (GRegex) legend = g_regex_new (
+      "^(.+) safe on " DRIVE_NAME " · (.+) still in memory$", 0, 0, NULL);
+  g_autoptr (GMatchInfo) match = NULL;
+  g_autofree char *safe = NULL, *in_memory = NULL, *problem = NULL;
+  g_auto (FerryProgress) p = { 0 };
+  const char *tooltip;
+  GSList *files;
+  Bars bars;
+
+  if (stick == NULL)
+    return;
+  mount = ferry_test_mount_new (DRIVE_NAME, ferry_test_stick_get_mountpoint (stick));
+  ferry_drive_list_add_mount (f->drives, G_MOUNT (mount));
+  ferry_test_ui_wait (100);
+  ferry_test_write_random (ferry_test_path (f->src, "film.mkv", NULL), 40 * 1024 * 1024, 9);
+  files = ferry_test_ui_files_in (f->src, "film.mkv", NULL);
+  g_assert_true (
+      ferry_destination_row_drop_files (ferry_test_window_drive_row (f, DRIVE_NAME), files));
+  g_slist_free_full (files, g_object_unref);
+  bars.row = only_row (f);
+  bars.durable = bar_of (bars.row, "durable");
+  bars.written = bar_of (bars.row, "written");
+  g_assert_true (ferry_test_ui_wait_until (two_tones_shown, &bars, 60000));
+
+  /* Read at once: the row redraws only from the main loop. */
+  tooltip = gtk_widget_get_tooltip_text (gtk_widget_get_parent (GTK_WIDGET (bars.durable)));
+  g_assert_nonnull (tooltip);
+  g_test_message ("legend: %s", tooltip);
+  g_assert_true (g_regex_match (legend, tooltip, 0, &match));
+  safe = g_match_info_fetch (match, 1);
+  in_memory = g_match_info_fetch (match, 2);
+  ferry_job_get_progress (ferry_transfer_row_get_job (bars.row), &p);
+  /* As much as the tones show, to the precision of "12.3 MB". */
+  g_assert_cmpfloat_with_epsilon (parse_size (safe),
+                                  gtk_progress_bar_get_fraction (bars.durable) * p.bytes_total,
+                                  p.bytes_total / 100.0);
+  g_assert_cmpfloat_with_epsilon (parse_size (in_memory),
+                                  (gtk_progress_bar_get_fraction (bars.written)
+                                   - gtk_progress_bar_get_fraction (bars.durable))
+                                      * p.bytes_total,
+                                  p.bytes_total / 100.0);
+  for (guint i = 0; i < 2; i++)
+    {
+      GtkAccessible *bar = GTK_ACCESSIBLE (i == 0 ? bars.durable : bars.written);
+
+      problem = gtk_test_accessible_check_property (bar, GTK_ACCESSIBLE_PROPERTY_DESCRIPTION,
+                                                    tooltip);
+      if (problem != NULL)
+        g_error ("the bar's description: %s", problem);
+    }
+  save_screenshot (GTK_WIDGET (f->window), "legend", style);
+  ferry_job_cancel (ferry_transfer_row_get_job (bars.row));
+  g_assert_true (ferry_test_ui_wait_until (job_ended, ferry_transfer_row_get_job (bars.row),
+                                           60000));
+  ferry_drive_list_remove_mount (f->drives, G_MOUNT (mount));
+}
+
 int
 main (int argc, char **argv)
 {
   ferry_test_ui_init (&argc, &argv);
+  /* What the bar tells screen readers is read back from GTK's test
+   * accessibility backend, chosen before the first widget is made. */
+  g_setenv ("GTK_A11Y", "test", TRUE);
   ferry_engine_init ();
 
 #define ADD(path, func, style)                                                                     \
@@ -409,6 +578,9 @@ main (int argc, char **argv)
   ADD ("/ui-words/cancelled-is-neutral/light", test_cancelled_is_neutral, FALSE);
   ADD ("/ui-words/cancelled-is-neutral/dark", test_cancelled_is_neutral, TRUE);
   ADD ("/ui-words/unplugged", test_unplugged, FALSE);
+  ADD ("/ui-words/bar-second-tone/light", test_bar_second_tone, FALSE);
+  ADD ("/ui-words/bar-second-tone/dark", test_bar_second_tone, TRUE);
+  ADD ("/ui-words/bar-legend", test_bar_legend, FALSE);
 #undef ADD
   return g_test_run ();
 }

@@ -179,6 +179,33 @@ show_count (FerryTransferRow *self, const char *text, guint64 total)
   gtk_widget_set_visible (GTK_WIDGET (self->files), total > 0);
 }
 
+/* The bar's legend, as a tooltip and for screen readers, which cannot
+ * see its two tones: "42 MB safe on SanDisk Cruzer · 12 MB still in
+ * memory" (in the kernel's cache, lost if the drive is pulled out). */
+static void
+describe_bar (FerryTransferRow *self, const FerryProgress *p)
+{
+  const char *where = ferry_destination_get_name (self->destination);
+  guint64 in_memory = p->bytes_written - MIN (p->bytes_written, p->bytes_durable);
+  g_autofree char *safe = g_format_size (p->bytes_durable);
+  g_autofree char *memory = g_format_size (in_memory);
+  g_autofree char *text = NULL;
+
+  if (in_memory == 0)
+    /* TRANSLATORS: the legend of a transfer's bar, like "42.0 MB safe on SanDisk Cruzer" */
+    text = g_strdup_printf (_ ("%s safe on %s"), safe, where);
+  else
+    /* TRANSLATORS: the legend of a transfer's bar: bytes the drive confirmed,
+     * then bytes written but still in the computer's memory, like
+     * "42.0 MB safe on SanDisk Cruzer · 12.3 MB still in memory" */
+    text = g_strdup_printf (_ ("%s safe on %s · %s still in memory"), safe, where, memory);
+  gtk_widget_set_tooltip_text (self->bars, text);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self->durable_bar),
+                                  GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, text, -1);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self->written_bar),
+                                  GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, text, -1);
+}
+
 /* Once finished, the row shows the outcome, which only the window hears
  * of; a last progress notification must not cover it. */
 static void
@@ -198,6 +225,7 @@ update (FerryTransferRow *self)
       self->durable_bar, p.bytes_total ? MIN (1.0, (double) p.bytes_durable / p.bytes_total) : 0);
   gtk_progress_bar_set_fraction (
       self->written_bar, p.bytes_total ? MIN (1.0, (double) p.bytes_written / p.bytes_total) : 0);
+  describe_bar (self, &p);
   files = format_item_count (p.files_done, p.files_total, !p.planning_done);
   show_count (self, files, p.files_total);
   gtk_button_set_icon_name (self->pause_button, p.paused ? "media-playback-start-symbolic"
