@@ -5,6 +5,7 @@
  * dark style, and held to WCAG's contrast ratios. */
 #include "config.h"
 
+#include <glib/gstdio.h>
 #include <math.h>
 #include <string.h>
 
@@ -561,9 +562,327 @@ test_bar_legend (Fixture *f, gconstpointer style)
   ferry_drive_list_remove_mount (f->drives, G_MOUNT (mount));
 }
 
+/* ------------------------------------------------------------------ */
+/* The conflict dialog                                                 */
+
+static gboolean
+dialog_shown (gpointer data)
+{
+  return ferry_test_ui_find_dialog (data) != NULL;
+}
+
+/* The question asked next, once it is on screen. */
+static AdwMessageDialog *
+next_dialog (Fixture *f)
+{
+  g_assert_true (ferry_test_ui_wait_until (dialog_shown, f->window, 10000));
+  ferry_test_ui_wait (300); /* laid out and drawn */
+  return ADW_MESSAGE_DIALOG (ferry_test_ui_find_dialog (GTK_WINDOW (f->window)));
+}
+
+/* Drops @names (in src/) on the drive, where files of the same names
+ * are: the dialog asking about the first. */
+static AdwMessageDialog *
+drop_conflicting (Fixture *f, const char *const *names)
+{
+  GSList *files = NULL;
+
+  for (guint i = 0; names[i] != NULL; i++)
+    files = g_slist_append (files, g_file_new_build_filename (f->src, names[i], NULL));
+  g_assert_true (
+      ferry_destination_row_drop_files (ferry_test_window_drive_row (f, DRIVE_NAME), files));
+  g_slist_free_full (files, g_object_unref);
+  return next_dialog (f);
+}
+
+/* The response buttons of @dialog. libadwaita lays them out twice: in a
+ * row, in the order they were added, and stacked, the other way up. */
+static GList *
+response_buttons (AdwMessageDialog *dialog)
+{
+  g_autoptr (GList) buttons = ferry_test_ui_find_all (GTK_WIDGET (dialog), GTK_TYPE_BUTTON);
+  GList *responses = NULL;
+
+  for (GList *l = buttons; l != NULL; l = l->next)
+    if (gtk_button_get_use_underline (l->data) && gtk_button_get_label (l->data) != NULL)
+      responses = g_list_append (responses, l->data);
+  return responses;
+}
+
+/* The answer in the foremost place: the last in the row (on the right),
+ * the first in the stack (on top). */
+static const char *
+foremost_response (AdwMessageDialog *dialog)
+{
+  g_autoptr (GList) buttons = response_buttons (dialog);
+  guint n = g_list_length (buttons) / 2;
+  const char *in_row = gtk_button_get_label (g_list_nth_data (buttons, n - 1));
+  const char *on_top = gtk_button_get_label (g_list_nth_data (buttons, n));
+
+  g_assert_cmpuint (g_list_length (buttons), ==, 2 * n);
+  g_assert_cmpstr (in_row, ==, on_top);
+  return in_row;
+}
+
+/* Clicks @label as a person would; the dialog answers and goes. */
+static void
+click (Fixture *f, AdwMessageDialog *dialog, const char *label)
+{
+  g_autoptr (GList) buttons = response_buttons (dialog);
+
+  for (GList *l = buttons; l != NULL; l = l->next)
+    if (g_strcmp0 (gtk_button_get_label (l->data), label) == 0)
+      {
+        g_object_add_weak_pointer (G_OBJECT (dialog), (gpointer *) &dialog);
+        gtk_widget_activate (l->data);
+        ferry_test_ui_wait (300);
+        g_assert_null (dialog);
+        return;
+      }
+  g_error ("no button “%s” in the dialog", label);
+}
+
+static void
+write_dated (const char *path, const char *text, GDateTime *when)
+{
+  ferry_test_write_text (path, text);
+  ferry_test_set_times (path, g_date_time_to_unix (when), 0);
+}
+
+static GDateTime *
+local_day_at (GDateTime *day, int hour, int minute)
+{
+  return g_date_time_new_local (g_date_time_get_year (day), g_date_time_get_month (day),
+                                g_date_time_get_day_of_month (day), hour, minute, 0);
+}
+
+/* Item 12: when the files were changed, as a person says it: "Today
+ * 09:15", "Yesterday 23:02", or the full date with the month's name,
+ * never "11/23/23 10:01:00". */
+static void
+test_conflict_dates (Fixture *f, gconstpointer style)
+{
+  g_autoptr (FerryTestMount) mount = ferry_test_window_plug_in (f, DRIVE_NAME);
+  g_autoptr (GDateTime) now = g_date_time_new_now_local ();
+  g_autoptr (GDateTime) a_day_ago = g_date_time_add_days (now, -1);
+  g_autoptr (GDateTime) today = local_day_at (now, 9, 15);
+  g_autoptr (GDateTime) yesterday = local_day_at (a_day_ago, 23, 2);
+  g_autoptr (GDateTime) long_ago = g_date_time_new_local (2023, 11, 23, 10, 1, 0);
+  const char *names[] = { "f0.txt", "f1.txt", NULL };
+  g_autoptr (GString) seen = g_string_new (NULL);
+  AdwMessageDialog *dialog;
+
+  write_dated (ferry_test_path (f->stick, "f0.txt", NULL), "old f0\n", today);
+  write_dated (ferry_test_path (f->src, "f0.txt", NULL), "new f0\n", yesterday);
+  write_dated (ferry_test_path (f->stick, "f1.txt", NULL), "old f1\n", long_ago);
+  write_dated (ferry_test_path (f->src, "f1.txt", NULL), "new f1\n", today);
+
+  /* The two are asked about in whichever order the copy meets them. */
+  dialog = drop_conflicting (f, names);
+  for (guint i = 0; i < 2; i++)
+    {
+      g_autoptr (GList) labels = ferry_test_ui_find_all (GTK_WIDGET (dialog), GTK_TYPE_LABEL);
+
+      for (GList *l = labels; l != NULL; l = l->next)
+        g_string_append_printf (seen, "%s\n", gtk_label_get_label (l->data));
+      save_screenshot (GTK_WIDGET (dialog), i == 0 ? "conflict-dates-1" : "conflict-dates-2",
+                       style);
+      click (f, dialog, "_Skip");
+      if (i == 0)
+        dialog = next_dialog (f);
+    }
+  g_test_message ("%s", seen->str);
+  g_assert_nonnull (strstr (seen->str, "7 bytes, modified Today 09:15\n"));
+  g_assert_nonnull (strstr (seen->str, "7 bytes, modified Yesterday 23:02\n"));
+  g_assert_nonnull (strstr (seen->str, "7 bytes, modified 23 November 2023, 10:01\n"));
+}
+
+/* A thumbnail, as the desktop's thumbnailers leave one: a PNG named for
+ * the MD5 of the file's URI under the cache's thumbnails/normal. */
+static char *
+make_thumbnail (const char *path)
+{
+  g_autoptr (GFile) file = g_file_new_for_path (path);
+  g_autofree char *uri = g_file_get_uri (file);
+  g_autofree char *md5 = g_compute_checksum_for_string (G_CHECKSUM_MD5, uri, -1);
+  g_autofree char *name = g_strconcat (md5, ".png", NULL);
+  g_autofree char *dir = g_build_filename (g_get_user_cache_dir (), "thumbnails", "normal", NULL);
+  char *thumbnail = g_build_filename (dir, name, NULL);
+  g_autoptr (GBytes) pixels = NULL;
+  g_autoptr (GdkTexture) texture = NULL;
+  guchar *data = g_malloc (128 * 96 * 3);
+
+  /* A sunset: orange above, dark below. */
+  for (guint i = 0; i < 128 * 96; i++)
+    {
+      data[3 * i] = 0xe0;
+      data[3 * i + 1] = i < 128 * 60 ? 0x80 : 0x30;
+      data[3 * i + 2] = i < 128 * 60 ? 0x20 : 0x40;
+    }
+  pixels = g_bytes_new_take (data, 128 * 96 * 3);
+  texture = gdk_memory_texture_new (128, 96, GDK_MEMORY_R8G8B8, pixels, 128 * 3);
+  g_assert_cmpint (g_mkdir_with_parents (dir, 0700), ==, 0);
+  g_assert_true (gdk_texture_save_to_png (texture, thumbnail));
+  return thumbnail;
+}
+
+static GIcon *
+row_picture (AdwMessageDialog *dialog, const char *title)
+{
+  g_autoptr (GList) rows = ferry_test_ui_find_all (GTK_WIDGET (dialog), ADW_TYPE_ACTION_ROW);
+
+  for (GList *l = rows; l != NULL; l = l->next)
+    if (g_strcmp0 (adw_preferences_row_get_title (l->data), title) == 0)
+      {
+        GtkWidget *image = ferry_test_ui_find (l->data, GTK_TYPE_IMAGE, NULL);
+        g_assert_nonnull (image);
+        return gtk_image_get_gicon (GTK_IMAGE (image));
+      }
+  g_error ("no row “%s” in the dialog", title);
+}
+
+/* Item 12: each file is shown by its thumbnail where the desktop made
+ * one, else by the icon of its type. */
+static void
+test_conflict_thumbnail (Fixture *f, gconstpointer style)
+{
+  g_autoptr (FerryTestMount) mount = ferry_test_window_plug_in (f, DRIVE_NAME);
+  const char *names[] = { "sunset.png", NULL };
+  const char *existing = ferry_test_path (f->stick, "sunset.png", NULL);
+  g_autofree char *thumbnail = NULL;
+  AdwMessageDialog *dialog;
+  GIcon *picture;
+
+  ferry_test_write_text (existing, "old pixels\n");
+  ferry_test_write_text (ferry_test_path (f->src, "sunset.png", NULL), "new pixels, more\n");
+  thumbnail = make_thumbnail (existing);
+
+  dialog = drop_conflicting (f, names);
+  picture = row_picture (dialog, "Already There");
+  g_assert_true (G_IS_FILE_ICON (picture));
+  g_assert_cmpstr (g_file_peek_path (g_file_icon_get_file (G_FILE_ICON (picture))), ==, thumbnail);
+  picture = row_picture (dialog, "Being Copied");
+  g_assert_true (G_IS_THEMED_ICON (picture));
+  g_assert_true (g_strv_contains (g_themed_icon_get_names (G_THEMED_ICON (picture)), "image-png")
+                 || g_strv_contains (g_themed_icon_get_names (G_THEMED_ICON (picture)),
+                                     "image-x-generic"));
+  save_screenshot (GTK_WIDGET (dialog), "conflict-thumbnail", style);
+  click (f, dialog, "_Skip");
+  g_assert_cmpint (g_unlink (thumbnail), ==, 0);
+}
+
+static gboolean
+job_of_only_row_ended (gpointer data)
+{
+  return job_ended (ferry_transfer_row_get_job (only_row (data)));
+}
+
+/* Item 12: Rename copies under the name typed, what is there stays; it
+ * offers the name Keep Both would give, and a name that is none (with
+ * a "/") cannot be chosen. */
+static void
+test_conflict_rename (Fixture *f, gconstpointer style)
+{
+  g_autoptr (FerryTestMount) mount = ferry_test_window_plug_in (f, DRIVE_NAME);
+  const char *names[] = { "notes.txt", NULL };
+  g_autofree char *old = NULL;
+  AdwMessageDialog *dialog;
+  GtkWidget *entry;
+
+  ferry_test_write_text (ferry_test_path (f->src, "notes.txt", NULL), "new notes\n");
+  ferry_test_write_text (ferry_test_path (f->stick, "notes.txt", NULL), "old notes\n");
+  dialog = drop_conflicting (f, names);
+  entry = ferry_test_ui_find (GTK_WIDGET (dialog), ADW_TYPE_ENTRY_ROW, NULL);
+  g_assert_nonnull (entry);
+  g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (entry)), ==, "notes (2).txt");
+  g_assert_true (adw_message_dialog_get_response_enabled (dialog, "rename"));
+  gtk_editable_set_text (GTK_EDITABLE (entry), "monday/notes.txt");
+  g_assert_false (adw_message_dialog_get_response_enabled (dialog, "rename"));
+  gtk_editable_set_text (GTK_EDITABLE (entry), "notes from monday.txt");
+  g_assert_true (adw_message_dialog_get_response_enabled (dialog, "rename"));
+  save_screenshot (GTK_WIDGET (dialog), "conflict-rename", style);
+  click (f, dialog, "_Rename");
+
+  g_assert_true (ferry_test_ui_wait_until (job_of_only_row_ended, f, 10000));
+  g_assert_cmpint (ferry_job_get_phase (ferry_transfer_row_get_job (only_row (f))), ==,
+                   FERRY_PHASE_DONE);
+  ferry_test_assert_files_equal (ferry_test_path (f->src, "notes.txt", NULL),
+                                 ferry_test_path (f->stick, "notes from monday.txt", NULL));
+  g_assert_true (
+      g_file_get_contents (ferry_test_path (f->stick, "notes.txt", NULL), &old, NULL, NULL));
+  g_assert_cmpstr (old, ==, "old notes\n");
+  g_assert_cmpuint (ferry_test_count_entries (f->stick), ==, 2);
+}
+
+/* The question about a file that is the same on both sides. */
+static void
+assert_offers_skip_first (AdwMessageDialog *dialog)
+{
+  g_assert_cmpstr (adw_message_dialog_get_heading (dialog), ==, "“same.txt” Is Already There");
+  g_assert_true (g_str_has_prefix (adw_message_dialog_get_body (dialog),
+                                   "Both files are the same"));
+  g_assert_cmpstr (foremost_response (dialog), ==, "_Skip");
+  g_assert_cmpint (adw_message_dialog_get_response_appearance (dialog, "skip"), ==,
+                   ADW_RESPONSE_SUGGESTED);
+  g_assert_cmpstr (adw_message_dialog_get_default_response (dialog), ==, "skip");
+}
+
+/* The question about files of one size but other bytes: as ever. */
+static void
+assert_asks_as_ever (AdwMessageDialog *dialog)
+{
+  g_assert_cmpstr (adw_message_dialog_get_heading (dialog), ==, "Replace “other.txt”?");
+  g_assert_null (strstr (adw_message_dialog_get_body (dialog), "the same"));
+  g_assert_cmpstr (foremost_response (dialog), ==, "_Replace");
+  g_assert_cmpint (adw_message_dialog_get_response_appearance (dialog, "skip"), ==,
+                   ADW_RESPONSE_DEFAULT);
+}
+
+/* Item 12: two files of one size and the same bytes: the dialog says
+ * they are the same and offers Skip first; of one size but other bytes,
+ * it asks as ever. */
+static void
+test_conflict_same_content (Fixture *f, gconstpointer style)
+{
+  g_autoptr (FerryTestMount) mount = ferry_test_window_plug_in (f, DRIVE_NAME);
+  const char *names[] = { "same.txt", "other.txt", NULL };
+  AdwMessageDialog *dialog;
+  guint n_same = 0;
+
+  ferry_test_write_random (ferry_test_path (f->src, "same.txt", NULL), 300000, 5);
+  ferry_test_write_random (ferry_test_path (f->stick, "same.txt", NULL), 300000, 5);
+  ferry_test_write_random (ferry_test_path (f->src, "other.txt", NULL), 300000, 6);
+  ferry_test_write_random (ferry_test_path (f->stick, "other.txt", NULL), 300000, 7);
+
+  /* The two are asked about in whichever order the copy meets them. */
+  dialog = drop_conflicting (f, names);
+  for (guint i = 0; i < 2; i++)
+    {
+      if (strstr (adw_message_dialog_get_heading (dialog), "same.txt") != NULL)
+        {
+          assert_offers_skip_first (dialog);
+          save_screenshot (GTK_WIDGET (dialog), "conflict-same", style);
+          n_same++;
+        }
+      else
+        assert_asks_as_ever (dialog);
+      click (f, dialog, "_Skip");
+      if (i == 0)
+        dialog = next_dialog (f);
+    }
+  g_assert_cmpuint (n_same, ==, 1);
+}
+
 int
 main (int argc, char **argv)
 {
+  g_autofree char *cache = NULL;
+  int status;
+
+  /* The thumbnails the tests make go to a cache of this run's own,
+   * chosen before GLib first reads where the cache is. */
+  cache = ferry_test_scratch_new ("ui-words-cache");
+  g_setenv ("XDG_CACHE_HOME", cache, TRUE);
   ferry_test_ui_init (&argc, &argv);
   /* What the bar tells screen readers is read back from GTK's test
    * accessibility backend, chosen before the first widget is made. */
@@ -581,6 +900,13 @@ main (int argc, char **argv)
   ADD ("/ui-words/bar-second-tone/light", test_bar_second_tone, FALSE);
   ADD ("/ui-words/bar-second-tone/dark", test_bar_second_tone, TRUE);
   ADD ("/ui-words/bar-legend", test_bar_legend, FALSE);
+  ADD ("/ui-words/conflict/dates", test_conflict_dates, FALSE);
+  ADD ("/ui-words/conflict/thumbnail/light", test_conflict_thumbnail, FALSE);
+  ADD ("/ui-words/conflict/thumbnail/dark", test_conflict_thumbnail, TRUE);
+  ADD ("/ui-words/conflict/rename", test_conflict_rename, FALSE);
+  ADD ("/ui-words/conflict/same-content", test_conflict_same_content, FALSE);
 #undef ADD
-  return g_test_run ();
+  status = g_test_run ();
+  ferry_test_remove_tree (cache);
+  return status;
 }

@@ -229,7 +229,8 @@ job_ended (gpointer data)
 }
 
 /* A file already on the drive: the window asks, and the answer goes to
- * the copy waiting for it. "Keep Both" copies under a new name. */
+ * the copy waiting for it. "Rename", with the name it offers, keeps both:
+ * the copy goes under a new name. */
 static void
 test_conflict_keep_both (Fixture *f, gconstpointer data)
 {
@@ -249,7 +250,7 @@ test_conflict_keep_both (Fixture *f, gconstpointer data)
                    "Replace “notes.txt”?");
   g_assert_nonnull (ferry_test_ui_find_label (GTK_WIDGET (dialog), "Already There"));
   save_screenshot (f, "conflict.png");
-  click_response (dialog, "_Keep Both");
+  click_response (dialog, "_Rename");
   g_assert_true (ferry_test_ui_wait_until (job_ended, only_job (f), 10000));
 
   g_assert_cmpint (ferry_job_get_phase (only_job (f)), ==, FERRY_PHASE_DONE);
