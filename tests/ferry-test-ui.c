@@ -414,3 +414,30 @@ ferry_test_ui_load_app_style (void)
                                               GTK_STYLE_PROVIDER (provider),
                                               GTK_STYLE_PROVIDER_PRIORITY_APPLICATION);
 }
+
+/* @dialog over @window, dimmed as GNOME Shell dims a window under its
+ * modal dialog: one picture at the window's size, as a PNG file. */
+void
+ferry_test_ui_screenshot_dialog (GtkWidget *window, GtkWidget *dialog, const char *path)
+{
+  int width = gtk_widget_get_width (window), height = gtk_widget_get_height (window);
+  int dialog_width = gtk_widget_get_width (dialog);
+  int dialog_height = gtk_widget_get_height (dialog);
+  g_autoptr (GdkPaintable) under = gtk_widget_paintable_new (window);
+  g_autoptr (GdkPaintable) over = gtk_widget_paintable_new (dialog);
+  g_autoptr (GtkSnapshot) snapshot = gtk_snapshot_new ();
+  g_autoptr (GskRenderNode) node = NULL;
+  g_autoptr (GdkTexture) texture = NULL;
+
+  gdk_paintable_snapshot (under, GDK_SNAPSHOT (snapshot), width, height);
+  gtk_snapshot_append_color (snapshot, &(GdkRGBA){ 0, 0, 0, 0.3 },
+                             &GRAPHENE_RECT_INIT (0, 0, width, height));
+  gtk_snapshot_translate (snapshot, &GRAPHENE_POINT_INIT ((width - dialog_width) / 2,
+                                                          (height - dialog_height) / 2));
+  gdk_paintable_snapshot (over, GDK_SNAPSHOT (snapshot), dialog_width, dialog_height);
+  node = gtk_snapshot_free_to_node (g_steal_pointer (&snapshot));
+  g_assert_nonnull (node);
+  texture = gsk_renderer_render_texture (gtk_native_get_renderer (GTK_NATIVE (window)), node,
+                                         &GRAPHENE_RECT_INIT (0, 0, width, height));
+  g_assert_true (gdk_texture_save_to_png (texture, path));
+}

@@ -51,5 +51,6 @@ FerryTestMount *ferry_test_window_plug_in (FerryTestWindow *f, const char *name)
 
 GdkTexture *ferry_test_ui_render (GtkWidget *widget);
 void ferry_test_ui_load_app_style (void);
+void ferry_test_ui_screenshot_dialog (GtkWidget *window, GtkWidget *dialog, const char *path);
 
 G_END_DECLS

@@ -5,6 +5,7 @@
  * dark style, and held to WCAG's contrast ratios. */
 #include "config.h"
 
+#include <gdk/x11/gdkx.h>
 #include <glib/gstdio.h>
 #include <math.h>
 #include <string.h>
@@ -37,20 +38,41 @@ fixture_tear_down (Fixture *f, gconstpointer data)
   adw_style_manager_set_color_scheme (adw_style_manager_get_default (), ADW_COLOR_SCHEME_DEFAULT);
 }
 
-/* Into $FERRY_SCREENSHOT_DIR, when set; named for the style. */
-static void
-save_screenshot (GtkWidget *widget, const char *name, gconstpointer style)
+/* Where a screenshot named for @name and the style goes: NULL unless
+ * $FERRY_SCREENSHOT_DIR is set. */
+static char *
+screenshot_path (const char *name, gconstpointer style)
 {
   const char *dir = g_getenv ("FERRY_SCREENSHOT_DIR");
   g_autofree char *file = NULL;
-  g_autofree char *path = NULL;
 
   if (dir == NULL || *dir == '\0')
-    return;
+    return NULL;
   file = g_strdup_printf ("%s-%s.png", name, GPOINTER_TO_INT (style) ? "dark" : "light");
-  path = g_build_filename (dir, file, NULL);
   g_assert_cmpint (g_mkdir_with_parents (dir, 0755), ==, 0);
-  ferry_test_ui_screenshot (widget, path);
+  return g_build_filename (dir, file, NULL);
+}
+
+static void
+save_screenshot (GtkWidget *widget, const char *name, gconstpointer style)
+{
+  g_autofree char *path = screenshot_path (name, style);
+
+  if (path != NULL)
+    ferry_test_ui_screenshot (widget, path);
+}
+
+/* A dialog over its window, dimmed as GNOME Shell shows it. */
+static void
+save_dialog_screenshot (Fixture *f,
+                        AdwMessageDialog *dialog,
+                        const char *name,
+                        gconstpointer style)
+{
+  g_autofree char *path = screenshot_path (name, style);
+
+  if (path != NULL)
+    ferry_test_ui_screenshot_dialog (GTK_WIDGET (f->window), GTK_WIDGET (dialog), path);
 }
 
 /* ------------------------------------------------------------------ */
@@ -497,24 +519,132 @@ two_tones_shown (gpointer data)
   return durable > 0.1 && written - durable > 0.05;
 }
 
-/* Item 11: while a slow stick is written to, the bar has a legend: its
- * tooltip and its description for screen readers say how much is safe on
- * the drive and how much is still in memory, as the two tones show. */
+static void
+run_xdotool (const char *command)
+{
+  g_autofree char *line = g_strconcat ("xdotool ", command, NULL);
+  g_autoptr (GError) error = NULL;
+  int status = 0;
+
+  g_assert_true (g_spawn_command_line_sync (line, NULL, NULL, &status, &error));
+  g_assert_no_error (error);
+  g_assert_true (g_spawn_check_wait_status (status, NULL));
+}
+
+static gboolean
+can_point (GtkWidget *window)
+{
+  return g_find_program_in_path ("xdotool") != NULL
+         && GDK_IS_X11_SURFACE (gtk_native_get_surface (GTK_NATIVE (window)));
+}
+
+/* The window's tooltip, once it is on screen. */
+static gboolean
+tooltip_shown (gpointer data)
+{
+  GtkWidget *tooltip = ferry_test_ui_find (data, g_type_from_name ("GtkTooltipWindow"), NULL);
+
+  return tooltip != NULL && gtk_widget_get_mapped (tooltip);
+}
+
+/* The pointer rests on @widget, as a person's would, until GTK shows its
+ * tooltip: the tooltip's window. The window is put at the screen's
+ * corner first (there is no window manager to place it). */
+static GtkWidget *
+hover (GtkWidget *widget)
+{
+  GtkWidget *window = GTK_WIDGET (gtk_widget_get_root (widget));
+  GdkSurface *surface = gtk_native_get_surface (GTK_NATIVE (window));
+  g_autofree char *place = g_strdup_printf ("windowmove --sync %lu 0 0",
+                                            gdk_x11_surface_get_xid (surface));
+  g_autofree char *point = NULL;
+  graphene_rect_t bounds;
+  double dx, dy;
+
+  run_xdotool (place);
+  run_xdotool ("mousemove --sync 1 1");
+  ferry_test_ui_wait (100);
+  g_assert_true (gtk_widget_compute_bounds (widget, window, &bounds));
+  gtk_native_get_surface_transform (GTK_NATIVE (window), &dx, &dy);
+  point = g_strdup_printf ("mousemove --sync %d %d", (int) (dx + bounds.origin.x + 40),
+                           (int) (dy + bounds.origin.y + bounds.size.height / 2));
+  run_xdotool (point);
+  g_assert_true (ferry_test_ui_wait_until (tooltip_shown, window, 10000));
+  return ferry_test_ui_find (window, g_type_from_name ("GtkTooltipWindow"), NULL);
+}
+
+/* The window with @tooltip where it appeared, into $FERRY_SCREENSHOT_DIR. */
+static void
+save_tooltip_screenshot (GtkWidget *tooltip, const char *name)
+{
+  GtkWidget *window = GTK_WIDGET (gtk_widget_get_root (tooltip));
+  GdkPopup *popup = GDK_POPUP (gtk_native_get_surface (GTK_NATIVE (tooltip)));
+  g_autofree char *path = screenshot_path (name, GINT_TO_POINTER (FALSE));
+  g_autoptr (GdkPaintable) under = gtk_widget_paintable_new (window);
+  g_autoptr (GdkPaintable) over = gtk_widget_paintable_new (tooltip);
+  g_autoptr (GtkSnapshot) snapshot = gtk_snapshot_new ();
+  g_autoptr (GskRenderNode) node = NULL;
+  g_autoptr (GdkTexture) texture = NULL;
+  int width = gtk_widget_get_width (window), height = gtk_widget_get_height (window);
+
+  if (path == NULL)
+    return;
+  gdk_paintable_snapshot (under, GDK_SNAPSHOT (snapshot), width, height);
+  gtk_snapshot_translate (snapshot, &GRAPHENE_POINT_INIT (gdk_popup_get_position_x (popup),
+                                                          gdk_popup_get_position_y (popup)));
+  gdk_paintable_snapshot (over, GDK_SNAPSHOT (snapshot), gtk_widget_get_width (tooltip),
+                          gtk_widget_get_height (tooltip));
+  node = gtk_snapshot_free_to_node (g_steal_pointer (&snapshot));
+  texture = gsk_renderer_render_texture (gtk_native_get_renderer (GTK_NATIVE (window)), node,
+                                         &GRAPHENE_RECT_INIT (0, 0, width, height));
+  g_assert_true (gdk_texture_save_to_png (texture, path));
+}
+
+/* The legend says what the tones show: "9.4 MB safe on SanDisk Cruzer
+ * · 2.1 MB still in memory", to the precision of "9.4 MB". */
+static void
+assert_legend_matches_bars (const char *text, Bars *bars)
+{
+  g_autoptr (GRegex) legend
+      = g_regex_new ("^(.+) safe on " DRIVE_NAME " · (.+) still in memory$", 0, 0, NULL);
+  g_autoptr (GMatchInfo) match = NULL;
+  g_autofree char *safe = NULL, *in_memory = NULL;
+  g_auto (FerryProgress) p = { 0 };
+  double durable = gtk_progress_bar_get_fraction (bars->durable);
+  double written = gtk_progress_bar_get_fraction (bars->written);
+
+  g_test_message ("legend: %s", text);
+  g_assert_true (g_regex_match (legend, text, 0, &match));
+  safe = g_match_info_fetch (match, 1);
+  in_memory = g_match_info_fetch (match, 2);
+  ferry_job_get_progress (ferry_transfer_row_get_job (bars->row), &p);
+  g_assert_cmpfloat_with_epsilon (parse_size (safe), durable * p.bytes_total,
+                                  p.bytes_total / 100.0);
+  g_assert_cmpfloat_with_epsilon (parse_size (in_memory), (written - durable) * p.bytes_total,
+                                  p.bytes_total / 100.0);
+}
+
+/* Item 11: while a slow stick is written to, the bar has a legend: the
+ * tooltip a person sees on pointing at it, and its description for
+ * screen readers, say how much is safe on the drive and how much is
+ * still in memory, as the two tones show. */
 static void
 test_bar_legend (Fixture *f, gconstpointer style)
 {
-  g_autoptr (FerryTestStick) stick = new_stick_or_skip (f);
+  g_autoptr (FerryTestStick) stick = NULL;
   g_autoptr (FerryTestMount) mount = NULL;
-  g_autoptr (GRegex) legend = g_regex_new (
-      "^(.+) safe on " DRIVE_NAME " · (.+) still in memory$", 0, 0, NULL);
-  g_autoptr (GMatchInfo) match = NULL;
-  g_autofree char *safe = NULL, *in_memory = NULL, *problem = NULL;
-  g_auto (FerryProgress) p = { 0 };
-  const char *tooltip;
+  GtkWidget *tooltip;
+  const char *legend;
+  FerryJob *job;
   GSList *files;
   Bars bars;
 
-  if (stick == NULL)
+  if (!can_point (GTK_WIDGET (f->window)))
+    {
+      g_test_skip ("pointing at the bar needs X11 and xdotool");
+      return;
+    }
+  if ((stick = new_stick_or_skip (f)) == NULL)
     return;
   mount = ferry_test_mount_new (DRIVE_NAME, ferry_test_stick_get_mountpoint (stick));
   ferry_drive_list_add_mount (f->drives, G_MOUNT (mount));
@@ -527,38 +657,27 @@ test_bar_legend (Fixture *f, gconstpointer style)
   bars.row = only_row (f);
   bars.durable = bar_of (bars.row, "durable");
   bars.written = bar_of (bars.row, "written");
+  job = ferry_transfer_row_get_job (bars.row);
   g_assert_true (ferry_test_ui_wait_until (two_tones_shown, &bars, 60000));
 
-  /* Read at once: the row redraws only from the main loop. */
-  tooltip = gtk_widget_get_tooltip_text (gtk_widget_get_parent (GTK_WIDGET (bars.durable)));
-  g_assert_nonnull (tooltip);
-  g_test_message ("legend: %s", tooltip);
-  g_assert_true (g_regex_match (legend, tooltip, 0, &match));
-  safe = g_match_info_fetch (match, 1);
-  in_memory = g_match_info_fetch (match, 2);
-  ferry_job_get_progress (ferry_transfer_row_get_job (bars.row), &p);
-  /* As much as the tones show, to the precision of "12.3 MB". */
-  g_assert_cmpfloat_with_epsilon (parse_size (safe),
-                                  gtk_progress_bar_get_fraction (bars.durable) * p.bytes_total,
-                                  p.bytes_total / 100.0);
-  g_assert_cmpfloat_with_epsilon (parse_size (in_memory),
-                                  (gtk_progress_bar_get_fraction (bars.written)
-                                   - gtk_progress_bar_get_fraction (bars.durable))
-                                      * p.bytes_total,
-                                  p.bytes_total / 100.0);
+  /* While the pointer rests there, the tooltip follows the copy. Read
+   * with the bars, with no turn of the main loop between. */
+  tooltip = hover (gtk_widget_get_parent (GTK_WIDGET (bars.durable)));
+  g_assert_true (ferry_test_ui_wait_until (two_tones_shown, &bars, 60000));
+  legend = gtk_label_get_label (GTK_LABEL (ferry_test_ui_find (tooltip, GTK_TYPE_LABEL, NULL)));
+  assert_legend_matches_bars (legend, &bars);
   for (guint i = 0; i < 2; i++)
     {
       GtkAccessible *bar = GTK_ACCESSIBLE (i == 0 ? bars.durable : bars.written);
+      g_autofree char *problem
+          = gtk_test_accessible_check_property (bar, GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, legend);
 
-      problem = gtk_test_accessible_check_property (bar, GTK_ACCESSIBLE_PROPERTY_DESCRIPTION,
-                                                    tooltip);
       if (problem != NULL)
         g_error ("the bar's description: %s", problem);
     }
-  save_screenshot (GTK_WIDGET (f->window), "legend", style);
-  ferry_job_cancel (ferry_transfer_row_get_job (bars.row));
-  g_assert_true (ferry_test_ui_wait_until (job_ended, ferry_transfer_row_get_job (bars.row),
-                                           60000));
+  save_tooltip_screenshot (tooltip, "legend-tooltip");
+  ferry_job_cancel (job);
+  g_assert_true (ferry_test_ui_wait_until (job_ended, job, 60000));
   ferry_drive_list_remove_mount (f->drives, G_MOUNT (mount));
 }
 
@@ -685,8 +804,7 @@ test_conflict_dates (Fixture *f, gconstpointer style)
 
       for (GList *l = labels; l != NULL; l = l->next)
         g_string_append_printf (seen, "%s\n", gtk_label_get_label (l->data));
-      save_screenshot (GTK_WIDGET (dialog), i == 0 ? "conflict-dates-1" : "conflict-dates-2",
-                       style);
+      save_dialog_screenshot (f, dialog, i == 0 ? "conflict-dates-1" : "conflict-dates-2", style);
       click (f, dialog, "_Skip");
       if (i == 0)
         dialog = next_dialog (f);
@@ -748,13 +866,17 @@ test_conflict_thumbnail (Fixture *f, gconstpointer style)
 {
   g_autoptr (FerryTestMount) mount = ferry_test_window_plug_in (f, DRIVE_NAME);
   const char *names[] = { "sunset.png", NULL };
+  g_autoptr (GDateTime) now = g_date_time_new_now_local ();
+  g_autoptr (GDateTime) a_day_ago = g_date_time_add_days (now, -1);
+  g_autoptr (GDateTime) today = local_day_at (now, 14, 2);
+  g_autoptr (GDateTime) yesterday = local_day_at (a_day_ago, 21, 40);
   const char *existing = ferry_test_path (f->stick, "sunset.png", NULL);
   g_autofree char *thumbnail = NULL;
   AdwMessageDialog *dialog;
   GIcon *picture;
 
-  ferry_test_write_text (existing, "old pixels\n");
-  ferry_test_write_text (ferry_test_path (f->src, "sunset.png", NULL), "new pixels, more\n");
+  write_dated (existing, "old pixels\n", yesterday);
+  write_dated (ferry_test_path (f->src, "sunset.png", NULL), "new pixels, more\n", today);
   thumbnail = make_thumbnail (existing);
 
   dialog = drop_conflicting (f, names);
@@ -766,7 +888,7 @@ test_conflict_thumbnail (Fixture *f, gconstpointer style)
   g_assert_true (g_strv_contains (g_themed_icon_get_names (G_THEMED_ICON (picture)), "image-png")
                  || g_strv_contains (g_themed_icon_get_names (G_THEMED_ICON (picture)),
                                      "image-x-generic"));
-  save_screenshot (GTK_WIDGET (dialog), "conflict-thumbnail", style);
+  save_dialog_screenshot (f, dialog, "conflict-thumbnail", style);
   click (f, dialog, "_Skip");
   g_assert_cmpint (g_unlink (thumbnail), ==, 0);
 }
@@ -800,7 +922,7 @@ test_conflict_rename (Fixture *f, gconstpointer style)
   g_assert_false (adw_message_dialog_get_response_enabled (dialog, "rename"));
   gtk_editable_set_text (GTK_EDITABLE (entry), "notes from monday.txt");
   g_assert_true (adw_message_dialog_get_response_enabled (dialog, "rename"));
-  save_screenshot (GTK_WIDGET (dialog), "conflict-rename", style);
+  save_dialog_screenshot (f, dialog, "conflict-rename", style);
   click (f, dialog, "_Rename");
 
   g_assert_true (ferry_test_ui_wait_until (job_of_only_row_ended, f, 10000));
@@ -861,7 +983,7 @@ test_conflict_same_content (Fixture *f, gconstpointer style)
       if (strstr (adw_message_dialog_get_heading (dialog), "same.txt") != NULL)
         {
           assert_offers_skip_first (dialog);
-          save_screenshot (GTK_WIDGET (dialog), "conflict-same", style);
+          save_dialog_screenshot (f, dialog, "conflict-same", style);
           n_same++;
         }
       else
