@@ -18,6 +18,7 @@ ferry_test_ui_init (int *argc, char ***argv)
   g_setenv ("NO_AT_BRIDGE", "1", TRUE);
   gtk_test_init (argc, argv, NULL);
   adw_init ();
+  ferry_test_ui_load_app_style ();
 }
 
 void
@@ -48,31 +49,12 @@ ferry_test_ui_wait_until (gboolean (*condition) (gpointer data), gpointer data, 
   return TRUE;
 }
 
-/* Renders @widget as it is on screen into a PNG file. While a copy runs
- * the window relayouts ten times a second, and a widget waiting for its
- * allocation draws nothing: such frames are waited out. */
+/* Renders @widget as it is on screen into a PNG file. */
 void
 ferry_test_ui_screenshot (GtkWidget *widget, const char *path)
 {
-  GskRenderer *renderer = gtk_native_get_renderer (gtk_widget_get_native (widget));
-  int width = gtk_widget_get_width (widget);
-  int height = gtk_widget_get_height (widget);
-  g_autoptr (GskRenderNode) node = NULL;
-  g_autoptr (GdkTexture) texture = NULL;
+  g_autoptr (GdkTexture) texture = ferry_test_ui_render (widget);
 
-  g_assert_cmpint (width, >, 0);
-  for (guint i = 0; i < 100 && node == NULL; i++)
-    {
-      g_autoptr (GdkPaintable) paintable = gtk_widget_paintable_new (widget);
-      g_autoptr (GtkSnapshot) snapshot = gtk_snapshot_new ();
-
-      gdk_paintable_snapshot (paintable, GDK_SNAPSHOT (snapshot), width, height);
-      node = gtk_snapshot_free_to_node (g_steal_pointer (&snapshot));
-      if (node == NULL)
-        ferry_test_ui_wait (10);
-    }
-  g_assert_nonnull (node);
-  texture = gsk_renderer_render_texture (renderer, node, &GRAPHENE_RECT_INIT (0, 0, width, height));
   g_assert_true (gdk_texture_save_to_png (texture, path));
 }
 
@@ -514,4 +496,70 @@ ferry_test_ui_click_response (GtkWindow *dialog, const char *label)
         return;
       }
   g_error ("no button “%s” in the dialog", label);
+}
+
+/* Renders @widget as it is on screen. While a copy runs the window
+ * relayouts ten times a second, and a widget waiting for its allocation
+ * draws nothing: such frames are waited out. */
+GdkTexture *
+ferry_test_ui_render (GtkWidget *widget)
+{
+  GskRenderer *renderer = gtk_native_get_renderer (gtk_widget_get_native (widget));
+  int width = gtk_widget_get_width (widget);
+  int height = gtk_widget_get_height (widget);
+  g_autoptr (GskRenderNode) node = NULL;
+
+  g_assert_cmpint (width, >, 0);
+  for (guint i = 0; i < 100 && node == NULL; i++)
+    {
+      g_autoptr (GdkPaintable) paintable = gtk_widget_paintable_new (widget);
+      g_autoptr (GtkSnapshot) snapshot = gtk_snapshot_new ();
+
+      gdk_paintable_snapshot (paintable, GDK_SNAPSHOT (snapshot), width, height);
+      node = gtk_snapshot_free_to_node (g_steal_pointer (&snapshot));
+      if (node == NULL)
+        ferry_test_ui_wait (10);
+    }
+  g_assert_nonnull (node);
+  return gsk_renderer_render_texture (renderer, node, &GRAPHENE_RECT_INIT (0, 0, width, height));
+}
+
+/* The window's own style.css, which AdwApplication loads from Ferry's
+ * resources: without it the tests would draw and measure another bar. */
+void
+ferry_test_ui_load_app_style (void)
+{
+  g_autoptr (GtkCssProvider) provider = gtk_css_provider_new ();
+
+  gtk_css_provider_load_from_resource (provider, "/io/github/ferrycopy/Ferry/style.css");
+  gtk_style_context_add_provider_for_display (gdk_display_get_default (),
+                                              GTK_STYLE_PROVIDER (provider),
+                                              GTK_STYLE_PROVIDER_PRIORITY_APPLICATION);
+}
+
+/* @dialog over @window, dimmed as GNOME Shell dims a window under its
+ * modal dialog: one picture at the window's size, as a PNG file. */
+void
+ferry_test_ui_screenshot_dialog (GtkWidget *window, GtkWidget *dialog, const char *path)
+{
+  int width = gtk_widget_get_width (window), height = gtk_widget_get_height (window);
+  int dialog_width = gtk_widget_get_width (dialog);
+  int dialog_height = gtk_widget_get_height (dialog);
+  g_autoptr (GdkPaintable) under = gtk_widget_paintable_new (window);
+  g_autoptr (GdkPaintable) over = gtk_widget_paintable_new (dialog);
+  g_autoptr (GtkSnapshot) snapshot = gtk_snapshot_new ();
+  g_autoptr (GskRenderNode) node = NULL;
+  g_autoptr (GdkTexture) texture = NULL;
+
+  gdk_paintable_snapshot (under, GDK_SNAPSHOT (snapshot), width, height);
+  gtk_snapshot_append_color (snapshot, &(GdkRGBA){ 0, 0, 0, 0.3 },
+                             &GRAPHENE_RECT_INIT (0, 0, width, height));
+  gtk_snapshot_translate (snapshot, &GRAPHENE_POINT_INIT ((width - dialog_width) / 2,
+                                                          (height - dialog_height) / 2));
+  gdk_paintable_snapshot (over, GDK_SNAPSHOT (snapshot), dialog_width, dialog_height);
+  node = gtk_snapshot_free_to_node (g_steal_pointer (&snapshot));
+  g_assert_nonnull (node);
+  texture = gsk_renderer_render_texture (gtk_native_get_renderer (GTK_NATIVE (window)), node,
+                                         &GRAPHENE_RECT_INIT (0, 0, width, height));
+  g_assert_true (gdk_texture_save_to_png (texture, path));
 }

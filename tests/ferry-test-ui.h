@@ -55,5 +55,8 @@ void ferry_test_ui_press_keys (GtkWindow *window, const char *keys);
 GSubprocess *ferry_test_ui_spawn (const char *const *argv, char **line);
 GtkWindow *ferry_test_ui_wait_for_dialog (GtkWindow *parent);
 void ferry_test_ui_click_response (GtkWindow *dialog, const char *label);
+GdkTexture *ferry_test_ui_render (GtkWidget *widget);
+void ferry_test_ui_load_app_style (void);
+void ferry_test_ui_screenshot_dialog (GtkWidget *window, GtkWidget *dialog, const char *path);
 
 G_END_DECLS

@@ -697,6 +697,7 @@ typedef struct
   guint delay_ms;      /* answer from a timeout, this much later */
   gboolean drop;       /* claim the request but let it go unanswered */
   gboolean cancel_job; /* keep the request and cancel the job instead */
+  const char *const *renames; /* answer Rename: old name, new name, …, NULL */
 
   guint n_file_questions;
   guint n_dir_questions;
@@ -721,6 +722,17 @@ asker_clear (Asker *asker)
   g_clear_pointer (&asker->requests, g_ptr_array_unref);
 }
 
+static const char *
+new_name_for (Asker *asker, FerryConflictRequest *request)
+{
+  g_autofree char *name = g_file_get_basename (ferry_conflict_request_get_destination (request));
+
+  for (const char *const *r = asker->renames; r[0] != NULL; r += 2)
+    if (strcmp (r[0], name) == 0)
+      return r[1];
+  g_error ("no new name for %s", name);
+}
+
 static void
 answer (Asker *asker, FerryConflictRequest *request)
 {
@@ -729,8 +741,11 @@ answer (Asker *asker, FerryConflictRequest *request)
   asker->answered_at = g_get_monotonic_time ();
   asker->ticks_when_answered = asker->ticks;
   asker->phase_when_answered = ferry_job_get_phase (asker->job);
-  ferry_conflict_request_answer (request, is_dir ? asker->dir_answer : asker->file_answer,
-                                 asker->apply_to_all);
+  if (asker->renames != NULL)
+    ferry_conflict_request_answer_rename (request, new_name_for (asker, request));
+  else
+    ferry_conflict_request_answer (request, is_dir ? asker->dir_answer : asker->file_answer,
+                                   asker->apply_to_all);
   g_assert_true (ferry_conflict_request_get_answered (request));
 }
 
@@ -878,9 +893,35 @@ test_ask_skip_folder (Fixture *f, gconstpointer data)
   asker_clear (&asker);
 }
 
-static void
-test_ask_keep_both (Fixture *f, gconstpointer data)
+static FerryConflictRequest *
+find_request (Asker *asker, const char *source)
 {
+  for (guint i = 0; i < asker->requests->len; i++)
+    {
+      FerryConflictRequest *request = g_ptr_array_index (asker->requests, i);
+      if (g_strcmp0 (g_file_peek_path (ferry_conflict_request_get_source (request)), source) == 0)
+        return request;
+    }
+  g_error ("no question about %s", source);
+  return NULL;
+}
+
+/* Keep Both, or Rename with a name for each: the copies go under new
+ * names in the same folder, files and folders alike, and what was there
+ * is left as it was. The name offered to be changed is Keep Both's. A
+ * name given is for one conflict: the next is asked again, "apply to
+ * all" or not. */
+typedef struct
+{
+  const char *const *renames; /* NULL: Keep Both */
+  const char *file_copy;
+  const char *folder_copy;
+} NewNameCase;
+
+static void
+test_ask_new_name (Fixture *f, gconstpointer data)
+{
+  const NewNameCase *c = data;
   g_autofree char *a = path_in (f->src, "a.txt");
   g_autofree char *folder = path_in (f->src, "folder");
   g_autofree char *dst_folder = path_in (f->dst, "folder");
@@ -900,16 +941,22 @@ test_ask_keep_both (Fixture *f, gconstpointer data)
   write_at (dst_folder, "inside.txt", "old inside\n", 1500000000, 0);
   file_before = describe (f->dst, "a.txt");
   folder_before = describe (f->dst, "folder");
+  asker.renames = c->renames;
+  asker.apply_to_all = c->renames != NULL;
 
   run_ok (job, f->dst);
   g_assert_cmpuint (asker.n_file_questions, ==, 1);
   g_assert_cmpuint (asker.n_dir_questions, ==, 1);
+  g_assert_cmpstr (ferry_conflict_request_get_suggested_name (find_request (&asker, a)), ==,
+                   "a (2).txt");
+  g_assert_cmpstr (ferry_conflict_request_get_suggested_name (find_request (&asker, folder)), ==,
+                   "folder (2)");
   file_after = describe (f->dst, "a.txt");
   folder_after = describe (f->dst, "folder");
   g_assert_cmpstr (file_after, ==, file_before);
   g_assert_cmpstr (folder_after, ==, folder_before);
-  assert_copied_as (f->src, "a.txt", f->dst, "a (2).txt");
-  assert_copied_as (f->src, "folder", f->dst, "folder (2)");
+  assert_copied_as (f->src, "a.txt", f->dst, c->file_copy);
+  assert_copied_as (f->src, "folder", f->dst, c->folder_copy);
   g_assert_cmpuint (ferry_test_count_entries (f->dst), ==, 6);
   asker_clear (&asker);
 }
@@ -1206,19 +1253,6 @@ test_ask_cancel_job_while_pending (Fixture *f, gconstpointer data)
   asker_clear (&asker);
 }
 
-static FerryConflictRequest *
-find_request (Asker *asker, const char *source)
-{
-  for (guint i = 0; i < asker->requests->len; i++)
-    {
-      FerryConflictRequest *request = g_ptr_array_index (asker->requests, i);
-      if (g_strcmp0 (g_file_peek_path (ferry_conflict_request_get_source (request)), source) == 0)
-        return request;
-    }
-  g_error ("no question about %s", source);
-  return NULL;
-}
-
 static void
 assert_modified (GDateTime *when, const char *path)
 {
@@ -1292,9 +1326,82 @@ test_ask_request_getters (Fixture *f, gconstpointer data)
   asker_clear (&asker);
 }
 
+/* A name given that is taken too is numbered as Keep Both numbers: what
+ * is there is never replaced unasked. */
+static void
+test_ask_rename_taken (Fixture *f, gconstpointer data)
+{
+  const char *renames[] = { "a.txt", "b.txt", NULL };
+  g_autofree char *a = path_in (f->src, "a.txt");
+  const char *sources[] = { a, NULL };
+  Asker asker;
+  g_autoptr (FerryJob) job = asking_job_new (sources, f->dst, &asker, FERRY_CONFLICT_ACTION_SKIP);
+
+  make_file_conflict (f, "a.txt");
+  write_at (f->dst, "b.txt", "b was here\n", 1500000000, 0);
+  asker.renames = renames;
+
+  run_ok (job, f->dst);
+  assert_content (f->dst, "a.txt", "already at the destination\n");
+  assert_content (f->dst, "b.txt", "b was here\n");
+  assert_copied_as (f->src, "a.txt", f->dst, "b (2).txt");
+  g_assert_cmpuint (ferry_test_count_entries (f->dst), ==, 3);
+  asker_clear (&asker);
+}
+
+/* A name that is no name, or a path out of the folder: that file fails,
+ * saying why, and nothing is written anywhere; the rest is copied. */
+static void
+test_ask_rename_not_a_name (Fixture *f, gconstpointer data)
+{
+  const char *renames[] = { "a.txt", "../escaped.txt", "b.txt", "", "c.txt", "..", NULL };
+  const char *names[] = { "a.txt", "b.txt", "c.txt" };
+  g_autoptr (GPtrArray) sources = g_ptr_array_new_with_free_func (g_free);
+  g_autofree char *outside = path_in (f->dst, "../escaped.txt");
+  g_autoptr (GError) error = NULL;
+  g_autoptr (GPtrArray) failures = NULL;
+  Asker asker;
+  g_autoptr (FerryJob) job = NULL;
+
+  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+    {
+      make_file_conflict (f, names[i]);
+      g_ptr_array_add (sources, path_in (f->src, names[i]));
+    }
+  write_at (f->src, "d.txt", "no conflict\n", 1600000000, 0);
+  g_ptr_array_add (sources, path_in (f->src, "d.txt"));
+  g_ptr_array_add (sources, NULL);
+  job = asking_job_new ((const char *const *) sources->pdata, f->dst, &asker,
+                        FERRY_CONFLICT_ACTION_SKIP);
+  asker.renames = renames;
+
+  g_assert_false (run_job_bounded (job, &error));
+  g_assert_error (error, FERRY_ERROR, FERRY_ERROR_PARTIAL);
+  failures = ferry_job_dup_failures (job);
+  g_assert_cmpuint (failures->len, ==, 3);
+  for (guint i = 0; i < failures->len; i++)
+    {
+      FerryFailure *failure = g_ptr_array_index (failures, i);
+
+      g_assert_error (failure->error, FERRY_ERROR, FERRY_ERROR_INVALID_ARGUMENT);
+      assert_message_names (failure->error->message, "a name cannot be empty");
+    }
+  g_assert_false (g_file_test (outside, G_FILE_TEST_EXISTS));
+  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+    assert_content (f->dst, names[i], "already at the destination\n");
+  assert_same_entry (f->src, f->dst, "d.txt");
+  g_assert_cmpuint (ferry_test_count_entries (f->dst), ==, 4);
+  g_assert_cmpuint (ferry_test_count_temp_files (f->dst), ==, 0);
+  asker_clear (&asker);
+}
+
 int
 main (int argc, char **argv)
 {
+  static const char *const renames[]
+      = { "a.txt", "a from monday.txt", "folder", "folder from monday", NULL };
+  static const NewNameCase keep_both = { NULL, "a (2).txt", "folder (2)" };
+  static const NewNameCase rename = { renames, "a from monday.txt", "folder from monday" };
   static const MergeCase merge_cases[] = {
     { "/conflicts/merge/skip", FERRY_CONFLICT_POLICY_SKIP, TRUE },
     { "/conflicts/merge/overwrite", FERRY_CONFLICT_POLICY_OVERWRITE, TRUE },
@@ -1324,7 +1431,7 @@ main (int argc, char **argv)
   ADD ("/conflicts/ask/replace", test_ask_replace, NULL);
   ADD ("/conflicts/ask/skip", test_ask_skip, NULL);
   ADD ("/conflicts/ask/skip-folder", test_ask_skip_folder, NULL);
-  ADD ("/conflicts/ask/keep-both", test_ask_keep_both, NULL);
+  ADD ("/conflicts/ask/keep-both", test_ask_new_name, &keep_both);
   ADD ("/conflicts/ask/merge", test_ask_merge, NULL);
   ADD ("/conflicts/ask/answer-later", test_ask_answer_later, NULL);
   ADD ("/conflicts/ask/apply-to-all", test_ask_apply_to_all, NULL);
@@ -1334,6 +1441,9 @@ main (int argc, char **argv)
   ADD ("/conflicts/ask/answer-cancel", test_ask_answer_cancel, NULL);
   ADD ("/conflicts/ask/cancel-job-while-pending", test_ask_cancel_job_while_pending, NULL);
   ADD ("/conflicts/ask/request-getters", test_ask_request_getters, NULL);
+  ADD ("/conflicts/ask/rename", test_ask_new_name, &rename);
+  ADD ("/conflicts/ask/rename-taken", test_ask_rename_taken, NULL);
+  ADD ("/conflicts/ask/rename-not-a-name", test_ask_rename_not_a_name, NULL);
 #undef ADD
 
   return g_test_run ();

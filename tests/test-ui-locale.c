@@ -277,7 +277,7 @@ dialog_shown (gpointer data)
 }
 
 /* A file already on the drive: the question, its buttons and its
- * comparison rows in Spanish. Keep Both ends the copy. */
+ * comparison rows in Spanish. Rename ends the copy. */
 static void
 test_conflict (Fixture *f, gconstpointer data)
 {
@@ -307,7 +307,7 @@ test_conflict (Fixture *f, gconstpointer data)
 
   buttons = ferry_test_ui_find_all (GTK_WIDGET (dialog), GTK_TYPE_BUTTON);
   for (GList *l = buttons; l != NULL && !clicked; l = l->next)
-    if (g_strcmp0 (gtk_button_get_label (l->data), es ("_Keep Both")) == 0)
+    if (g_strcmp0 (gtk_button_get_label (l->data), es ("_Rename")) == 0)
       {
         gtk_widget_activate (l->data);
         clicked = TRUE;

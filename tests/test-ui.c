@@ -235,7 +235,8 @@ job_ended (gpointer data)
 }
 
 /* A file already on the drive: the window asks, and the answer goes to
- * the copy waiting for it. "Keep Both" copies under a new name. */
+ * the copy waiting for it. "Rename", with the name it offers, keeps both:
+ * the copy goes under a new name. */
 static void
 test_conflict_keep_both (Fixture *f, gconstpointer data)
 {
@@ -255,7 +256,7 @@ test_conflict_keep_both (Fixture *f, gconstpointer data)
                    "Replace “notes.txt”?");
   g_assert_nonnull (ferry_test_ui_find_label (GTK_WIDGET (dialog), "Already There"));
   save_screenshot (f, "conflict.png");
-  click_response (dialog, "_Keep Both");
+  click_response (dialog, "_Rename");
   g_assert_true (ferry_test_ui_wait_until (job_ended, only_job (f), 10000));
 
   g_assert_cmpint (ferry_job_get_phase (only_job (f)), ==, FERRY_PHASE_DONE);
@@ -918,38 +919,19 @@ group_texts (GtkWindow *dialog)
   return g_strdup (text->str);
 }
 
-/* The dialog over its window, dimmed as GNOME Shell dims a window under
- * its modal dialog: one picture at the window's size. */
+/* The dialog over its window (ferry_test_ui_screenshot_dialog), into
+ * $FERRY_SCREENSHOT_DIR when set. */
 static void
 save_dialog_screenshot (Fixture *f, GtkWindow *dialog, const char *name)
 {
   const char *dir = g_getenv ("FERRY_SCREENSHOT_DIR");
-  GtkWidget *window = GTK_WIDGET (f->window);
-  int width = gtk_widget_get_width (window), height = gtk_widget_get_height (window);
-  int dialog_width = gtk_widget_get_width (GTK_WIDGET (dialog));
-  int dialog_height = gtk_widget_get_height (GTK_WIDGET (dialog));
-  g_autoptr (GdkPaintable) under = gtk_widget_paintable_new (window);
-  g_autoptr (GdkPaintable) over = gtk_widget_paintable_new (GTK_WIDGET (dialog));
-  g_autoptr (GtkSnapshot) snapshot = gtk_snapshot_new ();
-  g_autoptr (GskRenderNode) node = NULL;
-  g_autoptr (GdkTexture) texture = NULL;
   g_autofree char *path = NULL;
 
   if (dir == NULL)
     return;
-  gdk_paintable_snapshot (under, GDK_SNAPSHOT (snapshot), width, height);
-  gtk_snapshot_append_color (snapshot, &(GdkRGBA){ 0, 0, 0, 0.3 },
-                             &GRAPHENE_RECT_INIT (0, 0, width, height));
-  gtk_snapshot_translate (snapshot, &GRAPHENE_POINT_INIT ((width - dialog_width) / 2,
-                                                          (height - dialog_height) / 2));
-  gdk_paintable_snapshot (over, GDK_SNAPSHOT (snapshot), dialog_width, dialog_height);
-  node = gtk_snapshot_free_to_node (g_steal_pointer (&snapshot));
-  g_assert_nonnull (node);
-  texture = gsk_renderer_render_texture (gtk_native_get_renderer (GTK_NATIVE (window)), node,
-                                         &GRAPHENE_RECT_INIT (0, 0, width, height));
   g_mkdir_with_parents (dir, 0755);
   path = g_build_filename (dir, name, NULL);
-  g_assert_true (gdk_texture_save_to_png (texture, path));
+  ferry_test_ui_screenshot_dialog (GTK_WIDGET (f->window), GTK_WIDGET (dialog), path);
 }
 
 /* The question names the drive and its format, lists the items by what

@@ -2,6 +2,7 @@
 #include "config.h"
 
 #include <glib/gi18n.h>
+#include <string.h>
 
 #include "ferry-destination.h"
 
@@ -199,6 +200,107 @@ ferry_destination_get_read_only (FerryDestination *self)
 {
   g_return_val_if_fail (FERRY_IS_DESTINATION (self), FALSE);
   return self->read_only;
+}
+
+/* Whether @c, after a drive's path in a message, ends the path there
+ * (a closing quote, a colon) rather than going on ("/media/STICK2"). */
+static gboolean
+ends_path (const char *c)
+{
+  gunichar ch = g_utf8_get_char_validated (c, -1);
+
+  return *c == '\0' || (g_unichar_ispunct (ch) && strchr ("-_.()[]{}'", *c) == NULL);
+}
+
+/**
+ * ferry_destination_name_paths:
+ * @text: a message, such as an error's, that may name paths on the drive
+ *
+ * Returns: @text with each path on the drive given from the drive's name,
+ * as the drive list shows it: "Could not write “STICK › photos/a.jpg”"
+ * rather than "“/media/user/STICK/photos/a.jpg”". A folder's paths are
+ * left as they are.
+ */
+char *
+ferry_destination_name_paths (FerryDestination *self, const char *text)
+{
+  const char *root = g_file_peek_path (self->root);
+  g_autoptr (GString) out = g_string_new (NULL);
+  const char *p = text;
+  const char *hit;
+  gsize len;
+
+  g_return_val_if_fail (FERRY_IS_DESTINATION (self), NULL);
+  if (self->kind != FERRY_DESTINATION_DRIVE || root == NULL || strcmp (root, "/") == 0)
+    return g_strdup (text);
+  len = strlen (root);
+  while ((hit = strstr (p, root)) != NULL)
+    {
+      const char *after = hit + len;
+
+      g_string_append_len (out, p, hit - p);
+      if (*after == '/')
+        {
+          /* The arrow is a mark, not a word: it stays as it is in every
+           * language, as in a file manager's path bar. */
+          g_string_append_printf (out, "%s › ", self->name);
+          after++;
+        }
+      else if (ends_path (after))
+        g_string_append (out, self->name);
+      else
+        g_string_append_len (out, hit, len);
+      p = after;
+    }
+  g_string_append (out, p);
+  return g_string_free (g_steal_pointer (&out), FALSE);
+}
+
+/* The errno values a drive's reads and writes fail with once it is gone,
+ * as GIO maps them: EIO (and whatever GIO has no name for), ENODEV, ENXIO,
+ * and ENOTCONN from a FUSE daemon (exFAT, NTFS) that went with it. Not
+ * EROFS: a drive remounted read-only is still there. */
+static gboolean
+is_gone_drive_error (const GError *error)
+{
+  static const int codes[] = {
+    G_IO_ERROR_FAILED,
+    G_IO_ERROR_NO_SUCH_DEVICE,
+    G_IO_ERROR_NOT_REGULAR_FILE,
+    G_IO_ERROR_NOT_CONNECTED,
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (codes); i++)
+    if (g_error_matches (error, G_IO_ERROR, codes[i]))
+      return TRUE;
+  return FALSE;
+}
+
+/* Whether @error is how this drive failed once it was pulled out: it
+ * failed as a device that went away fails, and it is gone now. */
+gboolean
+ferry_destination_failed_unplugged (FerryDestination *self, const GError *error)
+{
+  g_return_val_if_fail (FERRY_IS_DESTINATION (self), FALSE);
+  return self->kind == FERRY_DESTINATION_DRIVE && !self->plugged && is_gone_drive_error (error);
+}
+
+/**
+ * ferry_destination_describe_error:
+ * @error: why a copy to this destination failed
+ *
+ * Returns: what to tell a person: "STICK was unplugged" for a drive that
+ * failed as an unplugged drive fails and is gone now, else @error's
+ * message with the paths on the drive named from the drive.
+ */
+char *
+ferry_destination_describe_error (FerryDestination *self, const GError *error)
+{
+  g_return_val_if_fail (FERRY_IS_DESTINATION (self), NULL);
+  if (ferry_destination_failed_unplugged (self, error))
+    /* TRANSLATORS: why a copy failed, like "SanDisk Cruzer was unplugged" */
+    return g_strdup_printf (_ ("%s was unplugged"), self->name);
+  return ferry_destination_name_paths (self, error->message);
 }
 
 gboolean

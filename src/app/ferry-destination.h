@@ -32,6 +32,9 @@ gboolean ferry_destination_get_plugged (FerryDestination *self);
 void ferry_destination_set_plugged (FerryDestination *self, gboolean plugged);
 gboolean ferry_destination_can_eject (FerryDestination *self);
 void ferry_destination_refresh_space (FerryDestination *self);
+char *ferry_destination_name_paths (FerryDestination *self, const char *text);
+gboolean ferry_destination_failed_unplugged (FerryDestination *self, const GError *error);
+char *ferry_destination_describe_error (FerryDestination *self, const GError *error);
 
 void ferry_destination_eject_async (FerryDestination *self,
                                     GMountOperation *operation,

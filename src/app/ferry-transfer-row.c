@@ -28,6 +28,7 @@ struct _FerryTransferRow
   gboolean finished;
   gboolean no_room; /* refused: the copy does not fit */
   guint questions;  /* asked and not answered yet */
+  GError *outcome; /* why the job did not copy everything, once finished */
   FerryEjectState eject_state;
 
   GtkImage *icon;
@@ -181,6 +182,41 @@ describe_progress (FerryTransferRow *self, const FerryProgress *p)
   return g_steal_pointer (&text);
 }
 
+/* "0 of 0 items" says nothing: nothing counted yet, or nothing to count. */
+static void
+show_count (FerryTransferRow *self, const char *text, guint64 total)
+{
+  gtk_label_set_label (self->files, text);
+  gtk_widget_set_visible (GTK_WIDGET (self->files), total > 0);
+}
+
+/* The bar's legend, as a tooltip and for screen readers, which cannot
+ * see its two tones: "42 MB safe on SanDisk Cruzer · 12 MB still in
+ * memory" (in the kernel's cache, lost if the drive is pulled out). */
+static void
+describe_bar (FerryTransferRow *self, const FerryProgress *p)
+{
+  const char *where = ferry_destination_get_name (self->destination);
+  guint64 in_memory = p->bytes_written - MIN (p->bytes_written, p->bytes_durable);
+  g_autofree char *safe = g_format_size (p->bytes_durable);
+  g_autofree char *memory = g_format_size (in_memory);
+  g_autofree char *text = NULL;
+
+  if (in_memory == 0)
+    /* TRANSLATORS: the legend of a transfer's bar, like "42.0 MB safe on SanDisk Cruzer" */
+    text = g_strdup_printf (_ ("%s safe on %s"), safe, where);
+  else
+    /* TRANSLATORS: the legend of a transfer's bar: bytes the drive confirmed,
+     * then bytes written but still in the computer's memory, like
+     * "42.0 MB safe on SanDisk Cruzer · 12.3 MB still in memory" */
+    text = g_strdup_printf (_ ("%s safe on %s · %s still in memory"), safe, where, memory);
+  gtk_widget_set_tooltip_text (self->bars, text);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self->durable_bar),
+                                  GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, text, -1);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self->written_bar),
+                                  GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, text, -1);
+}
+
 /* Once finished, the row shows the outcome, which only the window hears
  * of; a last progress notification must not cover it. */
 static void
@@ -200,8 +236,9 @@ update (FerryTransferRow *self)
       self->durable_bar, p.bytes_total ? MIN (1.0, (double) p.bytes_durable / p.bytes_total) : 0);
   gtk_progress_bar_set_fraction (
       self->written_bar, p.bytes_total ? MIN (1.0, (double) p.bytes_written / p.bytes_total) : 0);
+  describe_bar (self, &p);
   files = format_item_count (p.files_done, p.files_total, !p.planning_done);
-  gtk_label_set_label (self->files, files);
+  show_count (self, files, p.files_total);
   gtk_button_set_icon_name (self->pause_button, p.paused ? "media-playback-start-symbolic"
                                                          : "media-playback-pause-symbolic");
   gtk_widget_set_tooltip_text (GTK_WIDGET (self->pause_button),
@@ -209,6 +246,18 @@ update (FerryTransferRow *self)
   gtk_accessible_update_property (GTK_ACCESSIBLE (self->pause_button),
                                   GTK_ACCESSIBLE_PROPERTY_LABEL,
                                   p.paused ? _ ("Resume") : _ ("Pause"), -1);
+}
+
+/* Why one file failed. Once the copy is known to have stopped because
+ * the drive was pulled out, the files its filesystem refused as it went
+ * (turned read-only on losing its device) went with it too. */
+static char *
+describe_failure (FerryTransferRow *self, const GError *error)
+{
+  if (self->outcome != NULL && ferry_destination_failed_unplugged (self->destination, self->outcome)
+      && g_error_matches (error, G_IO_ERROR, G_IO_ERROR_READ_ONLY))
+    return ferry_destination_describe_error (self->destination, self->outcome);
+  return ferry_destination_describe_error (self->destination, error);
 }
 
 static void
@@ -219,7 +268,8 @@ add_failure_row (FerryTransferRow *self, FerryFailure *failure)
   g_autofree char *name = g_filename_display_name (basename);
   g_autofree char *path = g_file_get_parse_name (failure->source);
   g_autofree char *escaped_name = g_markup_escape_text (name, -1);
-  g_autofree char *escaped_reason = g_markup_escape_text (failure->error->message, -1);
+  g_autofree char *reason = describe_failure (self, failure->error);
+  g_autofree char *escaped_reason = g_markup_escape_text (reason, -1);
 
   /* The reason names the whole path; the title is what a person looks for. */
   adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), escaped_name);
@@ -236,7 +286,10 @@ static void
 show_failures (FerryTransferRow *self, const GError *error)
 {
   g_autoptr (GPtrArray) failures = ferry_job_dup_failures (self->job);
+  GtkWidget *child;
 
+  while ((child = gtk_widget_get_first_child (GTK_WIDGET (self->errors))) != NULL)
+    gtk_list_box_remove (self->errors, child);
   for (guint i = 0; i < failures->len; i++)
     add_failure_row (self, g_ptr_array_index (failures, i));
   gtk_widget_set_visible (GTK_WIDGET (self->errors), failures->len > 0);
@@ -325,6 +378,66 @@ update_room (FerryTransferRow *self)
                                   GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, text, -1);
 }
 
+/* An error is what the row is about now: libadwaita's error colour at
+ * full strength and normal size, which a dimmed caption would fade to
+ * 2.5:1 (WCAG AA asks 4.5:1). Anything else is said as the progress was,
+ * in the row's quieter caption: a cancelled copy is what the person
+ * asked for, not a failure. */
+static void
+show_status (FerryTransferRow *self, const char *text, gboolean is_error)
+{
+  GtkWidget *label = GTK_WIDGET (self->status);
+
+  gtk_label_set_label (self->status, text);
+  if (is_error)
+    {
+      gtk_widget_remove_css_class (label, "dim-label");
+      gtk_widget_remove_css_class (label, "caption");
+      gtk_widget_add_css_class (label, "error");
+    }
+  else
+    {
+      gtk_widget_remove_css_class (label, "error");
+      gtk_widget_add_css_class (label, "caption");
+      gtk_widget_add_css_class (label, "dim-label");
+    }
+}
+
+/* The outcome, in words: said again when the drive goes, since a drive
+ * failing as a pulled-out one fails is only known to be gone once the
+ * desktop says so, often just after the copy stopped. */
+static void
+show_outcome (FerryTransferRow *self)
+{
+  g_auto (FerryProgress) p = { 0 };
+  g_autofree char *status = NULL;
+  g_autofree char *files = NULL;
+  gboolean cancelled = g_error_matches (self->outcome, G_IO_ERROR, G_IO_ERROR_CANCELLED);
+
+  ferry_job_get_progress (self->job, &p);
+  if (self->outcome == NULL)
+    {
+      g_autofree char *size = g_format_size (p.bytes_total);
+      /* TRANSLATORS: "Done: 2.9 GB copied" */
+      status = g_strdup_printf (_ ("Done: %s copied"), size);
+    }
+  else if (cancelled)
+    status = g_strdup (_ ("Cancelled"));
+  else
+    status = ferry_destination_describe_error (self->destination, self->outcome);
+  show_status (self, status, self->outcome != NULL && !cancelled);
+  files = format_item_count (p.files_done - p.files_failed, p.files_total, FALSE);
+  show_count (self, files, p.files_total);
+  show_failures (self, self->outcome);
+}
+
+static void
+on_plugged (FerryTransferRow *self)
+{
+  if (self->finished)
+    show_outcome (self);
+}
+
 /**
  * ferry_transfer_row_finished:
  * The job ended (@error says why it did not copy everything): the row
@@ -333,41 +446,20 @@ update_room (FerryTransferRow *self)
 void
 ferry_transfer_row_finished (FerryTransferRow *self, const GError *error)
 {
-  g_auto (FerryProgress) p = { 0 };
-  g_autofree char *status = NULL;
-  g_autofree char *files = NULL;
-
   g_return_if_fail (FERRY_IS_TRANSFER_ROW (self));
   self->finished = TRUE;
-  ferry_job_get_progress (self->job, &p);
+  g_clear_error (&self->outcome);
+  self->outcome = error ? g_error_copy (error) : NULL;
 
-  if (error == NULL)
-    {
-      g_autofree char *size = g_format_size (p.bytes_total);
-      /* TRANSLATORS: "Done: 2.9 GB copied" */
-      status = g_strdup_printf (_ ("Done: %s copied"), size);
-    }
-  else if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-    status = g_strdup (_ ("Cancelled"));
-  else
-    status = g_strdup (error->message);
-
-  gtk_label_set_label (self->status, status);
-  self->no_room = g_error_matches (error, FERRY_ERROR, FERRY_ERROR_NOT_ENOUGH_SPACE);
-  update_room (self);
   gtk_widget_set_visible (self->bars, FALSE);
   gtk_widget_set_visible (GTK_WIDGET (self->eject_when_done_button), FALSE);
   gtk_widget_set_visible (GTK_WIDGET (self->pause_button), FALSE);
   gtk_widget_set_visible (GTK_WIDGET (self->cancel_button), FALSE);
   gtk_widget_set_visible (GTK_WIDGET (self->dismiss_button), TRUE);
-  files = format_item_count (p.files_done - p.files_failed, p.files_total, FALSE);
-  gtk_label_set_label (self->files, files);
-  /* Refused before anything was counted: no "0 of 0 items". */
-  gtk_widget_set_visible (GTK_WIDGET (self->files), error == NULL || p.files_total > 0);
-  if (error != NULL)
-    gtk_widget_add_css_class (GTK_WIDGET (self->status), "error");
+  show_outcome (self);
   show_adaptations (self);
-  show_failures (self, error);
+  self->no_room = g_error_matches (error, FERRY_ERROR, FERRY_ERROR_NOT_ENOUGH_SPACE);
+  update_room (self);
 }
 
 const char *
@@ -517,6 +609,8 @@ ferry_transfer_row_new (FerryJob *job, FerryDestination *destination)
   /* What the status says depends on the strategy and the device too. */
   for (guint i = 0; i < G_N_ELEMENTS (followed); i++)
     g_signal_connect_object (job, followed[i], G_CALLBACK (update), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (destination, "notify::plugged", G_CALLBACK (on_plugged), self,
+                           G_CONNECT_SWAPPED);
   update (self);
   return self;
 }
@@ -546,6 +640,7 @@ ferry_transfer_row_dispose (GObject *object)
   gtk_widget_dispose_template (GTK_WIDGET (self), FERRY_TYPE_TRANSFER_ROW);
   g_clear_object (&self->job);
   g_clear_object (&self->destination);
+  g_clear_error (&self->outcome);
   G_OBJECT_CLASS (ferry_transfer_row_parent_class)->dispose (object);
 }
 

@@ -203,7 +203,7 @@ notify_finished (FerryWindow *self, FerryTransferRow *row, const GError *error)
     return;
   notification = g_notification_new (error ? _ ("Copy Failed") : _ ("Copy Finished"));
   body = error
-             ? g_strdup (error->message)
+             ? ferry_destination_describe_error (destination, error)
              : g_strdup_printf (_ ("All data is on %s"), ferry_destination_get_name (destination));
   g_notification_set_body (notification, body);
   if (error == NULL && ferry_destination_get_kind (destination) == FERRY_DESTINATION_DRIVE

@@ -19,6 +19,8 @@ FerryAnswer *_ferry_answer_new (void);
 FerryAnswer *_ferry_answer_ref (FerryAnswer *answer);
 void _ferry_answer_unref (FerryAnswer *answer);
 gboolean _ferry_answer_give (FerryAnswer *answer, int action, gboolean apply_to_all);
+gboolean _ferry_answer_give_name (FerryAnswer *answer, int action, const char *name);
+char *_ferry_answer_dup_name (FerryAnswer *answer);
 gboolean _ferry_answer_is_given (FerryAnswer *answer);
 int _ferry_answer_wait (FerryAnswer *answer,
                         GCancellable *cancellable,

@@ -11,6 +11,7 @@ struct _FerryAnswer
   gboolean answered;
   int action;
   gboolean apply_to_all;
+  char *name; /* given with the answer, or NULL */
 };
 
 FerryAnswer *
@@ -38,12 +39,12 @@ _ferry_answer_unref (FerryAnswer *answer)
     return;
   g_mutex_clear (&answer->lock);
   g_cond_clear (&answer->cond);
+  g_free (answer->name);
   g_free (answer);
 }
 
-/* The first answer counts; later ones are ignored. */
-gboolean
-_ferry_answer_give (FerryAnswer *answer, int action, gboolean apply_to_all)
+static gboolean
+give (FerryAnswer *answer, int action, gboolean apply_to_all, const char *name)
 {
   gboolean given = FALSE;
 
@@ -53,11 +54,38 @@ _ferry_answer_give (FerryAnswer *answer, int action, gboolean apply_to_all)
       answer->answered = TRUE;
       answer->action = action;
       answer->apply_to_all = apply_to_all;
+      answer->name = g_strdup (name);
       g_cond_broadcast (&answer->cond);
       given = TRUE;
     }
   g_mutex_unlock (&answer->lock);
   return given;
+}
+
+/* The first answer counts; later ones are ignored. */
+gboolean
+_ferry_answer_give (FerryAnswer *answer, int action, gboolean apply_to_all)
+{
+  return give (answer, action, apply_to_all, NULL);
+}
+
+/* An answer that carries a name (a new name for a file), for this one
+ * question only. */
+gboolean
+_ferry_answer_give_name (FerryAnswer *answer, int action, const char *name)
+{
+  return give (answer, action, FALSE, name);
+}
+
+char *
+_ferry_answer_dup_name (FerryAnswer *answer)
+{
+  char *name;
+
+  g_mutex_lock (&answer->lock);
+  name = g_strdup (answer->name);
+  g_mutex_unlock (&answer->lock);
+  return name;
 }
 
 gboolean

@@ -13,5 +13,6 @@ FerryConflictRequest *_ferry_conflict_request_new (GFile *source,
                                                    const struct stat *source_st,
                                                    const struct stat *destination_st,
                                                    FerryAnswer **answer);
+void _ferry_conflict_request_set_suggested_name (FerryConflictRequest *self, const char *name);
 
 G_END_DECLS

@@ -17,6 +17,7 @@ struct _FerryConflictRequest
   guint64 destination_size;
   GDateTime *source_modified;
   GDateTime *destination_modified;
+  char *suggested_name;
 
   FerryAnswer *answer;
 };
@@ -63,6 +64,13 @@ _ferry_conflict_request_new (GFile *source,
   return self;
 }
 
+void
+_ferry_conflict_request_set_suggested_name (FerryConflictRequest *self, const char *name)
+{
+  g_free (self->suggested_name);
+  self->suggested_name = g_strdup (name);
+}
+
 static void
 ferry_conflict_request_finalize (GObject *object)
 {
@@ -74,6 +82,7 @@ ferry_conflict_request_finalize (GObject *object)
   g_clear_object (&self->destination);
   g_clear_pointer (&self->source_modified, g_date_time_unref);
   g_clear_pointer (&self->destination_modified, g_date_time_unref);
+  g_free (self->suggested_name);
 
   G_OBJECT_CLASS (ferry_conflict_request_parent_class)->finalize (object);
 }
@@ -217,6 +226,18 @@ ferry_conflict_request_get_destination_modified (FerryConflictRequest *self)
   return self->destination_modified;
 }
 
+/**
+ * ferry_conflict_request_get_suggested_name:
+ * Returns: (nullable): a name free beside the one taken, as Keep Both
+ * would name the copy ("notes (2).txt"), to offer as the new name.
+ */
+const char *
+ferry_conflict_request_get_suggested_name (FerryConflictRequest *self)
+{
+  g_return_val_if_fail (FERRY_IS_CONFLICT_REQUEST (self), NULL);
+  return self->suggested_name;
+}
+
 gboolean
 ferry_conflict_request_get_answered (FerryConflictRequest *self)
 {
@@ -239,7 +260,28 @@ ferry_conflict_request_answer (FerryConflictRequest *self,
 {
   g_return_if_fail (FERRY_IS_CONFLICT_REQUEST (self));
   g_return_if_fail (action != FERRY_CONFLICT_ACTION_MERGE || self->source_is_dir);
+  g_return_if_fail (action != FERRY_CONFLICT_ACTION_RENAME);
 
   if (_ferry_answer_give (self->answer, action, apply_to_all))
+    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_ANSWERED]);
+}
+
+/**
+ * ferry_conflict_request_answer_rename:
+ * @name: the name the copy gets instead, in the same folder
+ *
+ * Answers the request: the file or folder is copied under @name, for
+ * this conflict only. A name that is taken as well gets a number, as
+ * Keep Both does ("@name (2)"); a name that is no name ("", ".", "..",
+ * one with a "/") makes the entry fail. May be called from any thread,
+ * once.
+ */
+void
+ferry_conflict_request_answer_rename (FerryConflictRequest *self, const char *name)
+{
+  g_return_if_fail (FERRY_IS_CONFLICT_REQUEST (self));
+  g_return_if_fail (name != NULL);
+
+  if (_ferry_answer_give_name (self->answer, FERRY_CONFLICT_ACTION_RENAME, name))
     g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_ANSWERED]);
 }

@@ -23,10 +23,12 @@ guint64 ferry_conflict_request_get_source_size (FerryConflictRequest *self);
 guint64 ferry_conflict_request_get_destination_size (FerryConflictRequest *self);
 GDateTime *ferry_conflict_request_get_source_modified (FerryConflictRequest *self);
 GDateTime *ferry_conflict_request_get_destination_modified (FerryConflictRequest *self);
+const char *ferry_conflict_request_get_suggested_name (FerryConflictRequest *self);
 gboolean ferry_conflict_request_get_answered (FerryConflictRequest *self);
 
 void ferry_conflict_request_answer (FerryConflictRequest *self,
                                     FerryConflictAction action,
                                     gboolean apply_to_all);
+void ferry_conflict_request_answer_rename (FerryConflictRequest *self, const char *name);
 
 G_END_DECLS

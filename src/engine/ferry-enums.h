@@ -49,6 +49,7 @@ typedef enum
   FERRY_CONFLICT_ACTION_KEEP_BOTH,
   FERRY_CONFLICT_ACTION_MERGE,  /* folders only */
   FERRY_CONFLICT_ACTION_CANCEL, /* cancel the whole job */
+  FERRY_CONFLICT_ACTION_RENAME, /* copy under the name given: answer_rename() */
 } FerryConflictAction;
 
 /**

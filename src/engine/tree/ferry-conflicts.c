@@ -120,16 +120,20 @@ ask (FerryConflicts *self, const FerryConflictQuestion *question)
   gboolean apply_to_all = FALSE;
 
   request = _ferry_conflict_request_new (source, destination, src_st, dst_st, &answer);
+  _ferry_conflict_request_set_suggested_name (request, question->suggested_name);
   /* The asker takes the only reference: if nobody keeps the request, it
    * answers "none" as it goes away. */
   question->post (question->post_data, request);
   action = _ferry_answer_wait (answer, ferry_control_get_cancellable (self->control),
                                FERRY_CONFLICT_ACTION_CANCEL, &apply_to_all);
+  if (action == FERRY_CONFLICT_ACTION_RENAME)
+    *question->new_name = _ferry_answer_dup_name (answer);
   _ferry_answer_unref (answer);
 
   if (!answer_fits (action, src_st, dst_st))
     action = action == FERRY_CONFLICT_ACTION_CANCEL ? action : FERRY_CONFLICT_ACTION_NONE;
-  else if (apply_to_all)
+  /* A name given is for one file: it is never given to all. */
+  else if (apply_to_all && action != FERRY_CONFLICT_ACTION_RENAME)
     {
       if (S_ISDIR (src_st->st_mode))
         self->dir_answer_for_all = action;

@@ -14,7 +14,9 @@ G_BEGIN_DECLS
 typedef struct _FerryConflicts FerryConflicts;
 
 /* One taken name, as a question a person may be asked; @post hands the
- * request to whoever answers (and takes it). */
+ * request to whoever answers (and takes it). @suggested_name is offered
+ * as a new name; the one answered with FERRY_CONFLICT_ACTION_RENAME is
+ * put in *@new_name. */
 typedef struct
 {
   const char *src_path;
@@ -23,6 +25,8 @@ typedef struct
   const struct stat *dst_st;
   void (*post) (gpointer post_data, FerryConflictRequest *request);
   gpointer post_data;
+  const char *suggested_name;
+  char **new_name;
 } FerryConflictQuestion;
 
 FerryConflicts *ferry_conflicts_new (FerryConflictPolicy policy, FerryControl *control);

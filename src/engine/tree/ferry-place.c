@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <glib/gi18n-lib.h>
+#include <string.h>
 
 #include "ferry-free-name.h"
 #include "ferry-fs.h"
@@ -13,11 +14,16 @@
  * replacing what is there, merged into a folder, or under a free name.
  * Every step acts on names inside the destination folder's descriptor. */
 
+/* A person asked is offered the name Keep Both would give as a new name. */
 static FerryConflictAction
-ask_about (FerryTreeContext *ctx, const FerryEntry *entry, const struct stat *dst_st)
+ask_about (FerryTreeContext *ctx,
+           const FerryEntry *entry,
+           const struct stat *dst_st,
+           char **new_name)
 {
   g_autofree char *src_path = ferry_entry_path (entry, TRUE);
   g_autofree char *dst_path = ferry_entry_path (entry, FALSE);
+  g_autofree char *suggested = NULL;
   FerryConflictQuestion question = {
     .src_path = src_path,
     .dst_path = dst_path,
@@ -25,9 +31,44 @@ ask_about (FerryTreeContext *ctx, const FerryEntry *entry, const struct stat *ds
     .dst_st = dst_st,
     .post = ctx->listener.conflict,
     .post_data = ctx->listener.user_data,
+    .new_name = new_name,
   };
 
+  if (ferry_conflicts_get_policy (ctx->conflicts) == FERRY_CONFLICT_POLICY_ASK)
+    suggested = ferry_free_name_find (entry->node->dst_fd, entry->dst_name,
+                                      S_ISDIR (entry->st.st_mode));
+  question.suggested_name = suggested;
   return ferry_conflicts_resolve (ctx->conflicts, &question);
+}
+
+/* The copy goes under the name a person gave, in the same folder: one
+ * name, not a path. A name taken too gets a number, as Keep Both's does:
+ * what is there is never replaced unasked. */
+static gboolean
+rename_to (FerryEntry *entry, const char *name, GError **error)
+{
+  struct stat st;
+
+  if (name == NULL || *name == '\0' || strcmp (name, ".") == 0 || strcmp (name, "..") == 0
+      || strchr (name, '/') != NULL)
+    {
+      g_autofree char *path = ferry_entry_path (entry, FALSE);
+      g_autofree char *display_path = ferry_path_display (path);
+      g_autofree char *display_name = ferry_path_display (name ? name : "");
+
+      g_set_error (error, FERRY_ERROR, FERRY_ERROR_INVALID_ARGUMENT,
+                   /* Translators: the copy's path, then the name asked for it */
+                   _ ("“%s” cannot be copied as “%s”: a name cannot be empty, “.” or “..”, "
+                      "or contain “/”"),
+                   display_path, display_name);
+      return FALSE;
+    }
+  g_free (entry->dst_name);
+  if (fstatat (entry->node->dst_fd, name, &st, AT_SYMLINK_NOFOLLOW) == 0)
+    entry->dst_name = ferry_free_name_find (entry->node->dst_fd, name, S_ISDIR (entry->st.st_mode));
+  else
+    entry->dst_name = g_strdup (name);
+  return TRUE;
 }
 
 /**
@@ -42,12 +83,14 @@ ferry_place_settle_taken (FerryTreeContext *ctx,
                           const struct stat *dst_st,
                           GError **error)
 {
+  g_autofree char *new_name = NULL;
+
   if (ferry_stat_same_file (&entry->st, dst_st))
     return ferry_entry_fail (entry, FALSE, FERRY_ERROR_SAME_FILE,
                              _ ("“%s” is what is being copied; it cannot be copied onto itself"),
                              error);
 
-  switch (ask_about (ctx, entry, dst_st))
+  switch (ask_about (ctx, entry, dst_st, &new_name))
     {
       case FERRY_CONFLICT_ACTION_SKIP:
         entry->skip = TRUE;
@@ -69,6 +112,9 @@ ferry_place_settle_taken (FerryTreeContext *ctx,
           entry->dst_name = free_name;
           return TRUE;
         }
+
+      case FERRY_CONFLICT_ACTION_RENAME:
+        return rename_to (entry, new_name, error);
 
       case FERRY_CONFLICT_ACTION_CANCEL:
         g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_CANCELLED, _ ("The copy was cancelled"));
