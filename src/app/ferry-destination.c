@@ -258,8 +258,10 @@ ferry_destination_name_paths (FerryDestination *self, const char *text)
 
 /* The errno values a drive's reads and writes fail with once it is gone,
  * as GIO maps them: EIO (and whatever GIO has no name for), ENODEV, ENXIO,
- * and ENOTCONN from a FUSE daemon (exFAT, NTFS) that went with it. Not
- * EROFS: a drive remounted read-only is still there. */
+ * ENOTCONN from a FUSE daemon (exFAT, NTFS) that went with it, and EROFS
+ * from ext4, which turns read-only when its device fails under it. A
+ * drive remounted read-only that is still there is said to be so
+ * instead (ferry_destination_failed_unplugged() asks that it be gone). */
 static gboolean
 is_gone_drive_error (const GError *error)
 {
@@ -268,6 +270,7 @@ is_gone_drive_error (const GError *error)
     G_IO_ERROR_NO_SUCH_DEVICE,
     G_IO_ERROR_NOT_REGULAR_FILE,
     G_IO_ERROR_NOT_CONNECTED,
+    G_IO_ERROR_READ_ONLY,
   };
 
   for (guint i = 0; i < G_N_ELEMENTS (codes); i++)
