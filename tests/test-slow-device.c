@@ -1028,7 +1028,6 @@ static const struct
   { "/slow-device/writeback-fails/exfat", { FERRY_TEST_STICK_FS_EXFAT, FERRY_DEVICE_MODE_SLOW, 4 * MB } },
   { "/slow-device/writeback-fails/ntfs", { FERRY_TEST_STICK_FS_NTFS, FERRY_DEVICE_MODE_SLOW, 4 * MB } },
   { "/slow-device/writeback-fails/auto/ext4", { FERRY_TEST_STICK_FS_EXT4, FERRY_DEVICE_MODE_AUTO, 3 * MB } },
-  { "/slow-device/writeback-fails/auto/exfat", { FERRY_TEST_STICK_FS_EXFAT, FERRY_DEVICE_MODE_AUTO, 3 * MB } },
 };
 
 int
