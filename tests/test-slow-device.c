@@ -955,12 +955,20 @@ check_leftovers (const char *tree, const char *copy, gboolean named_temps)
  * job says the device failed, and no temporary file is left but, on a
  * FUSE stick, a whole copy of a failed file. Checked after a replug, on
  * the device. */
+typedef struct
+{
+  FerryTestStickFs fs;
+  FerryDeviceMode mode;
+  guint file_bytes;
+} WritebackCase;
+
 static void
 test_writeback_fails (gconstpointer data)
 {
+  const WritebackCase *c = data;
   g_autofree char *scratch = ferry_test_scratch_new ("writeback");
   g_autofree char *workdir = g_build_filename (scratch, "stick", NULL);
-  FerryTestStickFs fs = GPOINTER_TO_INT (data);
+  FerryTestStickFs fs = c->fs;
   const FerryTestStickOptions options = {
     .workdir = workdir,
     .label = "FERRYWB",
@@ -985,12 +993,12 @@ test_writeback_fails (gconstpointer data)
       for (guint i = 0; i < 4; i++)
         {
           g_autofree char *name = g_strdup_printf ("photo-%u.jpg", i);
-          ferry_test_write_random (ferry_test_path (tree, name, NULL), 4 * MB, 40 + i);
+          ferry_test_write_random (ferry_test_path (tree, name, NULL), c->file_bytes, 40 + i);
         }
       copy = g_build_filename (ferry_test_stick_get_mountpoint (stick), "Photos", NULL);
       sources[0] = tree;
       job = ferry_test_job_new (sources, ferry_test_stick_get_mountpoint (stick));
-      ferry_job_set_device_mode (job, FERRY_DEVICE_MODE_SLOW);
+      ferry_job_set_device_mode (job, c->mode);
       fail_writes_once_accepted (stick, job, &w);
 
       g_assert_false (w.ok);
@@ -1013,6 +1021,20 @@ test_writeback_fails (gconstpointer data)
   g_clear_pointer (&stick, ferry_test_stick_free);
   ferry_test_remove_tree (scratch);
 }
+
+/* The slow strategy (4 files of 4 MB), and the fast one a stick starts
+ * on while it is measured (4 files of 3 MB: a measuring point made some
+ * durable, the next one fails). */
+static const struct
+{
+  const char *path;
+  WritebackCase c;
+} writeback_cases[] = {
+  { "/slow-device/writeback-fails/ext4", { FERRY_TEST_STICK_FS_EXT4, FERRY_DEVICE_MODE_SLOW, 4 * MB } },
+  { "/slow-device/writeback-fails/exfat", { FERRY_TEST_STICK_FS_EXFAT, FERRY_DEVICE_MODE_SLOW, 4 * MB } },
+  { "/slow-device/writeback-fails/ntfs", { FERRY_TEST_STICK_FS_NTFS, FERRY_DEVICE_MODE_SLOW, 4 * MB } },
+  { "/slow-device/writeback-fails/auto/ext4", { FERRY_TEST_STICK_FS_EXT4, FERRY_DEVICE_MODE_AUTO, 3 * MB } },
+};
 
 int
 main (int argc, char **argv)
@@ -1042,11 +1064,7 @@ main (int argc, char **argv)
                         test_flushes);
   g_test_add_data_func ("/slow-device/flushes/ntfs", GINT_TO_POINTER (FERRY_TEST_STICK_FS_NTFS),
                         test_flushes);
-  g_test_add_data_func ("/slow-device/writeback-fails/ext4",
-                        GINT_TO_POINTER (FERRY_TEST_STICK_FS_EXT4), test_writeback_fails);
-  g_test_add_data_func ("/slow-device/writeback-fails/exfat",
-                        GINT_TO_POINTER (FERRY_TEST_STICK_FS_EXFAT), test_writeback_fails);
-  g_test_add_data_func ("/slow-device/writeback-fails/ntfs",
-                        GINT_TO_POINTER (FERRY_TEST_STICK_FS_NTFS), test_writeback_fails);
+  for (guint i = 0; i < G_N_ELEMENTS (writeback_cases); i++)
+    g_test_add_data_func (writeback_cases[i].path, &writeback_cases[i].c, test_writeback_fails);
   return g_test_run ();
 }

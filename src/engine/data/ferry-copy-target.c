@@ -117,6 +117,21 @@ ferry_copy_target_finish (FerryCopyTarget *self, GError **error)
   return TRUE;
 }
 
+/* Whether a file named at once is to be handed to ferry_copy_target_note_named():
+ * the job started on a strategy that names files before their data is
+ * durable (it keeps them even after handing over to a slow one). */
+gboolean
+ferry_copy_target_notes_names (FerryCopyTarget *self)
+{
+  return ferry_strategy_notes_names (self->first);
+}
+
+void
+ferry_copy_target_note_named (FerryCopyTarget *self, FerryNamedFile *named)
+{
+  ferry_strategy_note_named (self->first, named);
+}
+
 /* A file that takes more than one chunk is named on display at its first
  * chunk, whatever the interval: a name skipped by the interval is never
  * shown later. */

@@ -47,6 +47,8 @@ FerryStrategy *ferry_copy_target_get_strategy (FerryCopyTarget *self);
 FerryCopyMethod ferry_copy_target_get_method (FerryCopyTarget *self);
 void ferry_copy_target_settle (FerryCopyTarget *self);
 gboolean ferry_copy_target_finish (FerryCopyTarget *self, GError **error);
+gboolean ferry_copy_target_notes_names (FerryCopyTarget *self);
+void ferry_copy_target_note_named (FerryCopyTarget *self, FerryNamedFile *named);
 
 void ferry_copy_target_add_written (FerryCopyTarget *self, FerryFileCopy *fc, guint64 bytes);
 gboolean ferry_copy_target_source_is_pseudo (FerryCopyTarget *self, const FerryFileCopy *fc);

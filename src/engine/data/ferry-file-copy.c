@@ -44,6 +44,13 @@ ferry_file_copy_fail_durable (FerryFileCopy *fc, int errsv, GError **error)
   g_autofree char *path = ferry_file_copy_path (fc, FALSE);
 
   fc->destination_failed = TRUE;
+  return ferry_file_copy_set_not_on_device (path, errsv, error);
+}
+
+/* The message of a copy at @path whose data may not be on the device. */
+gboolean
+ferry_file_copy_set_not_on_device (const char *path, int errsv, GError **error)
+{
   return ferry_set_error_from_errno (error, errsv, _ ("Could not write “%s” to the device"), path);
 }
 

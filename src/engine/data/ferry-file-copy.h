@@ -52,6 +52,7 @@ gboolean ferry_file_copy_fail_errno (FerryFileCopy *fc,
                                      gboolean on_destination,
                                      GError **error);
 gboolean ferry_file_copy_fail_durable (FerryFileCopy *fc, int errsv, GError **error);
+gboolean ferry_file_copy_set_not_on_device (const char *path, int errsv, GError **error);
 gboolean ferry_file_copy_fail_changed (FerryFileCopy *fc, GError **error);
 gboolean ferry_file_copy_check_source_unchanged (FerryFileCopy *fc, GError **error);
 

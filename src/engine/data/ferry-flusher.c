@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include "ferry-flusher.h"
+#include "ferry-named-file.h"
 
 #define MIB       (1024 * 1024)
 #define POLL_USEC (G_USEC_PER_SEC / 20)
@@ -22,6 +23,10 @@
 /* Below this a device is slow: USB sticks, SD cards, network shares;
  * internal SSDs and hard disks write well above it. */
 #define SLOW_RATE (64.0 * MIB)
+/* Copies named since the last syncfs are kept open (their descriptors
+ * would be closed anyway) up to this many; past it each is closed at
+ * once, known by its inode (a stat more for a window of tiny files). */
+#define NAMED_OPEN_MAX 256
 
 typedef enum
 {
@@ -45,6 +50,10 @@ typedef enum
  * device on slow storage, an SD card in an internal reader, a dying
  * disk): until a few syncs have shown it fast, writers may run only a
  * little ahead of it, and a slow one is handed over to the slow strategy.
+ *
+ * Files named before their data is durable are kept until a syncfs that
+ * began after they were named returns: fine, they are forgotten; failed,
+ * each is checked at the end (ferry_named_files_settle()).
  */
 struct _FerryFlusher
 {
@@ -59,6 +68,7 @@ struct _FerryFlusher
   guint good_probes;
   guint slow_probes;
   int errsv; /* the first syncfs failure */
+  GPtrArray *named; /* FerryNamedFile: named since the last syncfs that returned fine */
 };
 
 static State
@@ -122,6 +132,36 @@ wait_for_work (FerryFlusher *self)
   return go_on;
 }
 
+/* A syncfs of the destination, which vouches for the files named
+ * before it began; FALSE when it failed (the first failure is kept). */
+static gboolean
+sync_named (FerryFlusher *self)
+{
+  g_autoptr (GPtrArray) covered = NULL;
+  int errsv = 0;
+
+  g_mutex_lock (&self->lock);
+  covered = g_steal_pointer (&self->named);
+  self->named = g_ptr_array_new ();
+  g_mutex_unlock (&self->lock);
+
+  if (syncfs (self->fd) != 0)
+    errsv = errno;
+
+  if (errsv == 0)
+    {
+      ferry_named_files_settle (covered, self->fd, 0);
+      return TRUE;
+    }
+  g_mutex_lock (&self->lock);
+  if (self->errsv == 0)
+    self->errsv = errsv;
+  g_ptr_array_extend_and_steal (covered, g_steal_pointer (&self->named));
+  self->named = g_steal_pointer (&covered);
+  g_mutex_unlock (&self->lock);
+  return FALSE;
+}
+
 static void
 judge_speed (FerryFlusher *self, guint64 bytes, double seconds)
 {
@@ -134,7 +174,7 @@ judge_speed (FerryFlusher *self, guint64 bytes, double seconds)
       set_state (self, STATE_HANDED_OVER);
       self->on_slow (self->user_data);
       /* What was written while measuring is in no window: out with it. */
-      syncfs (self->fd);
+      sync_named (self);
     }
   if (self->slow_probes == 0 && ++self->good_probes >= PROBES_TO_TRUST)
     set_state (self, STATE_FAST);
@@ -151,9 +191,8 @@ flusher_main (gpointer data)
       guint64 durable = ferry_counters_get (&self->counters->bytes_durable);
       gint64 started = g_get_monotonic_time ();
 
-      if (syncfs (self->fd) != 0)
+      if (!sync_named (self))
         {
-          self->errsv = errno;
           set_state (self, STATE_STOPPED);
           break;
         }
@@ -181,6 +220,7 @@ ferry_flusher_new (int fd,
   self->on_slow = on_slow;
   self->user_data = user_data;
   self->state = probe ? STATE_PROBING : STATE_FAST;
+  self->named = g_ptr_array_new ();
   g_mutex_init (&self->lock);
   g_cond_init (&self->cond);
   atomic_store (&counters->durable_live, TRUE);
@@ -220,10 +260,44 @@ ferry_flusher_stop (FerryFlusher *self)
   return self->errsv;
 }
 
+/* @named got its name; it is kept until a sync vouches for it. */
+void
+ferry_flusher_note_named (FerryFlusher *self, FerryNamedFile *named)
+{
+  gboolean many;
+
+  g_mutex_lock (&self->lock);
+  many = self->named->len >= NAMED_OPEN_MAX;
+  g_mutex_unlock (&self->lock);
+  if (many)
+    ferry_named_file_let_go (named);
+  g_mutex_lock (&self->lock);
+  g_ptr_array_add (self->named, named);
+  g_mutex_unlock (&self->lock);
+}
+
+/* After ferry_flusher_stop(): the destination's final sync returned
+ * @errsv (or did not run, the device having failed); the files named
+ * since the last good syncfs keep their names only if durable. */
+void
+ferry_flusher_settle_names (FerryFlusher *self, int errsv)
+{
+  g_autoptr (GPtrArray) names = NULL;
+
+  g_mutex_lock (&self->lock);
+  names = g_steal_pointer (&self->named);
+  self->named = g_ptr_array_new ();
+  g_mutex_unlock (&self->lock);
+  ferry_named_files_settle (names, self->fd, errsv);
+}
+
+/* A job that ended without its final sync (cancelled) leaves its names. */
 void
 ferry_flusher_free (FerryFlusher *self)
 {
   ferry_flusher_stop (self);
+  ferry_named_files_settle (self->named, self->fd, ECANCELED);
+  g_ptr_array_unref (self->named);
   g_mutex_clear (&self->lock);
   g_cond_clear (&self->cond);
   g_free (self);

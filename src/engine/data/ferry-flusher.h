@@ -4,6 +4,7 @@
 #include <gio/gio.h>
 
 #include "ferry-counters.h"
+#include "ferry-named-file.h"
 
 G_BEGIN_DECLS
 
@@ -17,6 +18,8 @@ FerryFlusher *ferry_flusher_new (int fd,
                                  gpointer user_data);
 void ferry_flusher_wait_for_room (FerryFlusher *self, GCancellable *cancellable);
 int ferry_flusher_stop (FerryFlusher *self);
+void ferry_flusher_note_named (FerryFlusher *self, FerryNamedFile *named);
+void ferry_flusher_settle_names (FerryFlusher *self, int errsv);
 void ferry_flusher_free (FerryFlusher *self);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (FerryFlusher, ferry_flusher_free)

@@ -12,6 +12,10 @@
  * behind the copy. The flusher also measures the device in case its
  * class lied, and says when it is slow (the job then hands over to the
  * slow strategy).
+ *
+ * A file gets its name as soon as it is written: the flusher keeps it
+ * until a syncfs vouches for it, and when none can (the device failed),
+ * a file whose data may not be on the device loses its name.
  */
 typedef struct
 {
@@ -67,6 +71,22 @@ fast_finish (FerryStrategy *strategy)
 }
 
 static void
+fast_note_named (FerryStrategy *strategy, FerryNamedFile *named)
+{
+  FerryStrategyFast *self = (FerryStrategyFast *) strategy;
+
+  ferry_flusher_note_named (self->flusher, named);
+}
+
+static void
+fast_settle_names (FerryStrategy *strategy, int errsv)
+{
+  FerryStrategyFast *self = (FerryStrategyFast *) strategy;
+
+  ferry_flusher_settle_names (self->flusher, errsv);
+}
+
+static void
 fast_free (FerryStrategy *strategy)
 {
   FerryStrategyFast *self = (FerryStrategyFast *) strategy;
@@ -80,6 +100,8 @@ static const FerryStrategyClass fast_class = {
   .copy_data = fast_copy_data,
   .chunk_written = fast_chunk_written,
   .finish = fast_finish,
+  .note_named = fast_note_named,
+  .settle_names = fast_settle_names,
   .free = fast_free,
 };
 

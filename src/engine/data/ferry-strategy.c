@@ -57,6 +57,21 @@ ferry_strategy_settle_names (FerryStrategy *self, int errsv)
     self->klass->settle_names (self, errsv);
 }
 
+gboolean
+ferry_strategy_notes_names (FerryStrategy *self)
+{
+  return self->klass->note_named != NULL;
+}
+
+void
+ferry_strategy_note_named (FerryStrategy *self, FerryNamedFile *named)
+{
+  if (self->klass->note_named != NULL)
+    self->klass->note_named (self, named);
+  else
+    ferry_named_file_free (named);
+}
+
 void
 ferry_strategy_free (FerryStrategy *self)
 {

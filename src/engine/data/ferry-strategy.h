@@ -5,6 +5,7 @@
 
 #include "ferry-enums.h"
 #include "ferry-file-copy.h"
+#include "ferry-named-file.h"
 
 G_BEGIN_DECLS
 
@@ -31,6 +32,9 @@ typedef enum
  * @settle: every file it holds gets its name, or fails; returns the first
  *   errno met
  * @finish: its helpers stop; returns the first errno met
+ * @note_named: a file it answered FERRY_COMMIT_NOW for got its name
+ *   before its data was durable: the strategy takes @named, to keep the
+ *   name only once it is (NULL: it never names a file before that)
  * @settle_names: the destination's final sync, after @finish, returned
  *   @errsv (0: it reached the device): the files it named since its last
  *   point learn whether their names are on the device
@@ -51,6 +55,7 @@ typedef struct
   FerryCommit (*commit_file) (FerryStrategy *self, FerryFileCopy *fc, GError **error);
   int (*settle) (FerryStrategy *self);
   int (*finish) (FerryStrategy *self);
+  void (*note_named) (FerryStrategy *self, FerryNamedFile *named);
   void (*settle_names) (FerryStrategy *self, int errsv);
   void (*free) (FerryStrategy *self);
   gboolean sends_at_position;
@@ -74,6 +79,8 @@ FerryCommit ferry_strategy_commit_file (FerryStrategy *self, FerryFileCopy *fc, 
 int ferry_strategy_settle (FerryStrategy *self);
 int ferry_strategy_finish (FerryStrategy *self);
 void ferry_strategy_settle_names (FerryStrategy *self, int errsv);
+gboolean ferry_strategy_notes_names (FerryStrategy *self);
+void ferry_strategy_note_named (FerryStrategy *self, FerryNamedFile *named);
 void ferry_strategy_free (FerryStrategy *self);
 
 /* How much a slow strategy lets be on its way to the device at once:

@@ -224,7 +224,8 @@ ferry_rename_noreplace (int dir_fd, const char *from, const char *to, int *errsv
 
 /* Puts the finished file under @final_name. Without @replace an existing
  * @final_name is never touched: FALSE with *errsv == EEXIST, and the
- * temporary file stays for another try. */
+ * temporary file stays for another try. Its descriptor stays open, for
+ * ferry_temp_file_discard() to close or the caller to take. */
 gboolean
 ferry_temp_file_commit (FerryTempFile *tmp, const char *final_name, gboolean replace, int *errsv)
 {
@@ -261,7 +262,6 @@ ferry_temp_file_commit (FerryTempFile *tmp, const char *final_name, gboolean rep
 
 committed:
   g_clear_pointer (&tmp->name, g_free);
-  ferry_fd_closep (&tmp->fd);
   return TRUE;
 }
 

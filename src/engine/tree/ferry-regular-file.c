@@ -164,6 +164,17 @@ end_file (RegularFile *file, const FerryEntry *entry, gboolean copied)
   ferry_temp_file_discard (&fc->tmp); /* nothing left to discard once it has its name */
 }
 
+/* A named file whose data or name may not be on the device: it ends the
+ * job, whose failure list has it. */
+static void
+report_lost (FerryTreeContext *ctx, const char *src_path, const char *dst_path, const GError *error)
+{
+  g_autoptr (GFile) source = g_file_new_for_path (src_path);
+  g_autoptr (GFile) destination = g_file_new_for_path (dst_path);
+
+  ferry_tree_context_report_failure (ctx, ferry_failure_new (source, destination, error), TRUE);
+}
+
 /* Its name is on the device too (or, with @errsv, may not be: the file
  * fails, although its data got there). */
 static void
@@ -171,20 +182,66 @@ on_name_durable (FerryFileCopy *fc, int errsv)
 {
   RegularFile *file = (RegularFile *) fc;
   g_autoptr (GError) error = NULL;
-  g_autoptr (GFile) source = NULL;
-  g_autoptr (GFile) destination = NULL;
 
   if (errsv == 0 || errsv == ECANCELED)
     ferry_tree_context_file_done (file->ctx);
   else
     {
       ferry_file_copy_fail_durable (fc, errsv, &error);
-      source = g_file_new_for_path (file->src_path);
-      destination = g_file_new_for_path (file->dst_path);
-      ferry_tree_context_report_failure (file->ctx,
-                                         ferry_failure_new (source, destination, error), TRUE);
+      report_lost (file->ctx, file->src_path, file->dst_path, error);
     }
   regular_file_free (file);
+}
+
+/* A file named at once, before a sync vouched for its data: the
+ * strategy keeps it until one does. */
+typedef struct
+{
+  FerryNamedFile named; /* first: the strategy hands back this pointer */
+  FerryTreeContext *ctx;
+  char *src_path;
+} NamedCopy;
+
+static void
+named_copy_free (FerryNamedFile *named)
+{
+  NamedCopy *copy = (NamedCopy *) named;
+
+  g_free (copy->src_path);
+  g_free (copy);
+}
+
+/* The device failed and the copy lost its name: counted copied when it
+ * got it, it fails now. */
+static void
+on_named_lost (FerryNamedFile *named, int errsv)
+{
+  NamedCopy *copy = (NamedCopy *) named;
+  FerryTreeContext *ctx = copy->ctx;
+  g_autofree char *dst_path = g_build_filename (ctx->target->path, named->relpath, NULL);
+  g_autoptr (GError) error = NULL;
+
+  ferry_file_copy_set_not_on_device (dst_path, errsv, &error);
+  ferry_counters_sub (ctx->counters, &ctx->counters->files_done, 1);
+  report_lost (ctx, copy->src_path, dst_path, error);
+}
+
+/* Hands the strategy the file just named, with its copy still open. */
+static void
+note_named (FerryTreeContext *ctx, FerryFileCopy *fc, const FerryEntry *entry)
+{
+  NamedCopy *copy;
+
+  if (!ferry_copy_target_notes_names (ctx->target))
+    return;
+  copy = g_new0 (NamedCopy, 1);
+  copy->named.relpath = ferry_dir_node_dst_relpath (entry->node, entry->dst_name);
+  copy->named.fd = ferry_fd_steal (&fc->tmp.fd);
+  copy->named.lost = on_named_lost;
+  copy->named.free = named_copy_free;
+  copy->ctx = ctx;
+  copy->src_path = ferry_entry_path (entry, TRUE);
+  ferry_copy_target_note_named (ctx->target, &copy->named);
 }
 
 /* The strategy has the file's data on the device (or could not): it gets
@@ -287,6 +344,8 @@ ferry_regular_file_copy (FerryTreeContext *ctx, FerryEntry *entry, int *src_fd, 
           return FERRY_FILE_LATER;
         case FERRY_COMMIT_NOW:
           copied = give_name (ctx, fc, entry, error);
+          if (copied && !entry->skip)
+            note_named (ctx, fc, entry);
           break;
         case FERRY_COMMIT_FAILED:
         default:
