@@ -563,3 +563,19 @@ ferry_test_ui_screenshot_dialog (GtkWidget *window, GtkWidget *dialog, const cha
                                          &GRAPHENE_RECT_INIT (0, 0, width, height));
   g_assert_true (gdk_texture_save_to_png (texture, path));
 }
+
+/* Saves @widget's window as @name in $FERRY_SCREENSHOT_DIR, if set: the
+ * window tests' screenshots, for a person to look at. */
+void
+ferry_test_ui_save_screenshot (GtkWidget *widget, const char *name)
+{
+  const char *dir = g_getenv ("FERRY_SCREENSHOT_DIR");
+  g_autofree char *path = NULL;
+
+  if (dir == NULL || *dir == '\0')
+    return;
+  g_assert_cmpint (g_mkdir_with_parents (dir, 0755), ==, 0);
+  path = g_build_filename (dir, name, NULL);
+  ferry_test_ui_screenshot (widget, path);
+  g_test_message ("screenshot: %s", path);
+}

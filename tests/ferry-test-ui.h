@@ -15,6 +15,7 @@ gboolean ferry_test_ui_wait_until (gboolean (*condition) (gpointer data),
                                    gpointer data,
                                    guint timeout_ms);
 void ferry_test_ui_screenshot (GtkWidget *widget, const char *path);
+void ferry_test_ui_save_screenshot (GtkWidget *widget, const char *name);
 GtkWidget *ferry_test_ui_find (GtkWidget *root, GType type, const char *name);
 GtkWidget *ferry_test_ui_find_label (GtkWidget *root, const char *contains);
 GList *ferry_test_ui_find_all (GtkWidget *root, GType type);

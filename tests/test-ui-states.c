@@ -35,22 +35,19 @@ fixture_set_up (Fixture *f, gconstpointer data)
 static void
 save_screenshots (Fixture *f, const char *name)
 {
-  const char *dir = g_getenv ("FERRY_SCREENSHOT_DIR");
   AdwStyleManager *style = adw_style_manager_get_default ();
   const char *const schemes[] = { "light", "dark" };
 
-  if (dir == NULL)
+  if (g_getenv ("FERRY_SCREENSHOT_DIR") == NULL)
     return;
-  g_mkdir_with_parents (dir, 0755);
   for (guint i = 0; i < G_N_ELEMENTS (schemes); i++)
     {
       g_autofree char *file = g_strdup_printf ("%s-%s.png", name, schemes[i]);
-      g_autofree char *path = g_build_filename (dir, file, NULL);
 
       adw_style_manager_set_color_scheme (style, i == 0 ? ADW_COLOR_SCHEME_FORCE_LIGHT
                                                         : ADW_COLOR_SCHEME_FORCE_DARK);
       ferry_test_ui_wait (300);
-      ferry_test_ui_screenshot (GTK_WIDGET (f->w.window), path);
+      ferry_test_ui_save_screenshot (GTK_WIDGET (f->w.window), file);
     }
   adw_style_manager_set_color_scheme (style, ADW_COLOR_SCHEME_DEFAULT);
 }

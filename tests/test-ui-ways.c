@@ -40,31 +40,16 @@ fixture_tear_down (Fixture *f, gconstpointer data)
   ferry_test_window_tear_down (f);
 }
 
-/* Saves @widget's window as @name in $FERRY_SCREENSHOT_DIR, if set. */
-static void
-save_widget_screenshot (GtkWidget *widget, const char *name)
-{
-  const char *dir = g_getenv ("FERRY_SCREENSHOT_DIR");
-  g_autofree char *path = NULL;
-
-  if (dir == NULL || *dir == '\0')
-    return;
-  g_assert_cmpint (g_mkdir_with_parents (dir, 0755), ==, 0);
-  path = g_build_filename (dir, name, NULL);
-  ferry_test_ui_screenshot (widget, path);
-  g_test_message ("screenshot: %s", path);
-}
-
 static void
 save_screenshot (Fixture *f, const char *name)
 {
-  save_widget_screenshot (GTK_WIDGET (f->window), name);
+  ferry_test_ui_save_screenshot (GTK_WIDGET (f->window), name);
 }
 
 static void
 save_dialog_screenshot (GtkWindow *dialog, const char *name)
 {
-  save_widget_screenshot (GTK_WIDGET (dialog), name);
+  ferry_test_ui_save_screenshot (GTK_WIDGET (dialog), name);
 }
 
 /* A made-up drive called @name over a folder of its own, @folder. */

@@ -43,14 +43,7 @@ fixture_tear_down (Fixture *f, gconstpointer data)
 static void
 save_screenshot (Fixture *f, const char *name)
 {
-  const char *dir = g_getenv ("FERRY_SCREENSHOT_DIR");
-  g_autofree char *path = NULL;
-
-  if (dir == NULL)
-    return;
-  g_mkdir_with_parents (dir, 0755);
-  path = g_build_filename (dir, name, NULL);
-  ferry_test_ui_screenshot (GTK_WIDGET (f->window), path);
+  ferry_test_ui_save_screenshot (GTK_WIDGET (f->window), name);
 }
 
 static GtkWindow *
