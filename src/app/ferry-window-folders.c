@@ -84,7 +84,7 @@ _ferry_window_choose_folder (FerryWindow *self)
       _ ("_Select"), _ ("_Cancel"));
 
   gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (chooser), TRUE);
-  g_signal_connect (chooser, "response", G_CALLBACK (on_folder_chosen), self);
+  g_signal_connect_object (chooser, "response", G_CALLBACK (on_folder_chosen), self, 0);
   gtk_native_dialog_show (GTK_NATIVE_DIALOG (chooser));
 }
 

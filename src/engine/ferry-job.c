@@ -104,15 +104,23 @@ dispatch_free (gpointer data)
   g_free (dispatch);
 }
 
+/* Always through an idle source, never g_main_context_invoke(): when no
+ * thread owns the job's context (a test, or a front end between iterations),
+ * invoke runs the handler at once on the calling worker thread, and the
+ * window would then update its widgets from a worker. */
 static void
 dispatch (FerryJob *self, GSourceFunc func, gpointer item, GDestroyNotify free_item)
 {
+  g_autoptr (GSource) source = g_idle_source_new ();
   Dispatch *d = g_new0 (Dispatch, 1);
 
   d->job = g_object_ref (self);
   d->item = item;
   d->free_item = free_item;
-  g_main_context_invoke_full (self->main_context, G_PRIORITY_DEFAULT, func, d, dispatch_free);
+  g_source_set_priority (source, G_PRIORITY_DEFAULT);
+  g_source_set_static_name (source, "[ferry] job signal");
+  g_source_set_callback (source, func, d, dispatch_free);
+  g_source_attach (source, self->main_context);
 }
 
 static gboolean

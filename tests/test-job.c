@@ -1,0 +1,125 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* A job speaks on the thread that made it: every notify and signal reaches
+ * the caller's main context, never a worker thread. A window updates its
+ * widgets from these handlers, so one call from a worker corrupts GTK's
+ * state (seen as heap corruption in the window tests). */
+#include <glib/gstdio.h>
+
+#include "ferry-test-util.h"
+
+typedef struct
+{
+  GThread *caller;
+  guint heard;
+  guint heard_elsewhere;
+  GString *elsewhere; /* which handlers ran on another thread */
+} Listener;
+
+static void
+listener_hear (Listener *listener, const char *what)
+{
+  listener->heard++;
+  if (g_thread_self () == listener->caller)
+    return;
+  listener->heard_elsewhere++;
+  g_string_append_printf (listener->elsewhere, " %s", what);
+}
+
+static void
+on_notify (GObject *job, GParamSpec *pspec, gpointer user_data)
+{
+  listener_hear (user_data, pspec->name);
+}
+
+static void
+on_file_failed (FerryJob *job, FerryFailure *failure, gpointer user_data)
+{
+  listener_hear (user_data, "file-failed");
+}
+
+/* Runs @job to its end while listening, then checks that every handler ran
+ * here. The main context is iterated only in bursts with pauses, as a busy
+ * front end does: between bursts no thread owns it. */
+static void
+on_job_done (GObject *source, GAsyncResult *result, gpointer user_data)
+{
+  gboolean *done = user_data;
+
+  ferry_job_run_finish (FERRY_JOB (source), result, NULL);
+  *done = TRUE;
+}
+
+static void
+run_listening (FerryJob *job, Listener *listener)
+{
+  gboolean done = FALSE;
+
+  listener->caller = g_thread_self ();
+  listener->elsewhere = g_string_new (NULL);
+  g_signal_connect (job, "notify", G_CALLBACK (on_notify), listener);
+  g_signal_connect (job, "file-failed", G_CALLBACK (on_file_failed), listener);
+  ferry_job_run_async (job, NULL, on_job_done, &done);
+  while (!done)
+    {
+      while (g_main_context_iteration (NULL, FALSE))
+        ;
+      g_usleep (2000);
+    }
+  ferry_test_spin (50);
+
+  if (listener->heard_elsewhere > 0)
+    g_error ("%u of %u handlers ran on a worker thread:%s", listener->heard_elsewhere,
+             listener->heard, listener->elsewhere->str);
+  g_string_free (listener->elsewhere, TRUE);
+}
+
+/* Many files, so the workers change phase and strategy while the caller's
+ * context is not being iterated. */
+static void
+test_copy_speaks_on_callers_thread (FerryTestFixture *f, gconstpointer data)
+{
+  const char *sources[] = { f->src, NULL };
+  g_autoptr (FerryJob) job = NULL;
+  Listener listener = { 0 };
+
+  for (guint i = 0; i < 200; i++)
+    {
+      g_autofree char *name = g_strdup_printf ("file-%03u", i);
+
+      ferry_test_write_random (ferry_test_path (f->src, name, NULL), 4096 + i, i);
+    }
+  job = ferry_test_job_new (sources, f->dst);
+  run_listening (job, &listener);
+  g_assert_cmpuint (listener.heard, >, 0);
+  g_assert_cmpuint (ferry_test_count_entries (ferry_test_path (f->dst, "src", NULL)), ==, 200);
+}
+
+/* A file that fails while being read (the kernel answers EIO for the
+ * unmapped start of a process's memory) reports its failure here too. */
+static void
+test_failure_speaks_on_callers_thread (FerryTestFixture *f, gconstpointer data)
+{
+  const char *sources[] = { "/proc/self/mem", NULL };
+  g_autoptr (FerryJob) job = NULL;
+  Listener listener = { 0 };
+
+  job = ferry_test_job_new (sources, f->dst);
+  ferry_job_set_error_policy (job, FERRY_ERROR_POLICY_SKIP);
+  run_listening (job, &listener);
+  g_assert_cmpuint (ferry_job_get_n_failures (job), ==, 1);
+  g_assert_cmpuint (listener.heard, >, 0);
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+
+  g_test_add ("/job/copy-speaks-on-callers-thread", FerryTestFixture, NULL,
+              ferry_test_fixture_set_up, test_copy_speaks_on_callers_thread,
+              ferry_test_fixture_tear_down);
+  g_test_add ("/job/failure-speaks-on-callers-thread", FerryTestFixture, NULL,
+              ferry_test_fixture_set_up, test_failure_speaks_on_callers_thread,
+              ferry_test_fixture_tear_down);
+  return g_test_run ();
+}
