@@ -32,6 +32,7 @@ ferry_copy_target_free (FerryCopyTarget *self)
 {
   ferry_strategy_free (self->successor);
   ferry_strategy_free (self->first);
+  g_clear_object (&self->journal);
   g_hash_table_unref (self->pseudo_devs);
   g_mutex_clear (&self->pseudo_lock);
   g_free (self->path);

@@ -7,6 +7,7 @@
 
 #include "ferry-control.h"
 #include "ferry-counters.h"
+#include "ferry-journal.h"
 #include "ferry-strategy.h"
 
 G_BEGIN_DECLS
@@ -33,6 +34,7 @@ struct _FerryCopyTarget
   FerryStrategy *successor;
   GMutex pseudo_lock;
   GHashTable *pseudo_devs; /* source devices asked whether they are pseudo filesystems */
+  FerryJournal *journal;   /* owned; NULL when the job keeps none */
 };
 
 FerryCopyTarget *ferry_copy_target_new (int dir_fd,

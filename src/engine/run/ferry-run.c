@@ -44,6 +44,8 @@ struct _FerryRun
   guint64 needed;     /* by the preflight, on a filesystem with rules */
   FerryAdaptations *adaptations;
   GPtrArray *stale_temps; /* found by the preflight, below the destination */
+  FerryJournal *journal;  /* when the job keeps one */
+  gboolean resuming;      /* it is an earlier run's, continued */
 
   GMutex lock; /* guards what other threads reach: */
   FerryCopyTarget *target;
@@ -75,6 +77,7 @@ ferry_run_free (FerryRun *self)
   g_clear_pointer (&self->adaptations, ferry_adaptations_free);
   ferry_fs_id_clear (&self->filesystem);
   g_clear_pointer (&self->stale_temps, g_ptr_array_unref);
+  g_clear_object (&self->journal);
   g_mutex_clear (&self->lock);
   g_free (self);
 }
@@ -172,6 +175,8 @@ start_target (FerryRun *self, FerryPlan *plan)
   else
     strategy = ferry_strategy_fast_new (target, self->options.device_mode == FERRY_DEVICE_MODE_AUTO,
                                         hand_over_to_slow, self);
+  if (self->journal != NULL)
+    target->journal = g_object_ref (self->journal);
   ferry_copy_target_start (target, strategy);
   return target;
 }
@@ -242,6 +247,7 @@ copy_tree (FerryRun *self, FerryPlan *plan, FerryTreeContext *ctx)
   ctx->verify = self->options.verify;
   ctx->adaptations = self->adaptations;
   ctx->links_apart = !self->rules.keeps_hardlinks;
+  ctx->resuming = self->resuming;
   ferry_conflicts_set_rules (ctx->conflicts, &self->rules);
   tree = ferry_tree_copy_new (ctx);
   for (guint i = 0; i < plan->roots->len; i++)
@@ -328,6 +334,8 @@ copy (FerryRun *self, FerryPlan *plan, FerryScan *scan, GError **error)
   ferry_scan_wait (scan, NULL);
   ok = check_cancelled (self, error) && finish (self, error);
   end_target (self);
+  if (ok && self->journal != NULL)
+    ferry_journal_remove (self->journal);
   ferry_tree_context_clear (&ctx);
   return ok;
 }
@@ -510,6 +518,32 @@ check_bound_before_copy (FerryRun *self, FerryPlan *plan, GError **error)
   return refuse_unplugged (self, error);
 }
 
+/* A transfer cut short is continued by the same sources and destination
+ * on the same filesystem (not merely one with the same label), unless
+ * the job restarts it: then its journal and what it claims go. */
+static void
+open_journal (FerryRun *self, const char *const *sources, const char *destination)
+{
+  g_autofree char *id = NULL;
+  g_autoptr (FerryJournal) earlier = NULL;
+
+  if (!self->options.keeps_journal)
+    return;
+  id = ferry_journal_id_for (sources, destination);
+  earlier = ferry_journal_load (id, NULL);
+  if (earlier != NULL && !self->options.restart
+      && ferry_fs_id_same (ferry_journal_get_filesystem (earlier), &self->filesystem))
+    {
+      self->journal = g_steal_pointer (&earlier);
+      self->resuming = TRUE;
+      return;
+    }
+  if (earlier != NULL)
+    ferry_journal_remove (earlier);
+  self->journal = ferry_journal_new (id);
+  ferry_journal_set_transfer (self->journal, sources, destination, &self->filesystem);
+}
+
 /**
  * ferry_run_execute:
  * @sources: (array zero-terminated=1): paths, resolved by the kernel
@@ -546,5 +580,6 @@ ferry_run_execute (FerryRun *self,
     return FALSE;
   if (self->options.dry_run)
     return TRUE;
+  open_journal (self, sources, destination);
   return check_bound_before_copy (self, plan, error) && copy (self, plan, scan, error);
 }
