@@ -259,6 +259,27 @@ ferry_journal_find_in_flight (FerryJournal *self,
   return found != NULL;
 }
 
+/* The temporary files of the files in flight, below the destination. */
+GStrv
+ferry_journal_dup_temp_paths (FerryJournal *self)
+{
+  GPtrArray *paths = g_ptr_array_new ();
+  GHashTableIter iter;
+  const char *relpath;
+  InFlight *record;
+
+  g_mutex_lock (&self->lock);
+  g_hash_table_iter_init (&iter, self->in_flight);
+  while (g_hash_table_iter_next (&iter, (gpointer *) &relpath, (gpointer *) &record))
+    {
+      g_autofree char *folder = g_path_get_dirname (relpath);
+      g_ptr_array_add (paths, g_build_filename (folder, record->temp_name, NULL));
+    }
+  g_mutex_unlock (&self->lock);
+  g_ptr_array_add (paths, NULL);
+  return (GStrv) g_ptr_array_free (paths, FALSE);
+}
+
 void
 ferry_journal_in_flight_clear (FerryJournalInFlight *in_flight)
 {

@@ -521,15 +521,32 @@ check_bound_before_copy (FerryRun *self, FerryPlan *plan, GError **error)
 /* A transfer cut short is continued by the same sources and destination
  * on the same filesystem (not merely one with the same label), unless
  * the job restarts it: then its journal and what it claims go. */
-static void
-open_journal (FerryRun *self, const char *const *sources, const char *destination)
+/* A path as typed, from anywhere: "dir/." and a trailing "/" stay. */
+static char *
+absolute_path (const char *path)
 {
+  g_autofree char *cwd = NULL;
+
+  if (g_path_is_absolute (path))
+    return g_strdup (path);
+  cwd = g_get_current_dir ();
+  return g_strconcat (cwd, G_DIR_SEPARATOR_S, path, NULL);
+}
+
+static void
+open_journal (FerryRun *self, const char *const *typed_sources, const char *typed_destination)
+{
+  g_autoptr (GPtrArray) sources = g_ptr_array_new_with_free_func (g_free);
+  g_autofree char *destination = absolute_path (typed_destination);
   g_autofree char *id = NULL;
   g_autoptr (FerryJournal) earlier = NULL;
 
   if (!self->options.keeps_journal)
     return;
-  id = ferry_journal_id_for (sources, destination);
+  for (guint i = 0; typed_sources[i] != NULL; i++)
+    g_ptr_array_add (sources, absolute_path (typed_sources[i]));
+  g_ptr_array_add (sources, NULL);
+  id = ferry_journal_id_for ((const char *const *) sources->pdata, destination);
   earlier = ferry_journal_load (id, NULL);
   if (earlier != NULL && !self->options.restart
       && ferry_fs_id_same (ferry_journal_get_filesystem (earlier), &self->filesystem))
@@ -541,7 +558,8 @@ open_journal (FerryRun *self, const char *const *sources, const char *destinatio
   if (earlier != NULL)
     ferry_journal_remove (earlier);
   self->journal = ferry_journal_new (id);
-  ferry_journal_set_transfer (self->journal, sources, destination, &self->filesystem);
+  ferry_journal_set_transfer (self->journal, (const char *const *) sources->pdata, destination,
+                              &self->filesystem);
 }
 
 /**

@@ -150,15 +150,15 @@ reopen_in_flight (FerryTreeContext *ctx, FerryFileCopy *fc)
   return TRUE;
 }
 
-/* Only files written front to back, one stream, are continued from an
- * offset: large enough to matter, on a slow device, not sparse. */
+/* Files large enough to matter, and not sparse: a file begun before the
+ * job turned to the slow strategy (which alone makes the points the
+ * journal follows) gets its name too, for the bytes its points cover. */
 static gboolean
 is_resumable (FerryTreeContext *ctx, const FerryFileCopy *fc)
 {
   return journal_of (ctx) != NULL && fc->journal_path != NULL
          && fc->st.st_size >= FERRY_JOURNAL_RESUMABLE_MIN
-         && (guint64) fc->st.st_blocks * 512 >= (guint64) fc->st.st_size
-         && ferry_copy_target_get_method (ctx->target) == FERRY_COPY_METHOD_WINDOW;
+         && (guint64) fc->st.st_blocks * 512 >= (guint64) fc->st.st_size;
 }
 
 /**
