@@ -185,14 +185,17 @@ ferry_continue_open_temp (FerryTreeContext *ctx, FerryFileCopy *fc)
   return TRUE;
 }
 
-/* @fc has its name, and the name is on the device. */
+/* The copy at @relpath, of the source @src_st, has its name, and the
+ * name is on the device. */
 void
-ferry_continue_note_complete (FerryTreeContext *ctx, const FerryFileCopy *fc)
+ferry_continue_note_complete (FerryTreeContext *ctx,
+                              const char *relpath,
+                              const struct stat *src_st)
 {
-  FerryJournalStamp source = stamp_of (&fc->st);
+  FerryJournalStamp source = stamp_of (src_st);
 
-  if (journal_of (ctx) != NULL && fc->journal_path != NULL)
-    ferry_journal_complete (journal_of (ctx), fc->journal_path, &source);
+  if (journal_of (ctx) != NULL && relpath != NULL)
+    ferry_journal_complete (journal_of (ctx), relpath, &source);
 }
 
 /* @fc failed or was skipped: its temporary file is gone. */

@@ -192,7 +192,7 @@ on_name_durable (FerryFileCopy *fc, int errsv)
   g_autoptr (GError) error = NULL;
 
   if (errsv == 0)
-    ferry_continue_note_complete (file->ctx, fc);
+    ferry_continue_note_complete (file->ctx, fc->journal_path, &fc->st);
   if (errsv == 0 || errsv == ECANCELED)
     ferry_tree_context_file_done (file->ctx);
   else
@@ -210,6 +210,7 @@ typedef struct
   FerryNamedFile named; /* first: the strategy hands back this pointer */
   FerryTreeContext *ctx;
   char *src_path;
+  struct stat src_st;
 } NamedCopy;
 
 static void
@@ -236,6 +237,15 @@ on_named_lost (FerryNamedFile *named, int errsv)
   report_lost (ctx, copy->src_path, dst_path, error);
 }
 
+/* A sync vouched for the copy and its name: the journal may say so. */
+static void
+on_named_kept (FerryNamedFile *named)
+{
+  NamedCopy *copy = (NamedCopy *) named;
+
+  ferry_continue_note_complete (copy->ctx, named->relpath, &copy->src_st);
+}
+
 /* Hands the strategy the file just named, with its copy still open. */
 static void
 note_named (FerryTreeContext *ctx, FerryFileCopy *fc, const FerryEntry *entry)
@@ -248,6 +258,8 @@ note_named (FerryTreeContext *ctx, FerryFileCopy *fc, const FerryEntry *entry)
   copy->named.relpath = ferry_dir_node_dst_relpath (entry->node, entry->dst_name);
   copy->named.fd = ferry_fd_steal (&fc->tmp.fd);
   copy->named.lost = on_named_lost;
+  copy->named.kept = on_named_kept;
+  copy->src_st = fc->st;
   copy->named.free = named_copy_free;
   copy->ctx = ctx;
   copy->src_path = ferry_entry_path (entry, TRUE);
