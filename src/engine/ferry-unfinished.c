@@ -135,6 +135,29 @@ ferry_unfinished_is_present (FerryUnfinished *self)
 }
 
 /**
+ * ferry_unfinished_is_of_job:
+ * Whether @job (one keeping a journal, made of files) copies what the
+ * transfer copies: its journal is the one @job keeps.
+ */
+gboolean
+ferry_unfinished_is_of_job (FerryUnfinished *self, FerryJob *job)
+{
+  GPtrArray *sources = ferry_job_get_sources (job);
+  g_autoptr (GPtrArray) paths = g_ptr_array_new_with_free_func (g_free);
+  g_autofree char *destination = g_file_get_path (ferry_job_get_destination (job));
+  g_autofree char *id = NULL;
+
+  g_return_val_if_fail (FERRY_IS_UNFINISHED (self), FALSE);
+  if (destination == NULL)
+    return FALSE;
+  for (guint i = 0; i < sources->len; i++)
+    g_ptr_array_add (paths, g_file_get_path (g_ptr_array_index (sources, i)));
+  g_ptr_array_add (paths, NULL);
+  id = ferry_journal_id_for ((const char *const *) paths->pdata, destination);
+  return g_str_equal (id, ferry_unfinished_get_id (self));
+}
+
+/**
  * ferry_unfinished_new_job:
  * Returns: (transfer full): a job that continues the transfer, on its
  * filesystem only.

@@ -29,6 +29,7 @@ guint64 ferry_unfinished_get_bytes_durable (FerryUnfinished *self);
 guint64 ferry_unfinished_get_bytes_total (FerryUnfinished *self);
 gboolean ferry_unfinished_is_present (FerryUnfinished *self);
 
+gboolean ferry_unfinished_is_of_job (FerryUnfinished *self, FerryJob *job);
 FerryJob *ferry_unfinished_new_job (FerryUnfinished *self);
 void ferry_unfinished_discard (FerryUnfinished *self);
 

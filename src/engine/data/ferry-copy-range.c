@@ -30,9 +30,9 @@ static gboolean
 chunk_written (FerryCopyTarget *target, FerryFileCopy *fc, off_t offset, size_t n, GError **error)
 {
   ferry_copy_target_add_written (target, fc, n);
-  /* Only a file written front to back, in one stream, has a durable
-   * offset: the pieces of a split one record none. */
-  if (fc->journal_path != NULL && fc->whole == NULL && target->journal != NULL)
+  if (fc->resumable && !fc->journaled)
+    ferry_copy_target_journal_file (target, fc);
+  if (fc->journaled)
     ferry_journal_wrote (target->journal, fc->journal_path, offset + n);
   return ferry_strategy_chunk_written (ferry_copy_target_get_strategy (target), fc, offset, n,
                                        error);

@@ -52,6 +52,7 @@ gboolean ferry_copy_target_finish (FerryCopyTarget *self, GError **error);
 gboolean ferry_copy_target_notes_names (FerryCopyTarget *self);
 void ferry_copy_target_note_named (FerryCopyTarget *self, FerryNamedFile *named);
 
+void ferry_copy_target_journal_file (FerryCopyTarget *self, FerryFileCopy *fc);
 void ferry_copy_target_add_written (FerryCopyTarget *self, FerryFileCopy *fc, guint64 bytes);
 gboolean ferry_copy_target_source_is_pseudo (FerryCopyTarget *self, const FerryFileCopy *fc);
 

@@ -263,6 +263,35 @@ ferry_temp_file_open_resumable (FerryTempFile *tmp,
   return FALSE;
 }
 
+/* Gives the temporary file (unnamed, or under a name of its own) a name
+ * the journal @journal_id records, from now on. */
+gboolean
+ferry_temp_file_name_for_journal (FerryTempFile *tmp, const char *journal_id, int *errsv)
+{
+  *errsv = 0;
+  if (tmp->name == NULL)
+    hold (tmp->fd);
+  for (guint attempt = 0; attempt < 100; attempt++)
+    {
+      g_autofree char *name = ferry_temp_name_new_for (journal_id);
+      gboolean named = tmp->name == NULL ? link_unnamed (tmp, name) == 0
+                                         : ferry_rename_noreplace (tmp->dir_fd, tmp->name, name,
+                                                                   errsv);
+
+      if (named)
+        {
+          g_free (tmp->name);
+          tmp->name = g_steal_pointer (&name);
+          return TRUE;
+        }
+      if (tmp->name == NULL)
+        *errsv = errno;
+      if (*errsv != EEXIST)
+        return FALSE;
+    }
+  return FALSE;
+}
+
 /* The temporary file @name an earlier run left in @dir_fd, to write on:
  * a regular file, never reached through a link, that no one holds. */
 gboolean

@@ -52,6 +52,7 @@ gboolean ferry_temp_file_open_resumable (FerryTempFile *tmp,
                                          mode_t mode,
                                          const char *journal_id,
                                          int *errsv);
+gboolean ferry_temp_file_name_for_journal (FerryTempFile *tmp, const char *journal_id, int *errsv);
 gboolean ferry_temp_file_reopen (FerryTempFile *tmp, int dir_fd, const char *name, int *errsv);
 
 char *ferry_temp_name_new (void);

@@ -144,15 +144,14 @@ reopen_in_flight (FerryTreeContext *ctx, FerryFileCopy *fc)
   fc->tmp.mode = fc->st.st_mode & 0777 & ~ctx->meta.umask;
   fc->resume_from = record.durable;
   fc->written = record.durable;
+  fc->journaled = TRUE;
   ferry_counters_add_carried (ctx->counters, record.durable);
   ferry_journal_begin_file (journal_of (ctx), fc->journal_path, record.temp_name, &source,
                             record.durable);
   return TRUE;
 }
 
-/* Files large enough to matter, and not sparse: a file begun before the
- * job turned to the slow strategy (which alone makes the points the
- * journal follows) gets its name too, for the bytes its points cover. */
+/* Files large enough to matter, and not sparse. */
 static gboolean
 is_resumable (FerryTreeContext *ctx, const FerryFileCopy *fc)
 {
@@ -163,9 +162,12 @@ is_resumable (FerryTreeContext *ctx, const FerryFileCopy *fc)
 
 /**
  * ferry_continue_open_temp:
- * For a large file to a slow device whose job keeps a journal: the
- * earlier run's temporary file, continued, or a new one the journal
- * records. FALSE: the caller opens the usual temporary file.
+ * For a large file whose job keeps a journal: the earlier run's
+ * temporary file, continued, or, on a slow device, a new one the journal
+ * records. FALSE: the caller opens the usual temporary file, which gets
+ * such a name once the slow strategy writes it (a job that finds its
+ * device slow hands over in the middle of a file), and never on a fast
+ * device, where a killed run leaves no temporary file at all.
  */
 gboolean
 ferry_continue_open_temp (FerryTreeContext *ctx, FerryFileCopy *fc)
@@ -173,15 +175,18 @@ ferry_continue_open_temp (FerryTreeContext *ctx, FerryFileCopy *fc)
   FerryJournalStamp source = stamp_of (&fc->st);
   int errsv;
 
-  if (!is_resumable (ctx, fc))
+  fc->resumable = is_resumable (ctx, fc);
+  if (!fc->resumable)
     return FALSE;
   if (ctx->resuming && reopen_in_flight (ctx, fc))
     return TRUE;
-  if (!ferry_temp_file_open_resumable (&fc->tmp, fc->dst_dir_fd,
-                                       fc->st.st_mode & 0777 & ~ctx->meta.umask,
-                                       ferry_journal_get_id (journal_of (ctx)), &errsv))
+  if (ferry_copy_target_get_method (ctx->target) != FERRY_COPY_METHOD_WINDOW
+      || !ferry_temp_file_open_resumable (&fc->tmp, fc->dst_dir_fd,
+                                          fc->st.st_mode & 0777 & ~ctx->meta.umask,
+                                          ferry_journal_get_id (journal_of (ctx)), &errsv))
     return FALSE;
   ferry_journal_begin_file (journal_of (ctx), fc->journal_path, fc->tmp.name, &source, 0);
+  fc->journaled = TRUE;
   return TRUE;
 }
 
