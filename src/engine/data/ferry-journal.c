@@ -280,6 +280,22 @@ ferry_journal_dup_temp_paths (FerryJournal *self)
   return (GStrv) g_ptr_array_free (paths, FALSE);
 }
 
+/* The size of the files complete. */
+guint64
+ferry_journal_get_bytes_complete (FerryJournal *self)
+{
+  GHashTableIter iter;
+  FerryJournalStamp *stamp;
+  guint64 bytes = 0;
+
+  g_mutex_lock (&self->lock);
+  g_hash_table_iter_init (&iter, self->complete);
+  while (g_hash_table_iter_next (&iter, NULL, (gpointer *) &stamp))
+    bytes += stamp->size;
+  g_mutex_unlock (&self->lock);
+  return bytes;
+}
+
 void
 ferry_journal_in_flight_clear (FerryJournalInFlight *in_flight)
 {

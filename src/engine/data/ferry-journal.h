@@ -59,6 +59,7 @@ gboolean ferry_journal_find_in_flight (FerryJournal *self,
                                        const char *relpath,
                                        FerryJournalInFlight *in_flight);
 GStrv ferry_journal_dup_temp_paths (FerryJournal *self);
+guint64 ferry_journal_get_bytes_complete (FerryJournal *self);
 void ferry_journal_in_flight_clear (FerryJournalInFlight *in_flight);
 
 void ferry_journal_begin_file (FerryJournal *self,

@@ -144,16 +144,18 @@ open_unnamed (FerryTempFile *tmp, int dir_fd, atomic_bool *unsupported, int *err
   return FALSE;
 }
 
-/* Calls @make with fresh hidden names until one is not taken; @make
- * returns 0 or -1 with errno, as the system calls it wraps do. */
+/* Calls @make with fresh hidden names (of the journal @journal_id, or
+ * NULL) until one is not taken; @make returns 0 or -1 with errno, as the
+ * system calls it wraps do. */
 static gboolean
 make_with_temp_name (int (*make) (FerryTempFile *tmp, const char *name),
                      FerryTempFile *tmp,
+                     const char *journal_id,
                      int *errsv)
 {
   for (guint attempt = 0; attempt < 100; attempt++)
     {
-      g_autofree char *name = ferry_temp_name_new ();
+      g_autofree char *name = ferry_temp_name_new_for (journal_id);
 
       if (make (tmp, name) == 0)
         {
@@ -215,7 +217,7 @@ ferry_temp_file_open (FerryTempFile *tmp,
     return TRUE;
   if (*errsv != 0)
     return FALSE;
-  return make_with_temp_name (create_named, tmp, errsv);
+  return make_with_temp_name (create_named, tmp, NULL, errsv);
 }
 
 /**
@@ -247,20 +249,7 @@ ferry_temp_file_open_resumable (FerryTempFile *tmp,
   *errsv = 0;
   tmp->dir_fd = dir_fd;
   tmp->mode = mode;
-  for (guint attempt = 0; attempt < 100; attempt++)
-    {
-      g_autofree char *name = ferry_temp_name_new_for (journal_id);
-
-      if (create_named (tmp, name) == 0)
-        {
-          tmp->name = g_steal_pointer (&name);
-          return TRUE;
-        }
-      if (errno != EEXIST)
-        break;
-    }
-  *errsv = errno;
-  return FALSE;
+  return make_with_temp_name (create_named, tmp, journal_id, errsv);
 }
 
 /* Gives the temporary file (unnamed, or under a name of its own) a name
@@ -268,27 +257,20 @@ ferry_temp_file_open_resumable (FerryTempFile *tmp,
 gboolean
 ferry_temp_file_name_for_journal (FerryTempFile *tmp, const char *journal_id, int *errsv)
 {
-  *errsv = 0;
-  if (tmp->name == NULL)
-    hold (tmp->fd);
-  for (guint attempt = 0; attempt < 100; attempt++)
-    {
-      g_autofree char *name = ferry_temp_name_new_for (journal_id);
-      gboolean named = tmp->name == NULL ? link_unnamed (tmp, name) == 0
-                                         : ferry_rename_noreplace (tmp->dir_fd, tmp->name, name,
-                                                                   errsv);
+  g_autofree char *old_name = g_steal_pointer (&tmp->name);
 
-      if (named)
-        {
-          g_free (tmp->name);
-          tmp->name = g_steal_pointer (&name);
-          return TRUE;
-        }
-      if (tmp->name == NULL)
-        *errsv = errno;
-      if (*errsv != EEXIST)
-        return FALSE;
+  *errsv = 0;
+  if (old_name == NULL)
+    {
+      hold (tmp->fd);
+      return make_with_temp_name (link_unnamed, tmp, journal_id, errsv);
     }
+  /* A name of its own: another one, the journal's (random: never taken). */
+  tmp->name = ferry_temp_name_new_for (journal_id);
+  if (ferry_rename_noreplace (tmp->dir_fd, old_name, tmp->name, errsv))
+    return TRUE;
+  g_free (tmp->name);
+  tmp->name = g_steal_pointer (&old_name);
   return FALSE;
 }
 
@@ -378,7 +360,7 @@ ferry_temp_file_commit (FerryTempFile *tmp, const char *final_name, gboolean rep
   if (tmp->name == NULL)
     {
       hold (tmp->fd);
-      if (!make_with_temp_name (link_unnamed, tmp, errsv))
+      if (!make_with_temp_name (link_unnamed, tmp, NULL, errsv))
         return FALSE;
     }
 

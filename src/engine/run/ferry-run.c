@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #include "config.h"
 
+#include <fcntl.h>
 #include <glib/gi18n-lib.h>
+#include <sys/stat.h>
 
 #include "ferry-copy-target.h"
 #include "ferry-error.h"
@@ -388,6 +390,29 @@ refuse_unsupported (FerryRun *self, FerryUnsupportedReport *report, GError **err
 /* Walks the sources and the destination folders they go to before
  * anything is written; the temporary files killed runs left there are
  * kept for the copy to remove first, and their space counts as free. */
+/* What a resumed run's earlier run put on the device, complete files and
+ * the temporary files it goes on with (or removes), is counted in what
+ * the copy needs, but takes no more room. */
+static guint64
+journal_reclaimable (FerryRun *self, FerryPlan *plan)
+{
+  g_auto (GStrv) temps = NULL;
+  guint64 bytes;
+
+  if (!self->resuming)
+    return 0;
+  bytes = ferry_journal_get_bytes_complete (self->journal);
+  temps = ferry_journal_dup_temp_paths (self->journal);
+  for (guint i = 0; temps[i] != NULL; i++)
+    {
+      struct stat st;
+
+      if (fstatat (plan->dst_fd, temps[i], &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISREG (st.st_mode))
+        bytes += (guint64) st.st_blocks * 512;
+    }
+  return bytes;
+}
+
 static FerryPreflight *
 walk_preflight (FerryRun *self, FerryPlan *plan)
 {
@@ -402,6 +427,7 @@ walk_preflight (FerryRun *self, FerryPlan *plan)
   g_clear_pointer (&self->stale_temps, g_ptr_array_unref);
   self->stale_temps = g_ptr_array_ref (ferry_preflight_get_stale_temps (preflight));
   plan->reclaimable = ferry_preflight_get_reclaimable (preflight);
+  plan->reclaimable += journal_reclaimable (self, plan);
   return preflight;
 }
 
@@ -541,7 +567,7 @@ open_journal (FerryRun *self, const char *const *typed_sources, const char *type
   g_autofree char *id = NULL;
   g_autoptr (FerryJournal) earlier = NULL;
 
-  if (!self->options.keeps_journal)
+  if (!self->options.keeps_journal || self->options.dry_run)
     return;
   for (guint i = 0; typed_sources[i] != NULL; i++)
     g_ptr_array_add (sources, absolute_path (typed_sources[i]));
@@ -583,6 +609,7 @@ ferry_run_execute (FerryRun *self,
       || (plan = ferry_plan_resolve (sources, destination, error)) == NULL
       || !bind_filesystem (self, plan, error))
     return FALSE;
+  open_journal (self, sources, destination);
 
   scan = ferry_scan_new (self->counters, ferry_control_get_cancellable (self->control));
   for (guint i = 0; i < plan->roots->len; i++)
@@ -598,6 +625,5 @@ ferry_run_execute (FerryRun *self,
     return FALSE;
   if (self->options.dry_run)
     return TRUE;
-  open_journal (self, sources, destination);
   return check_bound_before_copy (self, plan, error) && copy (self, plan, scan, error);
 }
