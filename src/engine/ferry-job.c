@@ -546,8 +546,9 @@ ferry_job_get_progress (FerryJob *self, FerryProgress *progress)
   if (self->started_at != 0)
     progress->elapsed
         = (double) ((self->ended_at ? self->ended_at : now) - self->started_at) / G_USEC_PER_SEC;
+  /* What an earlier run put on the device arrives at once: no rate. */
   if (self->phase == FERRY_PHASE_COPYING || self->phase == FERRY_PHASE_SYNCING)
-    ferry_rate_meter_sample (&self->rate_meter, now, done);
+    ferry_rate_meter_sample (&self->rate_meter, now, done - MIN (done, progress->bytes_carried));
   progress->rate = ferry_rate_meter_get_rate (&self->rate_meter);
   g_mutex_unlock (&self->state_lock);
 
