@@ -465,18 +465,51 @@ test_sweep_spares_claimed (Fixture *f, gconstpointer data)
   g_assert_cmpuint (ferry_test_count_temp_files (copy), ==, 0);
 }
 
-/* ferry-copy --resume @what; its standard error in @err. */
+/* ferry-copy --resume @what (NULL: nothing more); what it printed in
+ * @out, its standard error in @err. */
 static int
-run_resume (const char *what, char **err)
+run_resume_full (const char *what, char **out, char **err)
 {
   const char *argv[] = { g_getenv ("FERRY_COPY"), "--resume", what, NULL };
   g_autoptr (GError) error = NULL;
   int status;
 
-  g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_STDOUT_TO_DEV_NULL, NULL, NULL, NULL, err,
-                &status, &error);
+  g_spawn_sync (NULL, (char **) argv, NULL, out ? 0 : G_SPAWN_STDOUT_TO_DEV_NULL, NULL, NULL, out,
+                err, &status, &error);
   g_assert_no_error (error);
   return WIFEXITED (status) ? WEXITSTATUS (status) : -1;
+}
+
+static int
+run_resume (const char *what, char **err)
+{
+  return run_resume_full (what, NULL, err);
+}
+
+/* ferry-copy --resume lists the transfer cut short, with how much of it
+ * is on which drive, and --resume ID continues it there. */
+static void
+test_resume_by_id (Fixture *f, gconstpointer data)
+{
+  g_autoptr (GPtrArray) unfinished = NULL;
+  g_autofree char *out = NULL;
+  g_autofree char *err = NULL;
+  g_autofree char *id = NULL;
+
+  if (f->stick == NULL)
+    return;
+  make_big_tree (f);
+  copy_and_kill (f, 24 * MB, TRUE);
+  unfinished = ferry_unfinished_list ();
+  g_assert_cmpuint (unfinished->len, ==, 1);
+  id = g_strdup (ferry_unfinished_get_id (g_ptr_array_index (unfinished, 0)));
+  g_assert_cmpint (run_resume_full (NULL, &out, &err), ==, 0);
+  g_assert_nonnull (strstr (out, id));
+  g_assert_nonnull (strstr (out, "on FERRYTEST"));
+  g_assert_cmpint (run_resume (id, &err), ==, 0);
+  ferry_test_assert_trees_equal (f->src, ferry_test_path (f->dst, "tree", NULL),
+                                 FERRY_TEST_COMPARE_CONTENT | FERRY_TEST_COMPARE_TIMES);
+  g_assert_null (load_journal (f));
 }
 
 /* Another stick with the same label, where the first one was mounted, is
@@ -535,6 +568,7 @@ main (int argc, char **argv)
   ADD ("/resume/restart", test_restart);
   ADD ("/resume/sweep-spares-claimed", test_sweep_spares_claimed);
   ADD ("/resume/other-stick-same-label", test_other_stick_same_label);
+  ADD ("/resume/resume-by-id", test_resume_by_id);
 #undef ADD
   return g_test_run ();
 }
