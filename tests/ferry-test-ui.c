@@ -16,6 +16,14 @@ ferry_test_ui_init (int *argc, char ***argv)
   g_setenv ("GTK_A11Y", "none", TRUE);
   g_setenv ("GSETTINGS_BACKEND", "memory", TRUE);
   g_setenv ("NO_AT_BRIDGE", "1", TRUE);
+  /* Each window test keeps its own journals of transfers cut short: one
+   * another test left would be offered in this one's window. A test that
+   * chose its own folder keeps it. */
+  if (g_strcmp0 (g_getenv ("XDG_STATE_HOME"), g_getenv ("FERRY_TEST_STATE_HOME")) == 0)
+    {
+      g_autofree char *state = ferry_test_scratch_new ("state");
+      g_setenv ("XDG_STATE_HOME", state, TRUE);
+    }
   gtk_test_init (argc, argv, NULL);
   adw_init ();
   ferry_test_ui_load_app_style ();

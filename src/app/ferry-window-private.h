@@ -34,6 +34,9 @@ struct _FerryWindow
   GtkWidget *transfers_group;
   GtkWidget *clear_finished_button;
   GtkListBox *transfer_list;
+  GtkWidget *interrupted_group;
+  GtkListBox *interrupted_list;
+  GHashTable *interrupted_here; /* ids of transfers this window saw cut short */
 };
 
 /* ferry-window.c */
@@ -74,6 +77,10 @@ void _ferry_window_folders_init (FerryWindow *self);
 void _ferry_window_load_folders (FerryWindow *self);
 void _ferry_window_choose_folder (FerryWindow *self);
 void _ferry_window_clear_recent_folders (FerryWindow *self);
+
+/* ferry-window-interrupted.c */
+void _ferry_window_bind_interrupted (FerryWindow *self);
+void _ferry_window_load_interrupted (FerryWindow *self);
 
 /* ferry-window-transfers.c */
 void _ferry_window_bind_queue (FerryWindow *self);

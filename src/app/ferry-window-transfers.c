@@ -43,6 +43,7 @@ _ferry_window_start_job (FerryWindow *self, FerryJob *job)
   ferry_job_set_verify (job, g_settings_get_boolean (self->settings, "verify"));
   ferry_job_set_device_mode (job, g_settings_get_enum (self->settings, "device-mode"));
   ferry_job_set_n_workers (job, g_get_num_processors ());
+  ferry_job_set_keeps_journal (job, TRUE);
   ferry_queue_add (self->queue, job);
 }
 

@@ -42,6 +42,7 @@ ferry_window_new (GtkApplication *application, FerryQueue *queue, FerryDriveList
   self->drives = g_object_ref (drives);
   _ferry_window_bind_drives (self);
   _ferry_window_bind_queue (self);
+  _ferry_window_bind_interrupted (self);
   _ferry_window_load_folders (self);
   return self;
 }
@@ -70,6 +71,7 @@ ferry_window_dispose (GObject *object)
   g_clear_object (&self->drives);
   g_clear_object (&self->settings);
   g_clear_pointer (&self->folders, g_ptr_array_unref);
+  g_clear_pointer (&self->interrupted_here, g_hash_table_unref);
   G_OBJECT_CLASS (ferry_window_parent_class)->dispose (object);
 }
 
@@ -94,6 +96,8 @@ ferry_window_class_init (FerryWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, FerryWindow, transfers_group);
   gtk_widget_class_bind_template_child (widget_class, FerryWindow, clear_finished_button);
   gtk_widget_class_bind_template_child (widget_class, FerryWindow, transfer_list);
+  gtk_widget_class_bind_template_child (widget_class, FerryWindow, interrupted_group);
+  gtk_widget_class_bind_template_child (widget_class, FerryWindow, interrupted_list);
 }
 
 /* The window opens at the size it was left at: GTK keeps default-width

@@ -25,6 +25,8 @@ typedef struct
   gboolean verify;
   gboolean dry_run;
   gboolean version;
+  gboolean restart;
+  gboolean resume;
   gint workers;
 } RawOptions;
 
@@ -84,6 +86,10 @@ option_context_new (RawOptions *raw)
             N_ ("Only plan: report what would be copied"), NULL },
           { "jobs", 'j', 0, G_OPTION_ARG_INT, &raw->workers,
             N_ ("Copy with N threads (default: one per core)"), N_ ("N") },
+          { "restart", 0, 0, G_OPTION_ARG_NONE, &raw->restart,
+            N_ ("Copy everything again, not continuing a run that was cut short"), NULL },
+          { "resume", 0, 0, G_OPTION_ARG_NONE, &raw->resume,
+            N_ ("List unfinished transfers, or continue those named (ID… or all)"), NULL },
           { "version", 0, 0, G_OPTION_ARG_NONE, &raw->version, N_ ("Show the version"), NULL },
           { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &raw->paths, NULL,
             N_ ("SOURCE… DESTINATION") },
@@ -182,6 +188,21 @@ set_paths (FerryCliOptions *self, char **paths, guint n_paths)
   self->destination = g_strdup (paths[n_paths - 1]);
 }
 
+/* --resume [ID…|all]: the rest of the options apply to every run. */
+static gboolean
+parse_resume (FerryCliOptions *self, RawOptions *raw, GOptionContext *context)
+{
+  set_defaults (self);
+  if (!parse_enum_options (self, raw, context))
+    return FALSE;
+  self->resume = TRUE;
+  self->sources = raw->paths != NULL ? g_steal_pointer (&raw->paths) : g_new0 (char *, 1);
+  self->n_workers = raw->workers > 0 ? (guint) raw->workers : g_get_num_processors ();
+  self->preserve = !raw->no_preserve;
+  self->verify = raw->verify;
+  return TRUE;
+}
+
 /**
  * ferry_cli_options_parse:
  * Reads the command line into @self. A usage error is printed with the
@@ -203,6 +224,10 @@ ferry_cli_options_parse (FerryCliOptions *self, int *argc, char ***argv)
     return TRUE;
 
   n_paths = raw.paths != NULL ? g_strv_length (raw.paths) : 0;
+  if (raw.resume && raw.restart)
+    return report_usage_error (context, _ ("--resume and --restart do not go together"));
+  if (raw.resume)
+    return parse_resume (self, &raw, context);
   if (n_paths < 2)
     return report_usage_error (context, n_paths == 0 ? _ ("missing SOURCE and DESTINATION")
                                                      : _ ("missing DESTINATION"));
@@ -217,6 +242,7 @@ ferry_cli_options_parse (FerryCliOptions *self, int *argc, char ***argv)
   self->preserve = !raw.no_preserve;
   self->verify = raw.verify;
   self->dry_run = raw.dry_run;
+  self->restart = raw.restart;
   return TRUE;
 }
 

@@ -31,6 +31,12 @@ print_summary (FerryJob *job, const FerryCliOptions *options)
   g_autofree char *summary = NULL;
 
   ferry_job_get_progress (job, &progress);
+  if (progress.bytes_carried > 0)
+    {
+      g_autofree char *carried = g_format_size (progress.bytes_carried);
+      /* TRANSLATORS: how much an earlier run cut short had put on the drive, like "12.3 MB" */
+      fprintf (stderr, _ ("Carried over %s already on the drive\n"), carried);
+    }
   summary = ferry_cli_format_summary (&progress, options->dry_run);
   /* A dry run's answer is its output; after a copy the summary closes
    * the bar for the person watching, while a script has the exit status

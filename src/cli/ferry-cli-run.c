@@ -23,6 +23,16 @@ ferry_cli_job_new (const FerryCliOptions *options)
   FerryJob *job = ferry_job_new_for_paths ((const char *const *) options->sources,
                                            g_strv_length (options->sources), options->destination);
 
+  ferry_cli_job_apply_options (job, options);
+  return job;
+}
+
+/* A run cut short is continued by the same command, unless --restart. */
+void
+ferry_cli_job_apply_options (FerryJob *job, const FerryCliOptions *options)
+{
+  ferry_job_set_keeps_journal (job, !options->dry_run);
+  ferry_job_set_restart (job, options->restart);
   ferry_job_set_conflict_policy (job, options->conflict_policy);
   ferry_job_set_error_policy (job, options->error_policy);
   ferry_job_set_preserve (job, options->preserve);
@@ -32,7 +42,6 @@ ferry_cli_job_new (const FerryCliOptions *options)
   ferry_job_set_slow_method (job, options->slow_method);
   ferry_job_set_unsupported_policy (job, options->unsupported_policy);
   ferry_job_set_n_workers (job, options->n_workers);
-  return job;
 }
 
 static void

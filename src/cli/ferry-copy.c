@@ -8,6 +8,7 @@
 
 #include "ferry-cli-options.h"
 #include "ferry-cli-report.h"
+#include "ferry-cli-resume.h"
 #include "ferry-cli-run.h"
 #include "ferry-engine.h"
 
@@ -36,6 +37,8 @@ main (int argc, char **argv)
       printf ("ferry-copy %s\n", PACKAGE_VERSION);
       return FERRY_CLI_EXIT_OK;
     }
+  if (options.resume)
+    return ferry_cli_resume (&options);
 
   job = ferry_cli_job_new (&options);
   ferry_cli_run (job, options.progress_style, &outcome);

@@ -12,6 +12,7 @@
 #include "ferry-progress.h"
 #include "ferry-queue.h"
 #include "ferry-types.h"
+#include "ferry-unfinished.h"
 #include "ferry-unsupported.h"
 
 void ferry_engine_init (void);

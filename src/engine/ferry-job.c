@@ -520,6 +520,7 @@ read_counters (FerryJob *self, FerryProgress *p)
   p->files_skipped = ferry_counters_get (&c->files_skipped);
   p->bytes_written = ferry_counters_get (&c->bytes_written);
   p->bytes_durable = ferry_counters_get (&c->bytes_durable);
+  p->bytes_carried = ferry_counters_get (&c->bytes_carried);
   p->bytes_total = MAX (bytes_total, 0);
   p->planning_done = atomic_load (&c->planning_done);
   p->durable_live = atomic_load (&c->durable_live);
@@ -553,8 +554,9 @@ ferry_job_get_progress (FerryJob *self, FerryProgress *progress)
   if (self->started_at != 0)
     progress->elapsed
         = (double) ((self->ended_at ? self->ended_at : now) - self->started_at) / G_USEC_PER_SEC;
+  /* What an earlier run put on the device arrives at once: no rate. */
   if (self->phase == FERRY_PHASE_COPYING || self->phase == FERRY_PHASE_SYNCING)
-    ferry_rate_meter_sample (&self->rate_meter, now, done);
+    ferry_rate_meter_sample (&self->rate_meter, now, done - MIN (done, progress->bytes_carried));
   progress->rate = ferry_rate_meter_get_rate (&self->rate_meter);
   g_mutex_unlock (&self->state_lock);
 
@@ -708,6 +710,41 @@ DEFINE_OPTION (FerryUnsupportedPolicy,
                unsupported_policy,
                unsupported_policy,
                PROP_UNSUPPORTED_POLICY)
+
+/**
+ * ferry_job_set_keeps_journal:
+ * Before the job runs: it keeps a journal of what is on the device, for
+ * a run cut short to be continued (see FerryUnfinished), and continues
+ * the one an earlier run of the same sources and destination left, on
+ * the same filesystem.
+ */
+void
+ferry_job_set_keeps_journal (FerryJob *self, gboolean keeps_journal)
+{
+  g_return_if_fail (FERRY_IS_JOB (self));
+  g_return_if_fail (!self->started);
+  self->options.keeps_journal = keeps_journal;
+}
+
+gboolean
+ferry_job_get_keeps_journal (FerryJob *self)
+{
+  g_return_val_if_fail (FERRY_IS_JOB (self), FALSE);
+  return self->options.keeps_journal;
+}
+
+/**
+ * ferry_job_set_restart:
+ * Before the job runs: an earlier run's journal is discarded, and
+ * everything copied as if it were the first run.
+ */
+void
+ferry_job_set_restart (FerryJob *self, gboolean restart)
+{
+  g_return_if_fail (FERRY_IS_JOB (self));
+  g_return_if_fail (!self->started);
+  self->options.restart = restart;
+}
 
 /**
  * ferry_job_set_retry_of:

@@ -63,6 +63,9 @@ void ferry_job_set_slow_method (FerryJob *self, FerrySlowMethod method);
 FerryUnsupportedPolicy ferry_job_get_unsupported_policy (FerryJob *self);
 void ferry_job_set_unsupported_policy (FerryJob *self, FerryUnsupportedPolicy policy);
 FerryUnsupportedReport *ferry_job_dup_unsupported_report (FerryJob *self);
+void ferry_job_set_keeps_journal (FerryJob *self, gboolean keeps_journal);
+gboolean ferry_job_get_keeps_journal (FerryJob *self);
+void ferry_job_set_restart (FerryJob *self, gboolean restart);
 void ferry_job_set_retry_of (FerryJob *self, FerryJob *earlier);
 
 void ferry_job_run_async (FerryJob *self,

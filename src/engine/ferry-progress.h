@@ -33,6 +33,7 @@ typedef struct
   guint64 bytes_total; /* what the job will write; skipped files leave it */
   guint64 bytes_written;
   guint64 bytes_durable;
+  guint64 bytes_carried; /* an earlier run of a resumed transfer put there; in the two above too */
 
   double elapsed; /* seconds since the job started */
   double rate;    /* bytes per second, durable when durable_live */

@@ -30,6 +30,10 @@ static gboolean
 chunk_written (FerryCopyTarget *target, FerryFileCopy *fc, off_t offset, size_t n, GError **error)
 {
   ferry_copy_target_add_written (target, fc, n);
+  if (fc->resumable && !fc->journaled)
+    ferry_copy_target_journal_file (target, fc);
+  if (fc->journaled)
+    ferry_journal_wrote (target->journal, fc->journal_path, offset + n);
   return ferry_strategy_chunk_written (ferry_copy_target_get_strategy (target), fc, offset, n,
                                        error);
 }
@@ -357,6 +361,9 @@ ferry_copy_range (FerryCopyTarget *target, FerryFileCopy *fc, guint n_pieces, GE
     return copy_to_end (target, fc, error);
   if (fc->st.st_size == 0)
     return TRUE;
+  /* A file continued is neither sparse nor split (see ferry-continue.c). */
+  if (fc->resume_from > 0)
+    return copy_span (target, fc, fc->resume_from, fc->st.st_size, error);
   if (fc->st.st_size >= PREALLOCATE_MIN)
     posix_fadvise (fc->src_fd, 0, 0, POSIX_FADV_SEQUENTIAL);
   if (is_sparse (&fc->st))

@@ -32,6 +32,7 @@ ferry_copy_target_free (FerryCopyTarget *self)
 {
   ferry_strategy_free (self->successor);
   ferry_strategy_free (self->first);
+  g_clear_object (&self->journal);
   g_hash_table_unref (self->pseudo_devs);
   g_mutex_clear (&self->pseudo_lock);
   g_free (self->path);
@@ -172,4 +173,31 @@ ferry_copy_target_source_is_pseudo (FerryCopyTarget *self, const FerryFileCopy *
     }
   g_mutex_unlock (&self->pseudo_lock);
   return GPOINTER_TO_INT (known) == 2;
+}
+
+/**
+ * ferry_copy_target_journal_file:
+ * Once the slow strategy (whose points the journal follows) writes @fc,
+ * a large file that may be continued after a kill or an unplug: its
+ * temporary file gets the name the journal records. Only a file written
+ * front to back in one stream has a durable offset: never the pieces of
+ * a split one.
+ */
+void
+ferry_copy_target_journal_file (FerryCopyTarget *self, FerryFileCopy *fc)
+{
+  FerryJournalStamp stamp
+      = { fc->st.st_size, fc->st.st_mtim.tv_sec, fc->st.st_mtim.tv_nsec };
+  int errsv;
+
+  if (self->journal == NULL || fc->whole != NULL
+      || ferry_copy_target_get_method (self) != FERRY_COPY_METHOD_WINDOW)
+    return;
+  if (!ferry_temp_file_name_for_journal (&fc->tmp, ferry_journal_get_id (self->journal), &errsv))
+    {
+      fc->resumable = FALSE; /* it is copied as it was */
+      return;
+    }
+  ferry_journal_begin_file (self->journal, fc->journal_path, fc->tmp.name, &stamp, 0);
+  fc->journaled = TRUE;
 }

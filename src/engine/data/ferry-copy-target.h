@@ -7,6 +7,7 @@
 
 #include "ferry-control.h"
 #include "ferry-counters.h"
+#include "ferry-journal.h"
 #include "ferry-strategy.h"
 
 G_BEGIN_DECLS
@@ -33,6 +34,7 @@ struct _FerryCopyTarget
   FerryStrategy *successor;
   GMutex pseudo_lock;
   GHashTable *pseudo_devs; /* source devices asked whether they are pseudo filesystems */
+  FerryJournal *journal;   /* owned; NULL when the job keeps none */
 };
 
 FerryCopyTarget *ferry_copy_target_new (int dir_fd,
@@ -50,6 +52,7 @@ gboolean ferry_copy_target_finish (FerryCopyTarget *self, GError **error);
 gboolean ferry_copy_target_notes_names (FerryCopyTarget *self);
 void ferry_copy_target_note_named (FerryCopyTarget *self, FerryNamedFile *named);
 
+void ferry_copy_target_journal_file (FerryCopyTarget *self, FerryFileCopy *fc);
 void ferry_copy_target_add_written (FerryCopyTarget *self, FerryFileCopy *fc, guint64 bytes);
 gboolean ferry_copy_target_source_is_pseudo (FerryCopyTarget *self, const FerryFileCopy *fc);
 

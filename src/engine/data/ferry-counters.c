@@ -78,6 +78,17 @@ ferry_counters_set_durable (FerryCounters *self, guint64 bytes)
   ferry_counters_touch (self);
 }
 
+/* Bytes an earlier run of the transfer put on the device count as
+ * written and durable at once. */
+void
+ferry_counters_add_carried (FerryCounters *self, guint64 bytes)
+{
+  atomic_fetch_add (&self->bytes_carried, bytes);
+  atomic_fetch_add (&self->bytes_written, bytes);
+  atomic_fetch_add (&self->bytes_durable, bytes);
+  ferry_counters_touch (self);
+}
+
 /* Whether the display path may change now: at most twenty times a
  * second, or at once when @force (a large file's first chunk: a name
  * skipped now would never be shown, leaving the file before it on

@@ -26,6 +26,7 @@ typedef struct
   atomic_int_fast64_t bytes_total; /* signed: skips may be counted before the scan adds them */
   atomic_uint_fast64_t bytes_written;
   atomic_uint_fast64_t bytes_durable;
+  atomic_uint_fast64_t bytes_carried; /* on the device before this run: in written and durable too */
   atomic_bool planning_done;
   atomic_bool durable_live;
 
@@ -50,6 +51,7 @@ void ferry_counters_add (FerryCounters *self, atomic_uint_fast64_t *counter, gui
 void ferry_counters_sub (FerryCounters *self, atomic_uint_fast64_t *counter, guint64 n);
 void ferry_counters_add_total (FerryCounters *self, gint64 bytes);
 void ferry_counters_set_durable (FerryCounters *self, guint64 bytes);
+void ferry_counters_add_carried (FerryCounters *self, guint64 bytes);
 
 gboolean ferry_counters_current_is_due (FerryCounters *self, gboolean force);
 void ferry_counters_take_current (FerryCounters *self, char *display_path);

@@ -33,6 +33,10 @@ struct _FerryFileCopy
   guint64 unsynced;            /* chunk-sync: written since the last fdatasync */
   gboolean read_once;          /* a pseudo file, read to its end once: @st's size is what was read */
   guint64 read_hash[2];        /* then the XXH128 of what was read (low, high), to verify against */
+  const char *journal_path;    /* below the destination folder, when its job keeps a journal */
+  gboolean resumable;          /* large, not sparse: its journal may follow its temporary file */
+  gboolean journaled;          /* it does: the temporary file has a name the journal records */
+  guint64 resume_from;         /* a file continued: its first bytes were on the device already */
 
   /* Set by a caller that lets the strategy name the file later (see
    * FERRY_COMMIT_LATER): called once, from any thread, with 0 when its

@@ -73,6 +73,8 @@ ferry_named_files_settle (GPtrArray *names, int root_fd, int errsv)
           unname (named, root_fd);
           named->lost (named, errsv);
         }
+      else if (errsv == 0 && named->kept != NULL)
+        named->kept (named);
       ferry_named_file_free (named);
     }
   g_ptr_array_set_size (names, 0);

@@ -24,6 +24,9 @@ struct _FerryNamedFile
   /* Called once, when the copy lost its name (or was replaced by
    * someone): @errsv says why its data may not be on the device. */
   void (*lost) (FerryNamedFile *named, int errsv);
+  /* Called once, when a sync vouched for the copy and its name; may be
+   * NULL. */
+  void (*kept) (FerryNamedFile *named);
   void (*free) (FerryNamedFile *named);
 };
 

@@ -326,6 +326,8 @@ make_point (FerryStrategySlow *self)
   self->wanted = FALSE;
   self->last_point_at = started_at;
   self->started++;
+  if (self->parent.target->journal != NULL)
+    ferry_journal_point_started (self->parent.target->journal);
   g_mutex_unlock (&self->lock);
 
   errsv = sync_target (self->parent.target);
@@ -343,6 +345,10 @@ make_point (FerryStrategySlow *self)
 
   settle_names (names, names_errno (self, errsv, failed));
   name_batch (self, batch, errsv, failed);
+  /* Only now: the names this point carried are in it too. */
+  if (errsv == 0 && failed == 0 && self->parent.target->journal != NULL)
+    ferry_journal_point_done (self->parent.target->journal, written,
+                              MAX (atomic_load (&counters->bytes_total), 0));
 
   g_mutex_lock (&self->lock);
   self->done++;

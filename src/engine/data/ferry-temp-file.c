@@ -10,10 +10,12 @@
 #include <unistd.h>
 
 #include "ferry-fs.h"
+#include "ferry-journal.h"
 #include "ferry-temp-file.h"
 
 #define TEMP_PREFIX ".ferry-"
 #define TEMP_SUFFIX ".part"
+#define JOURNAL_TAG "-j"
 #define LISTING_BUFFER_SIZE (16 * 1024)
 
 /* ".ferry-BOOT-PID-START-RANDOM.part": the process that made the file
@@ -23,10 +25,40 @@
 char *
 ferry_temp_name_new (void)
 {
+  return ferry_temp_name_new_for (NULL);
+}
+
+/* ".ferry-BOOT-PID-START-RANDOM-jJOURNAL.part": a file a transfer's
+ * journal (@journal_id) may continue, spared by the sweep while that
+ * journal is kept. */
+char *
+ferry_temp_name_new_for (const char *journal_id)
+{
   const FerryProcessId *self = ferry_process_self ();
 
-  return g_strdup_printf (TEMP_PREFIX "%08x-%d-%" G_GUINT64_FORMAT "-%08x" TEMP_SUFFIX, self->boot,
-                          (int) self->pid, self->start, g_random_int ());
+  return g_strdup_printf (TEMP_PREFIX "%08x-%d-%" G_GUINT64_FORMAT "-%08x%s%s" TEMP_SUFFIX,
+                          self->boot, (int) self->pid, self->start, g_random_int (),
+                          journal_id != NULL ? JOURNAL_TAG : "", journal_id ? journal_id : "");
+}
+
+/* What follows the random part: the suffix, or a journal's tag and then
+ * the suffix. */
+static gboolean
+take_ending (const char *p, char **journal_id)
+{
+  gsize id_length;
+
+  if (strcmp (p, TEMP_SUFFIX) == 0)
+    return TRUE;
+  if (!g_str_has_prefix (p, JOURNAL_TAG) || !g_str_has_suffix (p, TEMP_SUFFIX))
+    return FALSE;
+  p += strlen (JOURNAL_TAG);
+  id_length = strlen (p) - strlen (TEMP_SUFFIX);
+  if (id_length == 0 || strspn (p, "0123456789abcdef") != id_length)
+    return FALSE;
+  if (journal_id != NULL)
+    *journal_id = g_strndup (p, id_length);
+  return TRUE;
 }
 
 /* Exactly eight lowercase hex digits. */
@@ -59,8 +91,9 @@ take_decimal (const char **p, guint64 max, guint64 *value)
 
 /**
  * ferry_temp_name_parse:
- * Whether @name is exactly a name ferry_temp_name_new() gives, and of
- * which process (@owner may be NULL).
+ * Whether @name is exactly a name ferry_temp_name_new() or
+ * ferry_temp_name_new_for() gives, and of which process (@owner may be
+ * NULL).
  */
 gboolean
 ferry_temp_name_parse (const char *name, FerryProcessId *owner)
@@ -74,7 +107,7 @@ ferry_temp_name_parse (const char *name, FerryProcessId *owner)
   p += strlen (TEMP_PREFIX);
   if (!take_hex8 (&p, &boot) || *p++ != '-' || !take_decimal (&p, G_MAXINT, &pid) || pid == 0
       || !take_decimal (&p, G_MAXUINT64, &start) || !take_hex8 (&p, &random)
-      || strcmp (p, TEMP_SUFFIX) != 0)
+      || !take_ending (p, NULL))
     return FALSE;
   if (owner != NULL)
     *owner = (FerryProcessId){ boot, (pid_t) pid, start };
@@ -111,16 +144,18 @@ open_unnamed (FerryTempFile *tmp, int dir_fd, atomic_bool *unsupported, int *err
   return FALSE;
 }
 
-/* Calls @make with fresh hidden names until one is not taken; @make
- * returns 0 or -1 with errno, as the system calls it wraps do. */
+/* Calls @make with fresh hidden names (of the journal @journal_id, or
+ * NULL) until one is not taken; @make returns 0 or -1 with errno, as the
+ * system calls it wraps do. */
 static gboolean
 make_with_temp_name (int (*make) (FerryTempFile *tmp, const char *name),
                      FerryTempFile *tmp,
+                     const char *journal_id,
                      int *errsv)
 {
   for (guint attempt = 0; attempt < 100; attempt++)
     {
-      g_autofree char *name = ferry_temp_name_new ();
+      g_autofree char *name = ferry_temp_name_new_for (journal_id);
 
       if (make (tmp, name) == 0)
         {
@@ -182,7 +217,87 @@ ferry_temp_file_open (FerryTempFile *tmp,
     return TRUE;
   if (*errsv != 0)
     return FALSE;
-  return make_with_temp_name (create_named, tmp, errsv);
+  return make_with_temp_name (create_named, tmp, NULL, errsv);
+}
+
+/**
+ * ferry_temp_name_is_claimed:
+ * Whether @name is a temporary file the journal of a transfer not yet
+ * finished may continue.
+ */
+gboolean
+ferry_temp_name_is_claimed (const char *name)
+{
+  const char *tag = strstr (name, JOURNAL_TAG);
+  g_autofree char *journal_id = NULL;
+
+  /* The random part is hex: the first tag after it is the journal's. */
+  while (tag != NULL && !take_ending (tag, &journal_id))
+    tag = strstr (tag + 1, JOURNAL_TAG);
+  return journal_id != NULL && ferry_journal_exists (journal_id);
+}
+
+/* A temporary file with a name the journal @journal_id records, for its
+ * data to be continued after a kill or an unplug. */
+gboolean
+ferry_temp_file_open_resumable (FerryTempFile *tmp,
+                                int dir_fd,
+                                mode_t mode,
+                                const char *journal_id,
+                                int *errsv)
+{
+  *errsv = 0;
+  tmp->dir_fd = dir_fd;
+  tmp->mode = mode;
+  return make_with_temp_name (create_named, tmp, journal_id, errsv);
+}
+
+/* Gives the temporary file (unnamed, or under a name of its own) a name
+ * the journal @journal_id records, from now on. */
+gboolean
+ferry_temp_file_name_for_journal (FerryTempFile *tmp, const char *journal_id, int *errsv)
+{
+  g_autofree char *old_name = g_steal_pointer (&tmp->name);
+
+  *errsv = 0;
+  if (old_name == NULL)
+    {
+      hold (tmp->fd);
+      return make_with_temp_name (link_unnamed, tmp, journal_id, errsv);
+    }
+  /* A name of its own: another one, the journal's (random: never taken). */
+  tmp->name = ferry_temp_name_new_for (journal_id);
+  if (ferry_rename_noreplace (tmp->dir_fd, old_name, tmp->name, errsv))
+    return TRUE;
+  g_free (tmp->name);
+  tmp->name = g_steal_pointer (&old_name);
+  return FALSE;
+}
+
+/* The temporary file @name an earlier run left in @dir_fd, to write on:
+ * a regular file, never reached through a link, that no one holds. */
+gboolean
+ferry_temp_file_reopen (FerryTempFile *tmp, int dir_fd, const char *name, int *errsv)
+{
+  ferry_autofd fd = openat (dir_fd, name, O_RDWR | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+  struct stat st;
+
+  *errsv = 0;
+  if (fd < 0 || fstat (fd, &st) != 0)
+    {
+      *errsv = errno;
+      return FALSE;
+    }
+  if (!S_ISREG (st.st_mode) || flock (fd, LOCK_EX | LOCK_NB) != 0)
+    {
+      *errsv = EBUSY;
+      return FALSE;
+    }
+  tmp->fd = ferry_fd_steal (&fd);
+  tmp->dir_fd = dir_fd;
+  tmp->name = g_strdup (name);
+  tmp->mode = st.st_mode & 07777;
+  return TRUE;
 }
 
 /* renameat2 (RENAME_NOREPLACE) where the filesystem has it; elsewhere a
@@ -245,7 +360,7 @@ ferry_temp_file_commit (FerryTempFile *tmp, const char *final_name, gboolean rep
   if (tmp->name == NULL)
     {
       hold (tmp->fd);
-      if (!make_with_temp_name (link_unnamed, tmp, errsv))
+      if (!make_with_temp_name (link_unnamed, tmp, NULL, errsv))
         return FALSE;
     }
 
@@ -288,7 +403,8 @@ ferry_temp_file_claim_stale (int dir_fd, const char *name, struct stat *st)
   FerryProcessId owner;
   ferry_autofd fd = -1;
 
-  if (!ferry_temp_name_parse (name, &owner) || !ferry_process_is_gone (&owner))
+  if (!ferry_temp_name_parse (name, &owner) || !ferry_process_is_gone (&owner)
+      || ferry_temp_name_is_claimed (name))
     return -1;
   fd = openat (dir_fd, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
   if (fd < 0 || fstat (fd, st) != 0 || !S_ISREG (st->st_mode)

@@ -47,7 +47,17 @@ gboolean ferry_temp_file_commit (FerryTempFile *tmp,
                                  int *errsv);
 void ferry_temp_file_discard (FerryTempFile *tmp);
 
+gboolean ferry_temp_file_open_resumable (FerryTempFile *tmp,
+                                         int dir_fd,
+                                         mode_t mode,
+                                         const char *journal_id,
+                                         int *errsv);
+gboolean ferry_temp_file_name_for_journal (FerryTempFile *tmp, const char *journal_id, int *errsv);
+gboolean ferry_temp_file_reopen (FerryTempFile *tmp, int dir_fd, const char *name, int *errsv);
+
 char *ferry_temp_name_new (void);
+char *ferry_temp_name_new_for (const char *journal_id);
+gboolean ferry_temp_name_is_claimed (const char *name);
 gboolean ferry_temp_name_parse (const char *name, FerryProcessId *owner);
 int ferry_temp_file_claim_stale (int dir_fd, const char *name, struct stat *st);
 gboolean ferry_temp_file_remove_stale (int dir_fd, const char *name);

@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #include "config.h"
 
+#include <fcntl.h>
 #include <glib/gi18n-lib.h>
+#include <sys/stat.h>
 
 #include "ferry-copy-target.h"
 #include "ferry-error.h"
@@ -44,6 +46,8 @@ struct _FerryRun
   guint64 needed;     /* by the preflight, on a filesystem with rules */
   FerryAdaptations *adaptations;
   GPtrArray *stale_temps; /* found by the preflight, below the destination */
+  FerryJournal *journal;  /* when the job keeps one */
+  gboolean resuming;      /* it is an earlier run's, continued */
 
   GMutex lock; /* guards what other threads reach: */
   FerryCopyTarget *target;
@@ -75,6 +79,7 @@ ferry_run_free (FerryRun *self)
   g_clear_pointer (&self->adaptations, ferry_adaptations_free);
   ferry_fs_id_clear (&self->filesystem);
   g_clear_pointer (&self->stale_temps, g_ptr_array_unref);
+  g_clear_object (&self->journal);
   g_mutex_clear (&self->lock);
   g_free (self);
 }
@@ -172,6 +177,8 @@ start_target (FerryRun *self, FerryPlan *plan)
   else
     strategy = ferry_strategy_fast_new (target, self->options.device_mode == FERRY_DEVICE_MODE_AUTO,
                                         hand_over_to_slow, self);
+  if (self->journal != NULL)
+    target->journal = g_object_ref (self->journal);
   ferry_copy_target_start (target, strategy);
   return target;
 }
@@ -242,6 +249,7 @@ copy_tree (FerryRun *self, FerryPlan *plan, FerryTreeContext *ctx)
   ctx->verify = self->options.verify;
   ctx->adaptations = self->adaptations;
   ctx->links_apart = !self->rules.keeps_hardlinks;
+  ctx->resuming = self->resuming;
   ferry_conflicts_set_rules (ctx->conflicts, &self->rules);
   tree = ferry_tree_copy_new (ctx);
   for (guint i = 0; i < plan->roots->len; i++)
@@ -328,6 +336,8 @@ copy (FerryRun *self, FerryPlan *plan, FerryScan *scan, GError **error)
   ferry_scan_wait (scan, NULL);
   ok = check_cancelled (self, error) && finish (self, error);
   end_target (self);
+  if (ok && self->journal != NULL)
+    ferry_journal_remove (self->journal);
   ferry_tree_context_clear (&ctx);
   return ok;
 }
@@ -380,6 +390,29 @@ refuse_unsupported (FerryRun *self, FerryUnsupportedReport *report, GError **err
 /* Walks the sources and the destination folders they go to before
  * anything is written; the temporary files killed runs left there are
  * kept for the copy to remove first, and their space counts as free. */
+/* What a resumed run's earlier run put on the device, complete files and
+ * the temporary files it goes on with (or removes), is counted in what
+ * the copy needs, but takes no more room. */
+static guint64
+journal_reclaimable (FerryRun *self, FerryPlan *plan)
+{
+  g_auto (GStrv) temps = NULL;
+  guint64 bytes;
+
+  if (!self->resuming)
+    return 0;
+  bytes = ferry_journal_get_bytes_complete (self->journal);
+  temps = ferry_journal_dup_temp_paths (self->journal);
+  for (guint i = 0; temps[i] != NULL; i++)
+    {
+      struct stat st;
+
+      if (fstatat (plan->dst_fd, temps[i], &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISREG (st.st_mode))
+        bytes += (guint64) st.st_blocks * 512;
+    }
+  return bytes;
+}
+
 static FerryPreflight *
 walk_preflight (FerryRun *self, FerryPlan *plan)
 {
@@ -394,6 +427,7 @@ walk_preflight (FerryRun *self, FerryPlan *plan)
   g_clear_pointer (&self->stale_temps, g_ptr_array_unref);
   self->stale_temps = g_ptr_array_ref (ferry_preflight_get_stale_temps (preflight));
   plan->reclaimable = ferry_preflight_get_reclaimable (preflight);
+  plan->reclaimable += journal_reclaimable (self, plan);
   return preflight;
 }
 
@@ -510,6 +544,50 @@ check_bound_before_copy (FerryRun *self, FerryPlan *plan, GError **error)
   return refuse_unplugged (self, error);
 }
 
+/* A transfer cut short is continued by the same sources and destination
+ * on the same filesystem (not merely one with the same label), unless
+ * the job restarts it: then its journal and what it claims go. */
+/* A path as typed, from anywhere: "dir/." and a trailing "/" stay. */
+static char *
+absolute_path (const char *path)
+{
+  g_autofree char *cwd = NULL;
+
+  if (g_path_is_absolute (path))
+    return g_strdup (path);
+  cwd = g_get_current_dir ();
+  return g_strconcat (cwd, G_DIR_SEPARATOR_S, path, NULL);
+}
+
+static void
+open_journal (FerryRun *self, const char *const *typed_sources, const char *typed_destination)
+{
+  g_autoptr (GPtrArray) sources = g_ptr_array_new_with_free_func (g_free);
+  g_autofree char *destination = absolute_path (typed_destination);
+  g_autofree char *id = NULL;
+  g_autoptr (FerryJournal) earlier = NULL;
+
+  if (!self->options.keeps_journal || self->options.dry_run)
+    return;
+  for (guint i = 0; typed_sources[i] != NULL; i++)
+    g_ptr_array_add (sources, absolute_path (typed_sources[i]));
+  g_ptr_array_add (sources, NULL);
+  id = ferry_journal_id_for ((const char *const *) sources->pdata, destination);
+  earlier = ferry_journal_load (id, NULL);
+  if (earlier != NULL && !self->options.restart
+      && ferry_fs_id_same (ferry_journal_get_filesystem (earlier), &self->filesystem))
+    {
+      self->journal = g_steal_pointer (&earlier);
+      self->resuming = TRUE;
+      return;
+    }
+  if (earlier != NULL)
+    ferry_journal_remove (earlier);
+  self->journal = ferry_journal_new (id);
+  ferry_journal_set_transfer (self->journal, (const char *const *) sources->pdata, destination,
+                              &self->filesystem);
+}
+
 /**
  * ferry_run_execute:
  * @sources: (array zero-terminated=1): paths, resolved by the kernel
@@ -531,6 +609,7 @@ ferry_run_execute (FerryRun *self,
       || (plan = ferry_plan_resolve (sources, destination, error)) == NULL
       || !bind_filesystem (self, plan, error))
     return FALSE;
+  open_journal (self, sources, destination);
 
   scan = ferry_scan_new (self->counters, ferry_control_get_cancellable (self->control));
   for (guint i = 0; i < plan->roots->len; i++)

@@ -26,6 +26,8 @@ typedef struct
   FerryDeviceMode device_mode;
   FerrySlowMethod slow_method;
   FerryUnsupportedPolicy unsupported_policy;
+  gboolean keeps_journal; /* for the transfer to be continued if it is cut short */
+  gboolean restart;       /* an earlier run's journal is not continued */
 } FerryRunOptions;
 
 /* What a run tells its job, from the run's own threads; each call takes

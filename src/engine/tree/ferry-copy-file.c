@@ -7,6 +7,7 @@
 #include <glib/gi18n-lib.h>
 #include <unistd.h>
 
+#include "ferry-continue.h"
 #include "ferry-copy-file.h"
 #include "ferry-fs.h"
 #include "ferry-place.h"
@@ -145,7 +146,10 @@ ferry_copy_file (FerryTreeContext *ctx, FerryEntry *entry, int opened_fd)
   gboolean first_name = TRUE;
   FerryFileOutcome outcome = FERRY_FILE_FAILED;
 
-  if (ferry_place_settle (ctx, entry, &error))
+  /* A resumed run keeps what its earlier run finished, as it was. */
+  if (ferry_continue_carry (ctx, entry))
+    return;
+  if (entry->replace || ferry_place_settle (ctx, entry, &error))
     outcome = entry->skip ? FERRY_FILE_COPIED
                           : copy_or_link (ctx, entry, &src_fd, &first_name, &error);
   if (outcome != FERRY_FILE_LATER)

@@ -85,6 +85,12 @@ ferry_place_settle_taken (FerryTreeContext *ctx,
 {
   g_autofree char *new_name = NULL;
 
+  /* A resumed run goes on in the folders its earlier run made. */
+  if (ctx->resuming && S_ISDIR (entry->st.st_mode) && S_ISDIR (dst_st->st_mode))
+    {
+      entry->replace = TRUE;
+      return TRUE;
+    }
   if (ferry_stat_same_file (&entry->st, dst_st))
     return ferry_entry_fail (entry, FALSE, FERRY_ERROR_SAME_FILE,
                              _ ("“%s” is what is being copied; it cannot be copied onto itself"),

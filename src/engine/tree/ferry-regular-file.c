@@ -5,6 +5,7 @@
 #include <fcntl.h>
 #include <glib/gi18n-lib.h>
 
+#include "ferry-continue.h"
 #include "ferry-folder.h"
 #include "ferry-fs.h"
 #include "ferry-place.h"
@@ -27,6 +28,7 @@ typedef struct
   char *src_name;   /* the entry's, which lived in a folder listing */
   char *src_path;   /* once named, when its folder may be done: for messages */
   char *dst_path;
+  char *journal_path; /* below the destination folder, when the job keeps a journal */
 } RegularFile;
 
 static char *
@@ -50,6 +52,7 @@ regular_file_free (RegularFile *file)
   g_free (file->src_name);
   g_free (file->src_path);
   g_free (file->dst_path);
+  g_free (file->journal_path);
   g_free (file);
 }
 
@@ -83,6 +86,8 @@ open_temp (FerryTreeContext *ctx, FerryFileCopy *fc, GError **error)
 {
   int errsv;
 
+  if (ferry_continue_open_temp (ctx, fc))
+    return TRUE;
   if (ferry_temp_file_open (&fc->tmp, fc->dst_dir_fd, fc->st.st_mode & 0777 & ~ctx->meta.umask,
                             &ctx->tmpfile_unsupported, &errsv))
     return TRUE;
@@ -159,7 +164,10 @@ end_file (RegularFile *file, const FerryEntry *entry, gboolean copied)
   FerryFileCopy *fc = &file->fc;
 
   if (!copied || entry->skip)
-    ferry_counters_sub (file->ctx->counters, &file->ctx->counters->bytes_written, fc->written);
+    {
+      ferry_counters_sub (file->ctx->counters, &file->ctx->counters->bytes_written, fc->written);
+      ferry_continue_note_dropped (file->ctx, fc);
+    }
   ferry_fd_closep (&fc->src_fd);
   ferry_temp_file_discard (&fc->tmp); /* nothing left to discard once it has its name */
 }
@@ -183,6 +191,8 @@ on_name_durable (FerryFileCopy *fc, int errsv)
   RegularFile *file = (RegularFile *) fc;
   g_autoptr (GError) error = NULL;
 
+  if (errsv == 0)
+    ferry_continue_note_complete (file->ctx, fc->journal_path, &fc->st);
   if (errsv == 0 || errsv == ECANCELED)
     ferry_tree_context_file_done (file->ctx);
   else
@@ -200,6 +210,7 @@ typedef struct
   FerryNamedFile named; /* first: the strategy hands back this pointer */
   FerryTreeContext *ctx;
   char *src_path;
+  struct stat src_st;
 } NamedCopy;
 
 static void
@@ -226,6 +237,15 @@ on_named_lost (FerryNamedFile *named, int errsv)
   report_lost (ctx, copy->src_path, dst_path, error);
 }
 
+/* A sync vouched for the copy and its name: the journal may say so. */
+static void
+on_named_kept (FerryNamedFile *named)
+{
+  NamedCopy *copy = (NamedCopy *) named;
+
+  ferry_continue_note_complete (copy->ctx, named->relpath, &copy->src_st);
+}
+
 /* Hands the strategy the file just named, with its copy still open. */
 static void
 note_named (FerryTreeContext *ctx, FerryFileCopy *fc, const FerryEntry *entry)
@@ -238,6 +258,8 @@ note_named (FerryTreeContext *ctx, FerryFileCopy *fc, const FerryEntry *entry)
   copy->named.relpath = ferry_dir_node_dst_relpath (entry->node, entry->dst_name);
   copy->named.fd = ferry_fd_steal (&fc->tmp.fd);
   copy->named.lost = on_named_lost;
+  copy->named.kept = on_named_kept;
+  copy->src_st = fc->st;
   copy->named.free = named_copy_free;
   copy->ctx = ctx;
   copy->src_path = ferry_entry_path (entry, TRUE);
@@ -337,6 +359,9 @@ ferry_regular_file_copy (FerryTreeContext *ctx, FerryEntry *entry, int *src_fd, 
   FerryFileCopy *fc = &file.fc;
   gboolean copied = FALSE;
 
+  if (ctx->target->journal != NULL)
+    fc->journal_path = file.journal_path
+        = ferry_dir_node_dst_relpath (entry->node, entry->dst_name);
   if (copy_steps (ctx, fc, entry, error))
     switch (commit (ctx, &file, entry, error))
       {
@@ -353,5 +378,6 @@ ferry_regular_file_copy (FerryTreeContext *ctx, FerryEntry *entry, int *src_fd, 
       }
   entry->destination_failed = fc->destination_failed;
   end_file (&file, entry, copied);
+  g_free (file.journal_path);
   return copied ? FERRY_FILE_COPIED : FERRY_FILE_FAILED;
 }

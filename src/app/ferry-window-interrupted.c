@@ -1,0 +1,169 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* Transfers cut short (Ferry or the session ended, a drive pulled out):
+ * a row each, "Interrupted: 1.2 GB of 3.0 GB on STICK", with Resume and
+ * Discard, for those whose drive is plugged in (the same filesystem, not
+ * one with the same label), at start-up and whenever drives change, and
+ * for one that this window saw cut short, whose drive may come back. */
+#include "config.h"
+
+#include <glib/gi18n.h>
+
+#include "ferry-window-private.h"
+
+static GQuark
+unfinished_quark (void)
+{
+  return g_quark_from_static_string ("ferry-unfinished");
+}
+
+/* Transfers in the queue still running keep journals too: not rows. */
+static gboolean
+is_running (FerryWindow *self, FerryUnfinished *unfinished)
+{
+  GListModel *jobs = G_LIST_MODEL (self->queue);
+
+  for (guint i = 0; i < g_list_model_get_n_items (jobs); i++)
+    {
+      g_autoptr (FerryJob) job = g_list_model_get_item (jobs, i);
+
+      if (ferry_job_get_phase (job) < FERRY_PHASE_DONE
+          && ferry_unfinished_is_of_job (unfinished, job))
+        return TRUE;
+    }
+  return FALSE;
+}
+
+static FerryUnfinished *
+unfinished_of (GtkWidget *button)
+{
+  GtkWidget *row = gtk_widget_get_ancestor (button, ADW_TYPE_ACTION_ROW);
+
+  return g_object_get_qdata (G_OBJECT (row), unfinished_quark ());
+}
+
+static void
+on_resume_clicked (GtkButton *button, FerryWindow *self)
+{
+  g_autoptr (FerryJob) job = ferry_unfinished_new_job (unfinished_of (GTK_WIDGET (button)));
+
+  _ferry_window_start_job (self, job);
+  _ferry_window_load_interrupted (self);
+}
+
+static void
+on_discard_clicked (GtkButton *button, FerryWindow *self)
+{
+  ferry_unfinished_discard (unfinished_of (GTK_WIDGET (button)));
+  _ferry_window_load_interrupted (self);
+}
+
+static GtkWidget *
+new_button (FerryWindow *self, const char *label, GCallback clicked, gboolean suggested)
+{
+  GtkWidget *button = gtk_button_new_with_mnemonic (label);
+
+  gtk_widget_set_valign (button, GTK_ALIGN_CENTER);
+  if (suggested)
+    gtk_widget_add_css_class (button, "suggested-action");
+  g_signal_connect_object (button, "clicked", clicked, self, 0);
+  return button;
+}
+
+static GtkWidget *
+new_row (FerryWindow *self, FerryUnfinished *unfinished)
+{
+  g_autofree char *durable = g_format_size (ferry_unfinished_get_bytes_durable (unfinished));
+  g_autofree char *total = g_format_size (ferry_unfinished_get_bytes_total (unfinished));
+  const char *label = ferry_unfinished_get_label (unfinished);
+  /* TRANSLATORS: a transfer cut short, like "Interrupted: 1.2 GB of 3.0 GB on STICK" */
+  g_autofree char *title = g_strdup_printf (_ ("Interrupted: %s of %s on %s"), durable, total,
+                                            label != NULL ? label : _ ("the drive"));
+  g_autofree char *subtitle = g_markup_escape_text (
+      ferry_unfinished_get_destination (unfinished), -1);
+  GtkWidget *row = adw_action_row_new ();
+  GtkWidget *resume = new_button (self, _ ("_Resume"), G_CALLBACK (on_resume_clicked), TRUE);
+
+  adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), title);
+  adw_action_row_set_subtitle (ADW_ACTION_ROW (row), subtitle);
+  gtk_widget_set_sensitive (resume, ferry_unfinished_is_present (unfinished));
+  if (!ferry_unfinished_is_present (unfinished))
+    gtk_widget_set_tooltip_text (resume, _ ("Plug the drive in again to resume"));
+  adw_action_row_add_suffix (ADW_ACTION_ROW (row), resume);
+  adw_action_row_add_suffix (
+      ADW_ACTION_ROW (row), new_button (self, _ ("_Discard"), G_CALLBACK (on_discard_clicked), FALSE));
+  g_object_set_qdata_full (G_OBJECT (row), unfinished_quark (), g_object_ref (unfinished),
+                           g_object_unref);
+  return row;
+}
+
+static gboolean
+is_shown (FerryWindow *self, FerryUnfinished *unfinished)
+{
+  if (is_running (self, unfinished))
+    return FALSE;
+  return ferry_unfinished_is_present (unfinished)
+         || g_hash_table_contains (self->interrupted_here, ferry_unfinished_get_id (unfinished));
+}
+
+/* The rows made again from the journals kept. */
+void
+_ferry_window_load_interrupted (FerryWindow *self)
+{
+  g_autoptr (GPtrArray) list = ferry_unfinished_list ();
+  GtkWidget *child;
+  gboolean any = FALSE;
+
+  while ((child = gtk_widget_get_first_child (GTK_WIDGET (self->interrupted_list))) != NULL)
+    gtk_list_box_remove (self->interrupted_list, child);
+  for (guint i = 0; i < list->len; i++)
+    {
+      FerryUnfinished *unfinished = g_ptr_array_index (list, i);
+
+      if (!is_shown (self, unfinished))
+        continue;
+      gtk_list_box_append (self->interrupted_list, new_row (self, unfinished));
+      any = TRUE;
+    }
+  gtk_widget_set_visible (self->interrupted_group, any);
+  if (any)
+    gtk_stack_set_visible_child_name (self->stack, "content");
+}
+
+/* A transfer whose drive was pulled out, its journal kept: its row says
+ * so instead of listing every file it did not copy. */
+static void
+on_job_finished (FerryQueue *queue, FerryJob *job, GError *error, FerryWindow *self)
+{
+  g_autoptr (GPtrArray) list = NULL;
+
+  if (error == NULL || g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    return;
+  list = ferry_unfinished_list ();
+  for (guint i = 0; i < list->len; i++)
+    {
+      FerryUnfinished *unfinished = g_ptr_array_index (list, i);
+
+      if (!ferry_unfinished_is_of_job (unfinished, job) || ferry_unfinished_is_present (unfinished))
+        continue;
+      g_hash_table_add (self->interrupted_here, g_strdup (ferry_unfinished_get_id (unfinished)));
+      ferry_queue_remove (queue, job);
+      break;
+    }
+  _ferry_window_load_interrupted (self);
+}
+
+static void
+on_drives_changed (GListModel *drives, guint position, guint removed, guint added, FerryWindow *self)
+{
+  _ferry_window_load_interrupted (self);
+}
+
+void
+_ferry_window_bind_interrupted (FerryWindow *self)
+{
+  self->interrupted_here = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  g_signal_connect_object (self->drives, "items-changed", G_CALLBACK (on_drives_changed), self, 0);
+  g_signal_connect_object (self->queue, "job-finished", G_CALLBACK (on_job_finished), self,
+                           G_CONNECT_AFTER);
+  _ferry_window_load_interrupted (self);
+}

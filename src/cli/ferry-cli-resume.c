@@ -1,0 +1,109 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include "config.h"
+
+#include <glib/gi18n.h>
+#include <stdio.h>
+
+#include "ferry-cli-output.h"
+#include "ferry-cli-resume.h"
+#include "ferry-cli-run.h"
+
+/* ferry-copy --resume: the unfinished transfers listed, one a line, or
+ * those named (or all) continued, each on its own drive only. */
+
+static void
+print_unfinished (FerryUnfinished *unfinished)
+{
+  g_autofree char *durable = g_format_size (ferry_unfinished_get_bytes_durable (unfinished));
+  g_autofree char *total = g_format_size (ferry_unfinished_get_bytes_total (unfinished));
+  const char *label = ferry_unfinished_get_label (unfinished);
+  g_autofree char *where = g_strdup_printf (
+      /* TRANSLATORS: how much of a transfer is on its drive, like "1.2 GB of 3.0 GB on STICK" */
+      _ ("%s of %s on %s"), durable, total, label != NULL ? label : "?");
+
+  printf ("%s  %s  → %s%s\n", ferry_unfinished_get_id (unfinished), where,
+          ferry_unfinished_get_destination (unfinished),
+          ferry_unfinished_is_present (unfinished) ? "" : _ (" (not plugged in)"));
+}
+
+static FerryCliExit
+list_unfinished (void)
+{
+  g_autoptr (GPtrArray) list = ferry_unfinished_list ();
+
+  if (list->len == 0)
+    printf ("%s\n", _ ("No unfinished transfers"));
+  for (guint i = 0; i < list->len; i++)
+    print_unfinished (g_ptr_array_index (list, i));
+  return FERRY_CLI_EXIT_OK;
+}
+
+static FerryCliExit
+run_one (FerryUnfinished *unfinished, const FerryCliOptions *options)
+{
+  g_autoptr (FerryJob) job = ferry_unfinished_new_job (unfinished);
+  g_auto (FerryCliOutcome) outcome = { 0 };
+
+  if (!ferry_unfinished_is_present (unfinished))
+    {
+      const char *label = ferry_unfinished_get_label (unfinished);
+      g_autofree char *message
+          = g_strdup_printf (_ ("“%s” is not plugged in"), label != NULL ? label : "?");
+      ferry_cli_print_error (message);
+      return FERRY_CLI_EXIT_FAILED;
+    }
+  ferry_cli_job_apply_options (job, options);
+  ferry_cli_run (job, options->progress_style, &outcome);
+  return ferry_cli_report (job, options, &outcome);
+}
+
+/* "all": every one whose drive is plugged in. */
+static GPtrArray *
+find_named (const FerryCliOptions *options, FerryCliExit *status)
+{
+  GPtrArray *found;
+
+  if (g_strv_length (options->sources) == 1 && g_str_equal (options->sources[0], "all"))
+    {
+      found = ferry_unfinished_list ();
+      for (guint i = found->len; i > 0; i--)
+        if (!ferry_unfinished_is_present (g_ptr_array_index (found, i - 1)))
+          g_ptr_array_remove_index (found, i - 1);
+      return found;
+    }
+  found = g_ptr_array_new_with_free_func (g_object_unref);
+  for (guint i = 0; options->sources[i] != NULL; i++)
+    {
+      g_autoptr (GError) error = NULL;
+      FerryUnfinished *unfinished = ferry_unfinished_lookup (options->sources[i], &error);
+
+      if (unfinished != NULL)
+        g_ptr_array_add (found, unfinished);
+      else
+        {
+          g_autofree char *message
+              = g_strdup_printf (_ ("No unfinished transfer “%s”"), options->sources[i]);
+          ferry_cli_print_error (message);
+          *status = FERRY_CLI_EXIT_FAILED;
+        }
+    }
+  return found;
+}
+
+FerryCliExit
+ferry_cli_resume (const FerryCliOptions *options)
+{
+  g_autoptr (GPtrArray) named = NULL;
+  FerryCliExit status = FERRY_CLI_EXIT_OK;
+
+  if (options->sources[0] == NULL)
+    return list_unfinished ();
+  named = find_named (options, &status);
+  for (guint i = 0; i < named->len; i++)
+    {
+      FerryCliExit one = run_one (g_ptr_array_index (named, i), options);
+      if (one != FERRY_CLI_EXIT_OK && status == FERRY_CLI_EXIT_OK)
+        status = one;
+    }
+  return status;
+}

@@ -1,0 +1,83 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#pragma once
+
+#include <gio/gio.h>
+
+#include "ferry-fs-id.h"
+
+G_BEGIN_DECLS
+
+#define FERRY_TYPE_JOURNAL (ferry_journal_get_type ())
+
+G_DECLARE_FINAL_TYPE (FerryJournal, ferry_journal, FERRY, JOURNAL, GObject)
+
+/* What a source file was when it was copied: a copy is trusted again
+ * only while its source still is that. */
+typedef struct
+{
+  guint64 size;
+  gint64 mtime_sec;
+  gint64 mtime_nsec;
+} FerryJournalStamp;
+
+/* A file whose data was on its way: its hidden temporary name in its
+ * folder and how much of it a durability point covered. */
+typedef struct
+{
+  char *temp_name;
+  guint64 durable;
+  FerryJournalStamp stamp;
+} FerryJournalInFlight;
+
+/* Files at least this large that go to a slow device get a temporary
+ * name the journal knows, to continue from where the device has them. */
+#define FERRY_JOURNAL_RESUMABLE_MIN (8 * 1024 * 1024)
+
+char *ferry_journal_dir (void);
+char *ferry_journal_id_for (const char *const *sources, const char *destination);
+gboolean ferry_journal_exists (const char *id);
+GStrv ferry_journal_list_ids (void);
+
+FerryJournal *ferry_journal_new (const char *id);
+FerryJournal *ferry_journal_load (const char *id, GError **error);
+const char *ferry_journal_get_id (FerryJournal *self);
+
+void ferry_journal_set_transfer (FerryJournal *self,
+                                 const char *const *sources,
+                                 const char *destination,
+                                 const FerryFsId *filesystem);
+const char *const *ferry_journal_get_sources (FerryJournal *self);
+const char *ferry_journal_get_destination (FerryJournal *self);
+const FerryFsId *ferry_journal_get_filesystem (FerryJournal *self);
+guint64 ferry_journal_get_bytes_total (FerryJournal *self);
+guint64 ferry_journal_get_bytes_durable (FerryJournal *self);
+
+gboolean ferry_journal_find_complete (FerryJournal *self,
+                                      const char *relpath,
+                                      FerryJournalStamp *stamp);
+gboolean ferry_journal_find_in_flight (FerryJournal *self,
+                                       const char *relpath,
+                                       FerryJournalInFlight *in_flight);
+GStrv ferry_journal_dup_temp_paths (FerryJournal *self);
+guint64 ferry_journal_get_bytes_complete (FerryJournal *self);
+void ferry_journal_in_flight_clear (FerryJournalInFlight *in_flight);
+
+void ferry_journal_begin_file (FerryJournal *self,
+                               const char *relpath,
+                               const char *temp_name,
+                               const FerryJournalStamp *stamp,
+                               guint64 durable);
+void ferry_journal_wrote (FerryJournal *self, const char *relpath, guint64 end);
+void ferry_journal_drop_file (FerryJournal *self, const char *relpath);
+void ferry_journal_complete (FerryJournal *self,
+                             const char *relpath,
+                             const FerryJournalStamp *stamp);
+
+void ferry_journal_point_started (FerryJournal *self);
+void ferry_journal_point_done (FerryJournal *self, guint64 bytes_durable, guint64 bytes_total);
+gboolean ferry_journal_save (FerryJournal *self, GError **error);
+void ferry_journal_remove (FerryJournal *self);
+
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (FerryJournalInFlight, ferry_journal_in_flight_clear)
+
+G_END_DECLS

@@ -1,0 +1,200 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include "config.h"
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include "ferry-fs-id.h"
+#include "ferry-fs.h"
+#include "ferry-journal.h"
+#include "ferry-temp-file.h"
+#include "ferry-unfinished.h"
+
+struct _FerryUnfinished
+{
+  GObject parent_instance;
+  FerryJournal *journal;
+};
+
+G_DEFINE_FINAL_TYPE (FerryUnfinished, ferry_unfinished, G_TYPE_OBJECT)
+
+static void
+ferry_unfinished_finalize (GObject *object)
+{
+  FerryUnfinished *self = FERRY_UNFINISHED (object);
+
+  g_clear_object (&self->journal);
+  G_OBJECT_CLASS (ferry_unfinished_parent_class)->finalize (object);
+}
+
+static void
+ferry_unfinished_class_init (FerryUnfinishedClass *klass)
+{
+  G_OBJECT_CLASS (klass)->finalize = ferry_unfinished_finalize;
+}
+
+static void
+ferry_unfinished_init (FerryUnfinished *self)
+{
+}
+
+/**
+ * ferry_unfinished_lookup:
+ * The unfinished transfer @id; NULL with @error when there is none.
+ */
+FerryUnfinished *
+ferry_unfinished_lookup (const char *id, GError **error)
+{
+  FerryJournal *journal = ferry_journal_load (id, error);
+  FerryUnfinished *self;
+
+  if (journal == NULL)
+    return NULL;
+  self = g_object_new (FERRY_TYPE_UNFINISHED, NULL);
+  self->journal = journal;
+  return self;
+}
+
+/**
+ * ferry_unfinished_list:
+ * Returns: (transfer full) (element-type FerryUnfinished): every
+ * unfinished transfer, its drive present or not.
+ */
+GPtrArray *
+ferry_unfinished_list (void)
+{
+  g_auto (GStrv) ids = ferry_journal_list_ids ();
+  GPtrArray *list = g_ptr_array_new_with_free_func (g_object_unref);
+
+  for (guint i = 0; ids[i] != NULL; i++)
+    {
+      FerryUnfinished *found = ferry_unfinished_lookup (ids[i], NULL);
+
+      if (found != NULL)
+        g_ptr_array_add (list, found);
+    }
+  return list;
+}
+
+const char *
+ferry_unfinished_get_id (FerryUnfinished *self)
+{
+  g_return_val_if_fail (FERRY_IS_UNFINISHED (self), NULL);
+  return ferry_journal_get_id (self->journal);
+}
+
+const char *const *
+ferry_unfinished_get_sources (FerryUnfinished *self)
+{
+  g_return_val_if_fail (FERRY_IS_UNFINISHED (self), NULL);
+  return ferry_journal_get_sources (self->journal);
+}
+
+const char *
+ferry_unfinished_get_destination (FerryUnfinished *self)
+{
+  g_return_val_if_fail (FERRY_IS_UNFINISHED (self), NULL);
+  return ferry_journal_get_destination (self->journal);
+}
+
+/* The drive's label, or else its mount folder's name. */
+const char *
+ferry_unfinished_get_label (FerryUnfinished *self)
+{
+  g_return_val_if_fail (FERRY_IS_UNFINISHED (self), NULL);
+  return ferry_journal_get_filesystem (self->journal)->label;
+}
+
+guint64
+ferry_unfinished_get_bytes_durable (FerryUnfinished *self)
+{
+  g_return_val_if_fail (FERRY_IS_UNFINISHED (self), 0);
+  return ferry_journal_get_bytes_durable (self->journal);
+}
+
+guint64
+ferry_unfinished_get_bytes_total (FerryUnfinished *self)
+{
+  g_return_val_if_fail (FERRY_IS_UNFINISHED (self), 0);
+  return ferry_journal_get_bytes_total (self->journal);
+}
+
+/**
+ * ferry_unfinished_is_present:
+ * Whether the destination folder is on the transfer's filesystem now,
+ * told by its UUID (else its device), never by its label.
+ */
+gboolean
+ferry_unfinished_is_present (FerryUnfinished *self)
+{
+  g_auto (FerryFsId) now = { 0 };
+
+  g_return_val_if_fail (FERRY_IS_UNFINISHED (self), FALSE);
+  return ferry_fs_id_read_path (&now, ferry_journal_get_destination (self->journal))
+         && ferry_fs_id_same (ferry_journal_get_filesystem (self->journal), &now);
+}
+
+/**
+ * ferry_unfinished_is_of_job:
+ * Whether @job (one keeping a journal, made of files) copies what the
+ * transfer copies: its journal is the one @job keeps.
+ */
+gboolean
+ferry_unfinished_is_of_job (FerryUnfinished *self, FerryJob *job)
+{
+  GPtrArray *sources = ferry_job_get_sources (job);
+  g_autoptr (GPtrArray) paths = g_ptr_array_new_with_free_func (g_free);
+  g_autofree char *destination = g_file_get_path (ferry_job_get_destination (job));
+  g_autofree char *id = NULL;
+
+  g_return_val_if_fail (FERRY_IS_UNFINISHED (self), FALSE);
+  if (destination == NULL)
+    return FALSE;
+  for (guint i = 0; i < sources->len; i++)
+    g_ptr_array_add (paths, g_file_get_path (g_ptr_array_index (sources, i)));
+  g_ptr_array_add (paths, NULL);
+  id = ferry_journal_id_for ((const char *const *) paths->pdata, destination);
+  return g_str_equal (id, ferry_unfinished_get_id (self));
+}
+
+/**
+ * ferry_unfinished_new_job:
+ * Returns: (transfer full): a job that continues the transfer, on its
+ * filesystem only.
+ */
+FerryJob *
+ferry_unfinished_new_job (FerryUnfinished *self)
+{
+  const char *const *sources;
+  FerryJob *job;
+
+  g_return_val_if_fail (FERRY_IS_UNFINISHED (self), NULL);
+  sources = ferry_journal_get_sources (self->journal);
+  job = ferry_job_new_for_paths (sources, g_strv_length ((char **) sources),
+                                 ferry_journal_get_destination (self->journal));
+  ferry_job_set_keeps_journal (job, TRUE);
+  return job;
+}
+
+/**
+ * ferry_unfinished_discard:
+ * Forgets the transfer; the temporary files it kept on its drive go
+ * now when the drive is present, else with the next copy into their
+ * folders.
+ */
+void
+ferry_unfinished_discard (FerryUnfinished *self)
+{
+  g_auto (GStrv) temps = NULL;
+  ferry_autofd dst_fd = -1;
+
+  g_return_if_fail (FERRY_IS_UNFINISHED (self));
+  ferry_journal_remove (self->journal);
+  if (!ferry_unfinished_is_present (self))
+    return;
+  temps = ferry_journal_dup_temp_paths (self->journal);
+  dst_fd = open (ferry_journal_get_destination (self->journal),
+                 O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  for (guint i = 0; dst_fd >= 0 && temps[i] != NULL; i++)
+    ferry_temp_file_remove_stale_below (dst_fd, temps[i]);
+}

@@ -1,0 +1,36 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#pragma once
+
+#include <gio/gio.h>
+
+#include "ferry-job.h"
+
+G_BEGIN_DECLS
+
+#define FERRY_TYPE_UNFINISHED (ferry_unfinished_get_type ())
+
+/**
+ * FerryUnfinished:
+ * A transfer cut short (killed, or its drive pulled out) that can be
+ * continued where the data on its drive ends: what it copies where,
+ * how much of it is on the drive, and whether that drive (the same
+ * filesystem, not merely one with the same label) is plugged in now.
+ */
+G_DECLARE_FINAL_TYPE (FerryUnfinished, ferry_unfinished, FERRY, UNFINISHED, GObject)
+
+GPtrArray *ferry_unfinished_list (void);
+FerryUnfinished *ferry_unfinished_lookup (const char *id, GError **error);
+
+const char *ferry_unfinished_get_id (FerryUnfinished *self);
+const char *const *ferry_unfinished_get_sources (FerryUnfinished *self);
+const char *ferry_unfinished_get_destination (FerryUnfinished *self);
+const char *ferry_unfinished_get_label (FerryUnfinished *self);
+guint64 ferry_unfinished_get_bytes_durable (FerryUnfinished *self);
+guint64 ferry_unfinished_get_bytes_total (FerryUnfinished *self);
+gboolean ferry_unfinished_is_present (FerryUnfinished *self);
+
+gboolean ferry_unfinished_is_of_job (FerryUnfinished *self, FerryJob *job);
+FerryJob *ferry_unfinished_new_job (FerryUnfinished *self);
+void ferry_unfinished_discard (FerryUnfinished *self);
+
+G_END_DECLS

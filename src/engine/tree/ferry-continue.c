@@ -1,0 +1,212 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "ferry-continue.h"
+#include "ferry-fs.h"
+
+/* How much of a file continued is read back and compared with its
+ * source before anything is appended: the last window a point covered. */
+#define CHECK_WINDOW (4 * 1024 * 1024)
+#define CHECK_BUFFER (256 * 1024)
+/* exFAT keeps times to 10 ms, FAT to 2 s: a copy's time rounded so is
+ * still the source's. */
+#define ROUNDED_NSEC    (10 * 1000 * 1000)
+#define ROUNDING_MAX_NS (2 * G_GINT64_CONSTANT (1000000000))
+
+/* A run that continues a transfer cut short (a kill, an unplug): what
+ * its journal says is on the device is checked, never trusted. A file
+ * listed complete is kept when its source is as it was (size and time)
+ * and its copy is there with that size and time; the file in flight
+ * goes on from its durable offset when its temporary file is there, at
+ * least that long, its source as it was, and the last durable window
+ * equals the source's bytes. Anything else is copied again. */
+
+static FerryJournalStamp
+stamp_of (const struct stat *st)
+{
+  return (FerryJournalStamp){ st->st_size, st->st_mtim.tv_sec, st->st_mtim.tv_nsec };
+}
+
+static gboolean
+stamp_equal (const FerryJournalStamp *a, const FerryJournalStamp *b)
+{
+  return a->size == b->size && a->mtime_sec == b->mtime_sec && a->mtime_nsec == b->mtime_nsec;
+}
+
+static gboolean
+copy_time_matches (const struct stat *copy, const struct stat *source)
+{
+  gint64 copy_ns = copy->st_mtim.tv_sec * G_GINT64_CONSTANT (1000000000) + copy->st_mtim.tv_nsec;
+  gint64 source_ns
+      = source->st_mtim.tv_sec * G_GINT64_CONSTANT (1000000000) + source->st_mtim.tv_nsec;
+
+  if (copy_ns == source_ns)
+    return TRUE;
+  return copy->st_mtim.tv_nsec % ROUNDED_NSEC == 0 && ABS (copy_ns - source_ns) < ROUNDING_MAX_NS;
+}
+
+static FerryJournal *
+journal_of (FerryTreeContext *ctx)
+{
+  return ctx->target->journal;
+}
+
+/* An earlier run's copy of @entry, complete on the device: counted, and
+ * not written again. Otherwise FALSE, @entry replacing what that run
+ * left under its name when the source or the copy changed since. */
+gboolean
+ferry_continue_carry (FerryTreeContext *ctx, FerryEntry *entry)
+{
+  g_autofree char *relpath = NULL;
+  FerryJournalStamp source = stamp_of (&entry->st), recorded;
+  gboolean known;
+  struct stat copy;
+
+  if (!ctx->resuming || !S_ISREG (entry->st.st_mode))
+    return FALSE;
+  relpath = ferry_dir_node_dst_relpath (entry->node, entry->dst_name);
+  known = ferry_journal_find_complete (journal_of (ctx), relpath, &recorded);
+  if (fstatat (entry->node->dst_fd, entry->dst_name, &copy, AT_SYMLINK_NOFOLLOW) != 0)
+    return FALSE;
+  entry->replace = known && S_ISREG (copy.st_mode);
+  if ((known && !stamp_equal (&recorded, &source)) || !S_ISREG (copy.st_mode)
+      || copy.st_size != entry->st.st_size || !copy_time_matches (&copy, &entry->st))
+    return FALSE;
+  ferry_journal_complete (journal_of (ctx), relpath, &source);
+  ferry_counters_add_carried (ctx->counters, entry->st.st_size);
+  ferry_tree_context_file_done (ctx);
+  return TRUE;
+}
+
+static gboolean
+read_all (int fd, char *buf, size_t n, off_t off)
+{
+  for (size_t done = 0; done < n;)
+    {
+      ssize_t r = pread (fd, buf + done, n - done, off + done);
+
+      if (r < 0 && errno == EINTR)
+        continue;
+      if (r <= 0)
+        return FALSE;
+      done += r;
+    }
+  return TRUE;
+}
+
+/* The last window before @offset is the same in the copy as in the
+ * source. */
+static gboolean
+window_matches (int src_fd, int copy_fd, guint64 offset)
+{
+  g_autofree char *a = g_malloc (CHECK_BUFFER);
+  g_autofree char *b = g_malloc (CHECK_BUFFER);
+  guint64 off = offset - MIN (offset, CHECK_WINDOW);
+
+  while (off < offset)
+    {
+      size_t n = MIN (CHECK_BUFFER, offset - off);
+
+      if (!read_all (src_fd, a, n, off) || !read_all (copy_fd, b, n, off) || memcmp (a, b, n) != 0)
+        return FALSE;
+      off += n;
+    }
+  return TRUE;
+}
+
+/* The temporary file the journal records for @fc, opened to go on from
+ * its durable offset; one that cannot be continued is removed. */
+static gboolean
+reopen_in_flight (FerryTreeContext *ctx, FerryFileCopy *fc)
+{
+  g_auto (FerryJournalInFlight) record = { 0 };
+  FerryJournalStamp source = stamp_of (&fc->st);
+  struct stat st;
+  int errsv;
+
+  if (!ferry_journal_find_in_flight (journal_of (ctx), fc->journal_path, &record))
+    return FALSE;
+  ferry_journal_drop_file (journal_of (ctx), fc->journal_path);
+  if (!ferry_temp_file_reopen (&fc->tmp, fc->dst_dir_fd, record.temp_name, &errsv))
+    return FALSE;
+  if (!stamp_equal (&record.stamp, &source) || record.durable == 0 || fstat (fc->tmp.fd, &st) != 0
+      || (guint64) st.st_size < record.durable
+      || !window_matches (fc->src_fd, fc->tmp.fd, record.durable))
+    {
+      ferry_temp_file_discard (&fc->tmp);
+      return FALSE;
+    }
+  fc->tmp.mode = fc->st.st_mode & 0777 & ~ctx->meta.umask;
+  fc->resume_from = record.durable;
+  fc->written = record.durable;
+  fc->journaled = TRUE;
+  ferry_counters_add_carried (ctx->counters, record.durable);
+  ferry_journal_begin_file (journal_of (ctx), fc->journal_path, record.temp_name, &source,
+                            record.durable);
+  return TRUE;
+}
+
+/* Files large enough to matter, and not sparse. */
+static gboolean
+is_resumable (FerryTreeContext *ctx, const FerryFileCopy *fc)
+{
+  return journal_of (ctx) != NULL && fc->journal_path != NULL
+         && fc->st.st_size >= FERRY_JOURNAL_RESUMABLE_MIN
+         && (guint64) fc->st.st_blocks * 512 >= (guint64) fc->st.st_size;
+}
+
+/**
+ * ferry_continue_open_temp:
+ * For a large file whose job keeps a journal: the earlier run's
+ * temporary file, continued, or, on a slow device, a new one the journal
+ * records. FALSE: the caller opens the usual temporary file, which gets
+ * such a name once the slow strategy writes it (a job that finds its
+ * device slow hands over in the middle of a file), and never on a fast
+ * device, where a killed run leaves no temporary file at all.
+ */
+gboolean
+ferry_continue_open_temp (FerryTreeContext *ctx, FerryFileCopy *fc)
+{
+  FerryJournalStamp source = stamp_of (&fc->st);
+  int errsv;
+
+  fc->resumable = is_resumable (ctx, fc);
+  if (!fc->resumable)
+    return FALSE;
+  if (ctx->resuming && reopen_in_flight (ctx, fc))
+    return TRUE;
+  if (ferry_copy_target_get_method (ctx->target) != FERRY_COPY_METHOD_WINDOW
+      || !ferry_temp_file_open_resumable (&fc->tmp, fc->dst_dir_fd,
+                                          fc->st.st_mode & 0777 & ~ctx->meta.umask,
+                                          ferry_journal_get_id (journal_of (ctx)), &errsv))
+    return FALSE;
+  ferry_journal_begin_file (journal_of (ctx), fc->journal_path, fc->tmp.name, &source, 0);
+  fc->journaled = TRUE;
+  return TRUE;
+}
+
+/* The copy at @relpath, of the source @src_st, has its name, and the
+ * name is on the device. */
+void
+ferry_continue_note_complete (FerryTreeContext *ctx,
+                              const char *relpath,
+                              const struct stat *src_st)
+{
+  FerryJournalStamp source = stamp_of (src_st);
+
+  if (journal_of (ctx) != NULL && relpath != NULL)
+    ferry_journal_complete (journal_of (ctx), relpath, &source);
+}
+
+/* @fc failed or was skipped: its temporary file is gone. */
+void
+ferry_continue_note_dropped (FerryTreeContext *ctx, const FerryFileCopy *fc)
+{
+  if (journal_of (ctx) != NULL && fc->journal_path != NULL)
+    ferry_journal_drop_file (journal_of (ctx), fc->journal_path);
+}

@@ -1,0 +1,16 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#pragma once
+
+#include "ferry-file-copy.h"
+#include "ferry-tree-context.h"
+
+G_BEGIN_DECLS
+
+gboolean ferry_continue_carry (FerryTreeContext *ctx, FerryEntry *entry);
+gboolean ferry_continue_open_temp (FerryTreeContext *ctx, FerryFileCopy *fc);
+void ferry_continue_note_complete (FerryTreeContext *ctx,
+                                   const char *relpath,
+                                   const struct stat *src_st);
+void ferry_continue_note_dropped (FerryTreeContext *ctx, const FerryFileCopy *fc);
+
+G_END_DECLS

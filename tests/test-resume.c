@@ -1,0 +1,574 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* A copy to an emulated slow stick cut short (ferry-copy killed with
+ * SIGKILL, or the stick pulled out) and run again: what the journal says
+ * is on the device is kept, the file in flight continues from its
+ * durable offset, whatever changed since is copied again, and the
+ * journal never claims more than the device has. Root only. */
+#include "config.h"
+
+#include <glib/gstdio.h>
+#include <signal.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "ferry-test-stick.h"
+#include "ferry-test-util.h"
+
+#define MB       1000000
+#define RATE     (20 * MB)
+#define BIG_SIZE (128 * 1024 * 1024)
+/* A second run writes at most what was not durable and this much more
+ * (metadata, the window compared, folders' times). */
+#define SLACK (16 * MB)
+
+typedef struct
+{
+  char *scratch;
+  char *src;   /* the tree copied: src/tree */
+  char *state; /* $XDG_STATE_HOME: the journals */
+  FerryTestStick *stick;
+  char *dst;
+} Fixture;
+
+static char *state_dir; /* set before GLib reads it */
+
+/* Half the small files at the top, copied first (ferry-copy runs with
+ * one worker, which copies a folder's files before its subfolders), half
+ * in a/b. It treats the stick as slow from the start: whether "auto"
+ * finds it slow before the kill depends on the machine's load. */
+static void
+make_tree (const char *root, guint n_small, gsize small_size)
+{
+  ferry_test_make_dirs (ferry_test_path (root, "a", "b", NULL));
+  for (guint i = 0; i < n_small; i++)
+    {
+      g_autofree char *name = g_strdup_printf ("f%03u", i);
+      ferry_test_write_random (ferry_test_path (root, i % 2 ? "." : "a/b", name, NULL), small_size,
+                               i + 1);
+    }
+  chmod (ferry_test_path (root, "a", NULL), 0750);
+  ferry_test_set_times (ferry_test_path (root, "a", "b", NULL), 1500000000, 123456789);
+  ferry_test_set_times (ferry_test_path (root, "a", NULL), 1400000000, 5);
+}
+
+static void
+fixture_set_up (Fixture *f, gconstpointer data)
+{
+  g_autofree char *reason = NULL;
+  g_autoptr (GError) error = NULL;
+  g_autofree char *workdir = NULL;
+
+  f->scratch = ferry_test_scratch_new ("resume");
+  f->src = g_build_filename (f->scratch, "src", "tree", NULL);
+  ferry_test_make_dirs (f->src);
+  ferry_test_remove_tree (state_dir);
+  f->state = g_strdup (state_dir);
+  if (!ferry_test_stick_is_supported (&reason))
+    {
+      g_test_skip (reason);
+      return;
+    }
+  workdir = g_build_filename (f->scratch, "stick", NULL);
+  f->stick = ferry_test_stick_new (workdir, NULL, "FERRYTEST", 400 * MB, RATE, &error);
+  g_assert_no_error (error);
+  f->dst = g_strdup (ferry_test_stick_get_mountpoint (f->stick));
+}
+
+static void
+fixture_tear_down (Fixture *f, gconstpointer data)
+{
+  g_clear_pointer (&f->stick, ferry_test_stick_free);
+  ferry_test_remove_tree (f->scratch);
+  ferry_test_remove_tree (f->state);
+  g_free (f->scratch);
+  g_free (f->src);
+  g_free (f->state);
+  g_free (f->dst);
+}
+
+static GSubprocess *
+spawn_copy (const char *source, const char *destination, const char *extra, const char *extra2)
+{
+  const char *argv[] = {
+    g_getenv ("FERRY_COPY"), "--progress=none", "--jobs=1", "--device=slow", source, destination,
+    extra, extra2, NULL,
+  };
+  g_autoptr (GError) error = NULL;
+  GSubprocess *copy;
+
+  g_assert_nonnull (argv[0]);
+  copy = g_subprocess_newv (argv, G_SUBPROCESS_FLAGS_STDOUT_SILENCE | G_SUBPROCESS_FLAGS_STDERR_PIPE,
+                            &error);
+  g_assert_no_error (error);
+  return copy;
+}
+
+/* Runs ferry-copy to its end; its standard error in @err. */
+static int
+run_copy (const char *source,
+          const char *destination,
+          const char *extra,
+          const char *extra2,
+          char **err)
+{
+  g_autoptr (GSubprocess) copy = spawn_copy (source, destination, extra, extra2);
+  g_autoptr (GError) error = NULL;
+
+  g_subprocess_communicate_utf8 (copy, NULL, NULL, NULL, err, &error);
+  g_assert_no_error (error);
+  return g_subprocess_get_exit_status (copy);
+}
+
+/* The only journal kept, or NULL. */
+static GKeyFile *
+load_journal (Fixture *f)
+{
+  g_autofree char *dir_path = g_build_filename (f->state, "ferry", NULL);
+  g_autoptr (GDir) dir = g_dir_open (dir_path, 0, NULL);
+  g_autoptr (GKeyFile) journal = g_key_file_new ();
+  const char *name;
+  guint found = 0;
+
+  while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
+    if (g_str_has_suffix (name, ".journal"))
+      {
+        g_autofree char *path = g_build_filename (dir_path, name, NULL);
+        found++;
+        if (!g_key_file_load_from_file (journal, path, G_KEY_FILE_NONE, NULL))
+          return NULL;
+      }
+  g_assert_cmpuint (found, <=, 1);
+  return found == 1 ? g_steal_pointer (&journal) : NULL;
+}
+
+/* The in-flight file's durable offset and temporary name in @journal. */
+static guint64
+in_flight_offset (GKeyFile *journal, char **temp_name)
+{
+  g_auto (GStrv) keys = journal ? g_key_file_get_keys (journal, "in-flight", NULL, NULL) : NULL;
+  guint64 best = 0;
+
+  for (guint i = 0; keys != NULL && keys[i] != NULL; i++)
+    {
+      g_autofree char *value = g_key_file_get_string (journal, "in-flight", keys[i], NULL);
+      g_auto (GStrv) fields = g_strsplit (value, ";", 0);
+      guint64 offset = g_ascii_strtoull (fields[1], NULL, 10);
+
+      if (offset >= best)
+        {
+          best = offset;
+          if (temp_name != NULL)
+            {
+              g_free (*temp_name);
+              *temp_name = g_strdup (fields[0]);
+            }
+        }
+    }
+  return best;
+}
+
+/* What the journal says: bytes durable in all, of the file in flight,
+ * and how many files are complete. */
+typedef struct
+{
+  guint64 durable;
+  guint64 in_flight;
+  guint64 complete;
+} JournalSays;
+
+static JournalSays
+read_journal (Fixture *f)
+{
+  g_autoptr (GKeyFile) journal = load_journal (f);
+  g_auto (GStrv) complete = NULL;
+
+  if (journal == NULL)
+    return (JournalSays){ 0 };
+  complete = g_key_file_get_keys (journal, "complete", NULL, NULL);
+  return (JournalSays){
+    g_key_file_get_uint64 (journal, "transfer", "bytes-durable", NULL),
+    in_flight_offset (journal, NULL),
+    complete != NULL ? g_strv_length (complete) : 0,
+  };
+}
+
+static gboolean
+journal_reached (Fixture *f, const JournalSays *goal)
+{
+  JournalSays now = read_journal (f);
+
+  return now.durable >= goal->durable && now.in_flight >= goal->in_flight
+         && now.complete >= goal->complete;
+}
+
+typedef struct
+{
+  gboolean called;
+  gboolean exited;
+} Watch;
+
+static void
+on_exited (GObject *copy, GAsyncResult *result, gpointer user_data)
+{
+  Watch *watch = user_data;
+
+  watch->exited = g_subprocess_wait_finish (G_SUBPROCESS (copy), result, NULL);
+  watch->called = TRUE;
+}
+
+static void
+fail_ended (GSubprocess *copy)
+{
+  g_autofree char *err = NULL;
+  g_autoptr (GDataInputStream) in = g_data_input_stream_new (g_subprocess_get_stderr_pipe (copy));
+
+  err = g_data_input_stream_read_upto (in, "", 0, NULL, NULL, NULL);
+  g_error ("ferry-copy ended before its journal said enough: %s", err);
+}
+
+/* Waits until the journal says as much as @goal. */
+static void
+wait_for_journal (Fixture *f, GSubprocess *copy, const JournalSays *goal)
+{
+  g_autoptr (GCancellable) cancellable = g_cancellable_new ();
+  Watch watch = { FALSE, FALSE };
+
+  g_subprocess_wait_async (copy, cancellable, on_exited, &watch);
+  for (guint i = 0; i < 1200 && !journal_reached (f, goal); i++)
+    {
+      while (g_main_context_iteration (NULL, FALSE))
+        ;
+      if (watch.exited)
+        fail_ended (copy);
+      g_usleep (50000);
+    }
+  /* The watch ends before @watch goes. */
+  g_cancellable_cancel (cancellable);
+  while (!watch.called)
+    g_main_context_iteration (NULL, TRUE);
+  g_assert_true (journal_reached (f, goal));
+}
+
+static void
+kill_copy (GSubprocess *copy)
+{
+  g_subprocess_send_signal (copy, SIGKILL);
+  g_subprocess_wait (copy, NULL, NULL);
+}
+
+/* ferry-copy killed once the journal says as much as @goal: every file
+ * at the top of the tree complete, and the file in flight or the whole
+ * copy this far along. */
+static void
+copy_and_kill (Fixture *f, guint64 bytes, gboolean in_flight)
+{
+  g_autoptr (GSubprocess) copy = spawn_copy (f->src, f->dst, NULL, NULL);
+  JournalSays goal = { in_flight ? 0 : bytes, in_flight ? bytes : 0, 20 };
+
+  wait_for_journal (f, copy, &goal);
+  kill_copy (copy);
+}
+
+static guint64
+device_bytes (Fixture *f)
+{
+  return ferry_test_stick_get_sectors_written (f->stick) * 512;
+}
+
+/* Runs the same command again: it ends well, the copy is the source in
+ * full (folders' modes and times too), no journal or temporary file is
+ * left, and it wrote at most what was not yet durable (and SLACK). */
+static void
+run_again (Fixture *f, guint64 total, guint64 durable, const char *extra)
+{
+  g_autofree char *err = NULL;
+  g_autofree char *copy = g_build_filename (f->dst, "tree", NULL);
+  guint64 before = device_bytes (f), written;
+
+  g_assert_cmpint (run_copy (f->src, f->dst, extra, NULL, &err), ==, 0);
+  written = device_bytes (f) - before;
+  ferry_test_assert_trees_equal (f->src, copy,
+                                 FERRY_TEST_COMPARE_CONTENT | FERRY_TEST_COMPARE_MODE
+                                     | FERRY_TEST_COMPARE_TIMES);
+  g_assert_null (load_journal (f));
+  g_assert_cmpuint (ferry_test_count_temp_files (copy), ==, 0);
+  g_test_message ("second run wrote %" G_GUINT64_FORMAT " bytes of %" G_GUINT64_FORMAT
+                  ", %" G_GUINT64_FORMAT " durable before; %s",
+                  written, total, durable, err);
+  if (extra == NULL)
+    {
+      g_assert_cmpuint (written, <=, total - durable + SLACK);
+      g_assert_nonnull (strstr (err, "Carried over"));
+    }
+}
+
+static guint64
+make_big_tree (Fixture *f)
+{
+  make_tree (f->src, 40, 64 * 1024);
+  ferry_test_make_dirs (ferry_test_path (f->src, "z", NULL));
+  ferry_test_write_random (ferry_test_path (f->src, "z", "big.bin", NULL), BIG_SIZE, 77);
+  return BIG_SIZE + 40 * 64 * 1024;
+}
+
+/* Killed in the middle of a big file: it goes on from where the device
+ * has it. */
+static void
+test_kill_mid_big_file (Fixture *f, gconstpointer data)
+{
+  guint64 total, durable;
+
+  if (f->stick == NULL)
+    return;
+  total = make_big_tree (f);
+  copy_and_kill (f, 24 * MB, TRUE);
+  durable = read_journal (f).durable;
+  run_again (f, total, durable, NULL);
+}
+
+/* Killed in the middle of a tree of small files: those complete are not
+ * written again, and every folder ends with its source's mode and times. */
+static void
+test_kill_mid_tree (Fixture *f, gconstpointer data)
+{
+  guint64 total = 1000 * 100 * 1000, durable;
+
+  if (f->stick == NULL)
+    return;
+  make_tree (f->src, 1000, 100 * 1000);
+  copy_and_kill (f, 16 * MB, FALSE);
+  durable = read_journal (f).durable;
+  run_again (f, total, durable, NULL);
+}
+
+/* The stick pulled out in the middle of the big file, its writes lost
+ * from then on, and plugged in again: the journal claimed no byte the
+ * device did not have, and the copy goes on from there. */
+static void
+test_unplug_replug (Fixture *f, gconstpointer data)
+{
+  g_autoptr (GSubprocess) copy = NULL;
+  g_autoptr (GKeyFile) journal = NULL;
+  g_autoptr (GError) error = NULL;
+  g_autofree char *temp_name = NULL;
+  g_autofree char *on_device = NULL;
+  g_autofree char *source = NULL;
+  gsize length = 0;
+  guint64 total, offset;
+
+  if (f->stick == NULL)
+    return;
+  total = make_big_tree (f);
+  copy = spawn_copy (f->src, f->dst, NULL, NULL);
+  wait_for_journal (f, copy, &(JournalSays){ 0, 24 * MB, 20 });
+  g_assert_true (ferry_test_stick_set_fail_writes (f->stick, TRUE, &error));
+  g_assert_true (ferry_test_stick_unmount_lazily (f->stick, &error));
+  g_subprocess_wait (copy, NULL, NULL);
+  g_assert_cmpint (g_subprocess_get_exit_status (copy), !=, 0);
+  g_assert_true (ferry_test_stick_set_fail_writes (f->stick, FALSE, &error));
+  g_assert_true (ferry_test_stick_mount_again (f->stick, &error));
+
+  journal = load_journal (f);
+  offset = in_flight_offset (journal, &temp_name);
+  g_assert_cmpuint (offset, >=, 24 * MB);
+  g_assert_true (g_file_get_contents (ferry_test_path (f->dst, "tree", "z", temp_name, NULL),
+                                      &on_device, &length, &error));
+  g_assert_true (g_file_get_contents (ferry_test_path (f->src, "z", "big.bin", NULL), &source,
+                                      NULL, &error));
+  g_assert_cmpuint (length, >=, offset);
+  g_assert_true (memcmp (on_device, source, offset) == 0);
+  run_again (f, total, g_key_file_get_uint64 (journal, "transfer", "bytes-durable", NULL), NULL);
+}
+
+/* Between the runs the big file and a complete one change at the source,
+ * and on the stick one complete copy is deleted and another cut: each is
+ * copied again, never kept. */
+static void
+test_changed_between_runs (Fixture *f, gconstpointer data)
+{
+  g_autofree char *err = NULL;
+  const char *copy = NULL;
+  int status;
+
+  if (f->stick == NULL)
+    return;
+  make_big_tree (f);
+  copy_and_kill (f, 24 * MB, TRUE);
+  copy = ferry_test_path (f->dst, "tree", NULL);
+  for (guint i = 1; i <= 5; i += 2)
+    {
+      g_autofree char *name = g_strdup_printf ("f%03u", i);
+      g_assert_true (g_file_test (ferry_test_path (copy, name, NULL), G_FILE_TEST_EXISTS));
+    }
+  ferry_test_write_random (ferry_test_path (f->src, "z", "big.bin", NULL), BIG_SIZE, 78);
+  ferry_test_write_random (ferry_test_path (f->src, "f001", NULL), 64 * 1024, 999);
+  g_assert_cmpint (g_remove (ferry_test_path (copy, "f003", NULL)), ==, 0);
+  g_assert_cmpint (truncate (ferry_test_path (copy, "f005", NULL), 10), ==, 0);
+  status = run_copy (f->src, f->dst, NULL, NULL, &err);
+  g_test_message ("%s", err);
+  g_assert_cmpint (status, ==, 0);
+  ferry_test_assert_trees_equal (f->src, copy,
+                                 FERRY_TEST_COMPARE_CONTENT | FERRY_TEST_COMPARE_TIMES);
+  g_assert_null (load_journal (f));
+}
+
+/* --restart does not continue: with --conflict=overwrite everything is
+ * written again, and the temporary file the killed run kept goes. */
+static void
+test_restart (Fixture *f, gconstpointer data)
+{
+  g_autofree char *err = NULL;
+  guint64 total, before;
+
+  if (f->stick == NULL)
+    return;
+  total = make_big_tree (f);
+  copy_and_kill (f, 24 * MB, TRUE);
+  g_assert_cmpuint (ferry_test_count_temp_files (ferry_test_path (f->dst, "tree", "z", NULL)), ==, 1);
+  before = device_bytes (f);
+  g_assert_cmpint (run_copy (f->src, f->dst, "--restart", "--conflict=overwrite", &err), ==, 0);
+  g_assert_cmpuint (device_bytes (f) - before, >=, total);
+  g_assert_null (strstr (err, "Carried over"));
+  g_assert_cmpuint (ferry_test_count_temp_files (ferry_test_path (f->dst, "tree", "z", NULL)), ==, 0);
+  ferry_test_assert_trees_equal (f->src, ferry_test_path (f->dst, "tree", NULL),
+                                 FERRY_TEST_COMPARE_CONTENT | FERRY_TEST_COMPARE_TIMES);
+  g_assert_null (load_journal (f));
+}
+
+/* A copy into the same folder while a transfer is unfinished leaves the
+ * temporary file its journal claims; once it is discarded, the next copy
+ * sweeps the file away. */
+static void
+test_sweep_spares_claimed (Fixture *f, gconstpointer data)
+{
+  g_autoptr (GPtrArray) unfinished = NULL;
+  g_autofree char *err = NULL;
+  const char *other = ferry_test_path (f->scratch, "other", NULL);
+  const char *copy = NULL;
+
+  if (f->stick == NULL)
+    return;
+  make_big_tree (f);
+  copy_and_kill (f, 24 * MB, TRUE);
+  copy = ferry_test_path (f->dst, "tree", "z", NULL);
+  g_assert_cmpuint (ferry_test_count_temp_files (copy), ==, 1);
+  ferry_test_write_text (other, "other");
+  g_assert_cmpint (run_copy (other, copy, NULL, NULL, &err), ==, 0);
+  g_assert_cmpuint (ferry_test_count_temp_files (copy), ==, 1);
+
+  unfinished = ferry_unfinished_list ();
+  g_assert_cmpuint (unfinished->len, ==, 1);
+  ferry_unfinished_discard (g_ptr_array_index (unfinished, 0));
+  g_assert_null (load_journal (f));
+  g_assert_cmpuint (ferry_test_count_temp_files (copy), ==, 0);
+}
+
+/* ferry-copy --resume @what (NULL: nothing more); what it printed in
+ * @out, its standard error in @err. */
+static int
+run_resume_full (const char *what, char **out, char **err)
+{
+  const char *argv[] = { g_getenv ("FERRY_COPY"), "--resume", what, NULL };
+  g_autoptr (GError) error = NULL;
+  int status;
+
+  g_spawn_sync (NULL, (char **) argv, NULL, out ? 0 : G_SPAWN_STDOUT_TO_DEV_NULL, NULL, NULL, out,
+                err, &status, &error);
+  g_assert_no_error (error);
+  return WIFEXITED (status) ? WEXITSTATUS (status) : -1;
+}
+
+static int
+run_resume (const char *what, char **err)
+{
+  return run_resume_full (what, NULL, err);
+}
+
+/* ferry-copy --resume lists the transfer cut short, with how much of it
+ * is on which drive, and --resume ID continues it there. */
+static void
+test_resume_by_id (Fixture *f, gconstpointer data)
+{
+  g_autoptr (GPtrArray) unfinished = NULL;
+  g_autofree char *out = NULL;
+  g_autofree char *err = NULL;
+  g_autofree char *id = NULL;
+
+  if (f->stick == NULL)
+    return;
+  make_big_tree (f);
+  copy_and_kill (f, 24 * MB, TRUE);
+  unfinished = ferry_unfinished_list ();
+  g_assert_cmpuint (unfinished->len, ==, 1);
+  id = g_strdup (ferry_unfinished_get_id (g_ptr_array_index (unfinished, 0)));
+  g_assert_cmpint (run_resume_full (NULL, &out, &err), ==, 0);
+  g_assert_nonnull (strstr (out, id));
+  g_assert_nonnull (strstr (out, "on FERRYTEST"));
+  g_assert_cmpint (run_resume (id, &err), ==, 0);
+  ferry_test_assert_trees_equal (f->src, ferry_test_path (f->dst, "tree", NULL),
+                                 FERRY_TEST_COMPARE_CONTENT | FERRY_TEST_COMPARE_TIMES);
+  g_assert_null (load_journal (f));
+}
+
+/* Another stick with the same label, where the first one was mounted, is
+ * not offered the transfer: not listed as present, not resumed by
+ * --resume all, refused by --resume ID. */
+static void
+test_other_stick_same_label (Fixture *f, gconstpointer data)
+{
+  g_autoptr (FerryTestStick) other = NULL;
+  g_autoptr (GPtrArray) unfinished = NULL;
+  g_autoptr (GError) error = NULL;
+  g_autofree char *err = NULL;
+  g_autofree char *id = NULL;
+  FerryUnfinished *found;
+
+  if (f->stick == NULL)
+    return;
+  make_big_tree (f);
+  copy_and_kill (f, 24 * MB, TRUE);
+  unfinished = ferry_unfinished_list ();
+  g_assert_cmpuint (unfinished->len, ==, 1);
+  found = g_ptr_array_index (unfinished, 0);
+  id = g_strdup (ferry_unfinished_get_id (found));
+  g_assert_true (ferry_unfinished_is_present (found));
+  g_assert_cmpstr (ferry_unfinished_get_label (found), ==, "FERRYTEST");
+
+  g_assert_true (ferry_test_stick_unmount_lazily (f->stick, &error));
+  other = ferry_test_stick_new (ferry_test_path (f->scratch, "other-stick", NULL), f->dst,
+                                "FERRYTEST", 200 * MB, 0, &error);
+  g_assert_no_error (error);
+  g_assert_false (ferry_unfinished_is_present (found));
+
+  g_assert_cmpint (run_resume ("all", &err), ==, 0);
+  g_assert_false (g_file_test (ferry_test_path (f->dst, "tree", NULL), G_FILE_TEST_EXISTS));
+  g_clear_pointer (&err, g_free);
+  g_assert_cmpint (run_resume (id, &err), !=, 0);
+  g_assert_nonnull (strstr (err, "is not plugged in"));
+  g_assert_false (g_file_test (ferry_test_path (f->dst, "tree", NULL), G_FILE_TEST_EXISTS));
+  g_assert_nonnull (load_journal (f));
+}
+
+int
+main (int argc, char **argv)
+{
+  const char *base = g_getenv ("FERRY_TEST_TMPDIR");
+
+  state_dir = g_strdup_printf ("%s/resume-state-%d", base ? base : g_get_tmp_dir (), getpid ());
+  g_setenv ("XDG_STATE_HOME", state_dir, TRUE);
+  g_test_init (&argc, &argv, NULL);
+  ferry_engine_init ();
+#define ADD(path, func) g_test_add (path, Fixture, NULL, fixture_set_up, func, fixture_tear_down)
+  ADD ("/resume/kill-mid-big-file", test_kill_mid_big_file);
+  ADD ("/resume/kill-mid-tree", test_kill_mid_tree);
+  ADD ("/resume/unplug-replug", test_unplug_replug);
+  ADD ("/resume/changed-between-runs", test_changed_between_runs);
+  ADD ("/resume/restart", test_restart);
+  ADD ("/resume/sweep-spares-claimed", test_sweep_spares_claimed);
+  ADD ("/resume/other-stick-same-label", test_other_stick_same_label);
+  ADD ("/resume/resume-by-id", test_resume_by_id);
+#undef ADD
+  return g_test_run ();
+}

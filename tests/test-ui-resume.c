@@ -1,0 +1,182 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* Transfers cut short in the window (issue 16): when their drive is
+ * plugged in, a row "Interrupted: 1.2 GB of 3.0 GB on STICK" with Resume
+ * and Discard; a transfer kept for another filesystem with the same
+ * label gets none. The journals are written here as a killed run leaves
+ * them, under a private $XDG_STATE_HOME. */
+#include "config.h"
+
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "ferry-test-ui.h"
+#include "ferry-test-util.h"
+#include "ferry-transfer-row.h"
+
+#define GB 1000000000ull
+
+typedef struct
+{
+  FerryTestWindow w;
+  char *journals;
+} Fixture;
+
+static char *state_dir; /* set before GLib reads it */
+
+static void
+fixture_set_up (Fixture *f, gconstpointer data)
+{
+  ferry_test_remove_tree (state_dir);
+  f->journals = g_build_filename (state_dir, "ferry", NULL);
+  ferry_test_make_dirs (f->journals);
+  ferry_test_window_set_up (&f->w, "ui-resume", "STICK", 660, 560);
+}
+
+static void
+fixture_tear_down (Fixture *f, gconstpointer data)
+{
+  ferry_test_window_tear_down (&f->w);
+  ferry_test_remove_tree (state_dir);
+  g_free (f->journals);
+}
+
+/* The id ferry gives the transfer of @source into @destination. */
+static char *
+id_for (const char *source, const char *destination)
+{
+  g_autoptr (GChecksum) checksum = g_checksum_new (G_CHECKSUM_SHA256);
+
+  g_checksum_update (checksum, (const guchar *) destination, strlen (destination) + 1);
+  g_checksum_update (checksum, (const guchar *) source, strlen (source) + 1);
+  return g_strndup (g_checksum_get_string (checksum), 16);
+}
+
+/* A journal of @source into the drive folder, on its filesystem or
+ * (@other_uuid) on another one with the same label. */
+static void
+write_journal (Fixture *f, const char *source, const char *other_uuid)
+{
+  g_autoptr (GKeyFile) journal = g_key_file_new ();
+  g_autofree char *id = id_for (source, f->w.stick);
+  g_autofree char *name = g_strconcat (id, ".journal", NULL);
+  g_autoptr (GError) error = NULL;
+  const char *sources[] = { source, NULL };
+  struct stat st;
+
+  g_assert_cmpint (stat (f->w.stick, &st), ==, 0);
+  g_key_file_set_string_list (journal, "transfer", "sources", sources, 1);
+  g_key_file_set_string (journal, "transfer", "destination", f->w.stick);
+  g_key_file_set_uint64 (journal, "transfer", "fs-dev", other_uuid ? st.st_dev + 1 : st.st_dev);
+  if (other_uuid != NULL)
+    g_key_file_set_string (journal, "transfer", "fs-uuid", other_uuid);
+  g_key_file_set_string (journal, "transfer", "fs-label", "STICK");
+  g_key_file_set_uint64 (journal, "transfer", "bytes-total", 3 * GB);
+  g_key_file_set_uint64 (journal, "transfer", "bytes-durable", 12 * GB / 10);
+  g_key_file_save_to_file (journal, ferry_test_path (f->journals, name, NULL), &error);
+  g_assert_no_error (error);
+}
+
+static guint
+count_journals (Fixture *f)
+{
+  g_autoptr (GDir) dir = g_dir_open (f->journals, 0, NULL);
+  guint n = 0;
+
+  while (dir != NULL && g_dir_read_name (dir) != NULL)
+    n++;
+  return n;
+}
+
+static GtkWidget *
+interrupted_row (Fixture *f)
+{
+  GtkWidget *list = ferry_test_ui_find (GTK_WIDGET (f->w.window), GTK_TYPE_LIST_BOX,
+                                        "interrupted-list");
+
+  g_assert_nonnull (list);
+  if (!gtk_widget_get_visible (gtk_widget_get_ancestor (list, ADW_TYPE_PREFERENCES_GROUP)))
+    return NULL;
+  return gtk_widget_get_first_child (list);
+}
+
+static void
+click (GtkWidget *row, const char *label)
+{
+  g_autoptr (GList) buttons = ferry_test_ui_find_all (row, GTK_TYPE_BUTTON);
+
+  for (GList *l = buttons; l != NULL; l = l->next)
+    if (g_strcmp0 (gtk_button_get_label (l->data), label) == 0)
+      {
+        g_assert_true (gtk_widget_get_sensitive (l->data));
+        g_signal_emit_by_name (l->data, "clicked");
+        ferry_test_ui_wait (200);
+        return;
+      }
+  g_error ("no button %s", label);
+}
+
+/* Plugged in, the drive brings its transfer's row back, with how much is
+ * on it; one kept for another filesystem called STICK does not come.
+ * Discard forgets it. */
+static void
+test_row_and_discard (Fixture *f, gconstpointer data)
+{
+  g_autoptr (FerryTestMount) mount = NULL;
+  GtkWidget *row;
+
+  write_journal (f, ferry_test_path (f->w.src, "photos", NULL), NULL);
+  write_journal (f, ferry_test_path (f->w.src, "music", NULL), "0000-OTHER");
+  g_assert_null (interrupted_row (f));
+  mount = ferry_test_window_plug_in (&f->w, "STICK");
+  row = interrupted_row (f);
+  g_assert_nonnull (row);
+  g_assert_null (gtk_widget_get_next_sibling (row));
+  /* g_format_size() puts a no-break space before the unit. */
+  ferry_test_ui_assert_label_soon (row, "Interrupted: 1.2\u00a0GB of 3.0\u00a0GB on STICK");
+  ferry_test_ui_save_screenshot (GTK_WIDGET (f->w.window), "interrupted.png");
+
+  click (row, "_Discard");
+  g_assert_null (interrupted_row (f));
+  g_assert_cmpuint (count_journals (f), ==, 1);
+}
+
+static gboolean
+has_file (gpointer data)
+{
+  return g_file_test (data, G_FILE_TEST_EXISTS);
+}
+
+/* Resume copies what was not on the drive yet, and the row goes. */
+static void
+test_resume (Fixture *f, gconstpointer data)
+{
+  g_autoptr (FerryTestMount) mount = NULL;
+  const char *source = ferry_test_path (f->w.src, "notes.txt", NULL);
+  const char *copy = ferry_test_path (f->w.stick, "notes.txt", NULL);
+
+  ferry_test_write_text (source, "cut short\n");
+  write_journal (f, source, NULL);
+  mount = ferry_test_window_plug_in (&f->w, "STICK");
+  g_assert_nonnull (interrupted_row (f));
+  click (interrupted_row (f), "_Resume");
+  g_assert_null (interrupted_row (f));
+  g_assert_true (ferry_test_ui_wait_until (has_file, (gpointer) copy, 20000));
+  ferry_test_ui_assert_label_soon (GTK_WIDGET (f->w.window), "All data is on STICK");
+  ferry_test_assert_files_equal (source, copy);
+  g_assert_cmpuint (count_journals (f), ==, 0);
+}
+
+int
+main (int argc, char **argv)
+{
+  const char *base = g_getenv ("FERRY_TEST_TMPDIR");
+
+  state_dir = g_strdup_printf ("%s/ui-resume-state-%d", base ? base : g_get_tmp_dir (), getpid ());
+  g_setenv ("XDG_STATE_HOME", state_dir, TRUE);
+  ferry_test_ui_init (&argc, &argv);
+  g_test_add ("/ui-resume/row-and-discard", Fixture, NULL, fixture_set_up, test_row_and_discard,
+              fixture_tear_down);
+  g_test_add ("/ui-resume/resume", Fixture, NULL, fixture_set_up, test_resume, fixture_tear_down);
+  return g_test_run ();
+}
