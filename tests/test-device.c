@@ -4,7 +4,8 @@
  * class implies. udev sees the devices described in tests/devices/, made
  * up by umockdev-run; a test run without it skips those cases. umockdev
  * links only devices below a "block" folder into /sys/dev/block, so the
- * NVMe disk sits in nvme0/block/ there (in sysfs it is nvme0/nvme0n1). */
+ * NVMe disk sits in nvme0/block/ there (in sysfs it is nvme0/nvme0n1).
+ * Each is also fast or slow by its class, or measured while copying. */
 #include "config.h"
 
 #include <fcntl.h>
@@ -21,6 +22,7 @@ typedef struct
   const char *fs_source;
   FerryDeviceBus bus;
   FerryDeviceSpeed speed;
+  gboolean measured; /* fast by class, but measured while copying */
   gboolean removable;
   gboolean rotational;
   const char *display_name;
@@ -30,46 +32,52 @@ typedef struct
 
 /* Sizes read as g_format_size() writes them, with a no-break space. */
 static const Expected devices[] = {
-  { "/device/usb2-stick", 8, 17, "vfat", "/dev/sdb1", FERRY_DEVICE_BUS_USB, FERRY_DEVICE_SPEED_SLOW,
+  { "/device/usb2-stick", 8, 17, "vfat", "/dev/sdb1", FERRY_DEVICE_BUS_USB, FERRY_DEVICE_SPEED_SLOW, FALSE,
     TRUE, TRUE,
     "SanDisk Cruzer Blade (16.0\xc2\xa0"
     "GB)",
     "PHOTOS", "sdb1" },
-  { "/device/usb3-ssd", 8, 33, "exfat", "/dev/sdc1", FERRY_DEVICE_BUS_USB, FERRY_DEVICE_SPEED_SLOW,
+  { "/device/usb3-ssd", 8, 33, "exfat", "/dev/sdc1", FERRY_DEVICE_BUS_USB, FERRY_DEVICE_SPEED_SLOW, FALSE,
     FALSE, FALSE,
     "Samsung PSSD T7 (500.1\xc2\xa0"
     "GB)",
     "T7", "sdc1" },
-  { "/device/usb-hdd", 8, 49, "ext4", "/dev/sdd1", FERRY_DEVICE_BUS_USB, FERRY_DEVICE_SPEED_SLOW,
+  { "/device/usb-hdd", 8, 49, "ext4", "/dev/sdd1", FERRY_DEVICE_BUS_USB, FERRY_DEVICE_SPEED_SLOW, FALSE,
     FALSE, TRUE,
     "WD Elements 25A2 (2.0\xc2\xa0"
     "TB)",
     "BACKUP", "sdd1" },
   { "/device/sd-card", 179, 1, "exfat", "/dev/mmcblk0p1", FERRY_DEVICE_BUS_MMC,
-    FERRY_DEVICE_SPEED_SLOW, FALSE, FALSE,
+    FERRY_DEVICE_SPEED_SLOW, FALSE, FALSE, FALSE,
     "SD card SD64G (63.9\xc2\xa0"
     "GB)",
     "CAMERA", "mmcblk0p1" },
   { "/device/luks-on-usb-stick", 253, 0, "ext4", "/dev/mapper/luks-7c1e", FERRY_DEVICE_BUS_USB,
-    FERRY_DEVICE_SPEED_SLOW, TRUE, TRUE,
+    FERRY_DEVICE_SPEED_SLOW, FALSE, TRUE, TRUE,
     "Kingston DataTraveler 3.0 (30.9\xc2\xa0"
     "GB)",
     "SECRET", "dm-0" },
   { "/device/nvme", 259, 2, "ext4", "/dev/nvme0n1p2", FERRY_DEVICE_BUS_NVME,
-    FERRY_DEVICE_SPEED_FAST, FALSE, FALSE,
+    FERRY_DEVICE_SPEED_FAST, FALSE, FALSE, FALSE,
     "Samsung SSD 980 PRO 1TB (1.0\xc2\xa0"
     "TB)",
     NULL, "nvme0n1p2" },
-  { "/device/sata-ssd", 8, 2, "ext4", "/dev/sda2", FERRY_DEVICE_BUS_ATA, FERRY_DEVICE_SPEED_FAST,
+  { "/device/sata-ssd", 8, 2, "ext4", "/dev/sda2", FERRY_DEVICE_BUS_ATA, FERRY_DEVICE_SPEED_FAST, FALSE,
     FALSE, FALSE,
     "CT500MX500SSD1 (500.1\xc2\xa0"
     "GB)",
     "root", "sda2" },
-  { "/device/loop", 7, 0, "ext4", "/dev/loop0", FERRY_DEVICE_BUS_VIRTUAL, FERRY_DEVICE_SPEED_FAST,
+  { "/device/loop", 7, 0, "ext4", "/dev/loop0", FERRY_DEVICE_BUS_VIRTUAL, FERRY_DEVICE_SPEED_FAST, TRUE,
     FALSE, TRUE,
     "Virtual disk (536.9\xc2\xa0"
     "MB)",
     "IMAGE", "loop0" },
+  /* A virtual machine's own disk: fast by its class, never measured. */
+  { "/device/virtio", 254, 0, "ext4", "/dev/vda", FERRY_DEVICE_BUS_VIRTUAL, FERRY_DEVICE_SPEED_FAST,
+    FALSE, FALSE, TRUE,
+    "Virtual disk (274.9\xc2\xa0"
+    "GB)",
+    NULL, "vda" },
 };
 
 static gboolean
@@ -93,6 +101,7 @@ test_block_device (gconstpointer data)
   g_assert_cmpstr (ferry_device_bus_to_string (ferry_device_get_bus (device)), ==,
                    ferry_device_bus_to_string (e->bus));
   g_assert_cmpint (ferry_device_get_speed (device), ==, e->speed);
+  g_assert_cmpint (ferry_device_get_speed_measured (device), ==, e->measured);
   g_assert_cmpint (ferry_device_get_removable (device), ==, e->removable);
   g_assert_cmpint (ferry_device_get_rotational (device), ==, e->rotational);
   g_assert_cmpstr (ferry_device_get_display_name (device), ==, e->display_name);
@@ -134,6 +143,7 @@ test_no_device (void)
 
   g_assert_cmpint (ferry_device_get_bus (device), ==, FERRY_DEVICE_BUS_UNKNOWN);
   g_assert_cmpint (ferry_device_get_speed (device), ==, FERRY_DEVICE_SPEED_FAST);
+  g_assert_false (ferry_device_get_speed_measured (device));
   g_assert_cmpstr (ferry_device_get_display_name (device), ==, "Disk");
   g_assert_null (ferry_device_get_block_name (device));
 }

@@ -506,6 +506,69 @@ test_overwrite_kill_fit (Fixture *f, gconstpointer data)
 }
 
 /* ------------------------------------------------------------------ */
+/* Sources without extended attributes                                 */
+
+/* How many calls of @call (with its l/f forms) ferry-copy made, all
+ * threads followed. */
+static guint
+count_calls (const char *call, const char *const *args)
+{
+  g_autofree char *strace = strace_path ();
+  g_autofree char *log = g_build_filename (g_get_tmp_dir (), "ferry-strace-XXXXXX", NULL);
+  g_autofree char *trace = g_strdup_printf ("trace=%s,f%s,l%s", call, call, call);
+  /* LeakSanitizer cannot run under ptrace (the sanitized build). */
+  const char *asan = g_getenv ("ASAN_OPTIONS");
+  g_autofree char *no_leak_check
+      = g_strdup_printf ("ASAN_OPTIONS=%s%sdetect_leaks=0", asan ? asan : "", asan ? ":" : "");
+  const char *prefix[] = { strace, "-f", "-qq", "-o", log, "-E", no_leak_check, "-e", trace, NULL };
+  g_autofree char *err = NULL;
+  g_autofree char *text = NULL;
+  g_autofree char *opening = g_strconcat (call, "(", NULL);
+  int status;
+  guint n = 0;
+
+  close (g_mkstemp (log));
+  status = run_copy_under (prefix, args, &err);
+  if (!WIFEXITED (status) || WEXITSTATUS (status) != 0)
+    g_error ("ferry-copy failed (wait status %d):\n%s", status, err);
+  g_assert_true (g_file_get_contents (log, &text, NULL, NULL));
+  for (const char *at = text; (at = strstr (at, opening)) != NULL; at += strlen (opening))
+    n++;
+  unlink (log);
+  return n;
+}
+
+/* exFAT keeps no extended attributes: the copy learns it from the first
+ * file it asks about and asks no more (it used to ask for each of the 43
+ * entries). One thread, so that no other asks at the same moment. */
+static void
+test_xattrless_source_exfat (Fixture *f, gconstpointer data)
+{
+  g_autoptr (FerryTestStick) stick = NULL;
+  g_autofree char *tree = NULL;
+  guint calls;
+
+  if (skip_without_strace () || (stick = exfat_stick (f->scratch, 64 * MB, 0)) == NULL)
+    return;
+  tree = g_build_filename (ferry_test_stick_get_mountpoint (stick), "photos", NULL);
+  for (guint d = 0; d < 3; d++)
+    for (guint i = 0; i < 13; i++)
+      {
+        g_autofree char *name = g_strdup_printf ("day-%u/img-%02u.jpg", d, i);
+        g_autofree char *path = g_build_filename (tree, name, NULL);
+        g_autofree char *dir = g_path_get_dirname (path);
+
+        ferry_test_make_dirs (dir);
+        ferry_test_write_random (path, 2000 + i * 100, d * 100 + i);
+      }
+  calls = count_calls ("listxattr", ARGS ("--progress=none", "-j", "1", tree, f->dst));
+  g_test_message ("%u calls listed extended attributes", calls);
+  g_assert_cmpuint (calls, ==, 1);
+  ferry_test_assert_trees_equal (tree, ferry_test_path (f->dst, "photos", NULL),
+                                 FERRY_TEST_COMPARE_CONTENT);
+}
+
+/* ------------------------------------------------------------------ */
 /* Folders                                                             */
 
 /* Modes that let their owner in, and one that does not let Ferry write
@@ -623,6 +686,7 @@ main (int argc, char **argv)
   ADD ("/leftovers/overwrite-kill/local", test_overwrite_kill);
   ADD ("/leftovers/overwrite-kill/fit-ext4-stick", test_overwrite_kill_fit);
   ADD ("/leftovers/folders-after-kill", test_folders_after_kill);
+  ADD ("/leftovers/xattrless-source/exfat", test_xattrless_source_exfat);
 #undef ADD
   return g_test_run ();
 }

@@ -241,6 +241,46 @@ test_measured_slow (Fixture *f, gconstpointer data)
   watch_clear (&w);
 }
 
+/* A loop stick that takes data fast but charges a third of a second per
+ * cache flush: every syncfs of the flusher takes most of a second, yet
+ * the device itself wrote each window in no time. It is measured by what
+ * it wrote while busy writing, so it stays on the fast path. */
+static void
+test_flush_cost_not_slow (void)
+{
+  FerryTestStickOptions options = {
+    .label = "FERRYTEST",
+    .size_bytes = 400 * MB,
+    .flush_cost_us = 300000,
+  };
+  g_autofree char *tree = NULL;
+  g_autofree char *workdir = NULL;
+  g_autoptr (FerryJob) job = NULL;
+  Fixture f = { 0 };
+  Watch w = { 0 };
+
+  f.scratch = ferry_test_scratch_new ("slow");
+  f.src = g_build_filename (f.scratch, "src", NULL);
+  ferry_test_make_dirs (f.src);
+  workdir = g_build_filename (f.scratch, "stick", NULL);
+  options.workdir = workdir;
+  f.stick = ferry_test_stick_new_or_skip_full (&options);
+  if (f.stick != NULL)
+    {
+      f.dst = g_strdup (ferry_test_stick_get_mountpoint (f.stick));
+      tree = make_tree (&f, 40, 100 * 1024, 32 * 1024 * 1024);
+      job = job_for (&f, tree, FERRY_DEVICE_MODE_AUTO);
+      watch_job (&f, job, &w);
+      g_assert_no_error (w.error);
+      for (guint i = 0; i < w.strategies->len; i++)
+        g_assert_cmpstr (g_ptr_array_index (w.strategies, i), !=, "window");
+      ferry_test_assert_trees_equal (tree, ferry_test_path (f.dst, "tree", NULL),
+                                     FERRY_TEST_COMPARE_ALL);
+      watch_clear (&w);
+    }
+  fixture_tear_down (&f, NULL);
+}
+
 /* A device whose class is slow (or the caller says so) is written in
  * windows from the first byte. */
 static void
@@ -1058,6 +1098,7 @@ main (int argc, char **argv)
   g_test_add_data_func ("/slow-device/fuse-stick/ntfs", GINT_TO_POINTER (FERRY_TEST_STICK_FS_NTFS),
                         test_fuse_stick);
   g_test_add_func ("/slow-device/cli-unmounted-while-asked", test_cli_unmounted_while_asked);
+  g_test_add_func ("/slow-device/flush-cost-not-slow", test_flush_cost_not_slow);
   g_test_add_data_func ("/slow-device/flushes/ext4", GINT_TO_POINTER (FERRY_TEST_STICK_FS_EXT4),
                         test_flushes);
   g_test_add_data_func ("/slow-device/flushes/exfat", GINT_TO_POINTER (FERRY_TEST_STICK_FS_EXFAT),

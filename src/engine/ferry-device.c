@@ -26,6 +26,7 @@ struct _FerryDevice
   FerryDeviceBus bus;
   gboolean removable;
   gboolean rotational;
+  gboolean stands_in; /* a loop, network or RAM block device */
   guint64 size;
   char *vendor;
   char *model;
@@ -104,6 +105,8 @@ bus_from_subsystem (const char *subsystem)
   return FERRY_DEVICE_BUS_UNKNOWN;
 }
 
+/* Block devices that stand in for storage elsewhere (a file, another
+ * machine, memory), whatever its speed. */
 static gboolean
 is_virtual_name (const char *sysname)
 {
@@ -195,6 +198,7 @@ read_disk (FerryDevice *self, struct udev *udev, struct udev_device *top)
       const char *size = udev_device_get_sysattr_value (disk, "size");
 
       self->bus = classify_disk (disk);
+      self->stands_in = is_virtual_name (udev_device_get_sysname (disk));
       self->removable = sysattr_is (disk, "removable", "1");
       self->rotational = sysattr_is (disk, "queue/rotational", "1");
       self->size = size ? g_ascii_strtoull (size, NULL, 10) * 512 : 0;
@@ -377,6 +381,25 @@ ferry_device_get_speed (FerryDevice *self)
       default:
         return self->removable ? FERRY_DEVICE_SPEED_SLOW : FERRY_DEVICE_SPEED_FAST;
     }
+}
+
+/**
+ * ferry_device_get_speed_measured:
+ * Whether a copy to a device its class calls fast measures it before it
+ * trusts it: a block device that stands in for storage elsewhere (a loop
+ * device on a slow file, a network block device) or whose bus is
+ * unknown. A disk that is not removable and sits on ATA, NVMe or virtio is
+ * fast by its class, and is not measured: a window of small files makes
+ * any disk's syncfs look slow.
+ */
+gboolean
+ferry_device_get_speed_measured (FerryDevice *self)
+{
+  g_return_val_if_fail (FERRY_IS_DEVICE (self), FALSE);
+
+  if (self->block_name == NULL || ferry_device_get_speed (self) == FERRY_DEVICE_SPEED_SLOW)
+    return FALSE;
+  return self->stands_in || self->bus == FERRY_DEVICE_BUS_UNKNOWN;
 }
 
 gboolean

@@ -44,6 +44,7 @@ FerryDevice *ferry_device_new_for_devnum (dev_t devnum, const char *fs_type, con
 
 FerryDeviceBus ferry_device_get_bus (FerryDevice *self);
 FerryDeviceSpeed ferry_device_get_speed (FerryDevice *self);
+gboolean ferry_device_get_speed_measured (FerryDevice *self);
 gboolean ferry_device_get_removable (FerryDevice *self);
 gboolean ferry_device_get_rotational (FerryDevice *self);
 const char *ferry_device_get_name (FerryDevice *self);

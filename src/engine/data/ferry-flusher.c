@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <unistd.h>
 
+#include "ferry-block-stat.h"
 #include "ferry-flusher.h"
 #include "ferry-named-file.h"
 
@@ -13,20 +14,24 @@
  * durable time 15 % shorter than a single syncfs at the end. */
 #define FAST_WINDOW (32 * MIB)
 #define FAST_AHEAD  (256 * MIB)
-/* Until the device has shown its speed, little is let ahead of it. */
-#define PROBE_WINDOW    (4 * MIB)
-#define PROBE_AHEAD     (8 * MIB)
-#define PROBE_MIN_BYTES (4 * MIB)
-#define PROBES_TO_TRUST 3
-/* One slow sync may be a busy moment of a fast disk; two in a row are not. */
+/* Until the device has shown its speed, little is let ahead of it: a
+ * window of 4 MiB, then 8, then 16, each judged by what the device itself
+ * wrote in it (a window of small files is mostly journal and metadata,
+ * too little to tell a speed by). */
+#define PROBE_FIRST_WINDOW (4 * MIB)
+#define PROBE_LAST_WINDOW  (16 * MIB)
+#define PROBE_MIN_BYTES    (4 * MIB)
+#define PROBES_TO_TRUST    3
+/* One slow window may be a busy moment of a fast disk; two in a row are not. */
 #define PROBES_TO_DISTRUST 2
 /* Below this a device is slow: USB sticks, SD cards, network shares;
  * internal SSDs and hard disks write well above it. */
 #define SLOW_RATE (64.0 * MIB)
 /* Copies named since the last syncfs are kept open (their descriptors
- * would be closed anyway) up to this many; past it each is closed at
- * once, known by its inode (a stat more for a window of tiny files). */
-#define NAMED_OPEN_MAX 256
+ * would be closed anyway) up to a quarter of the process's descriptors,
+ * at most this many; past it each is closed at once, known by its inode
+ * (an fstat more per file). */
+#define NAMED_OPEN_MAX 8192
 
 typedef enum
 {
@@ -46,10 +51,14 @@ typedef enum
  * really reaches the disk: what a syncfs waited for was written before it
  * began, so that much is durable when it returns.
  *
- * It also measures. A device whose class says fast may not be (a loop
- * device on slow storage, an SD card in an internal reader, a dying
- * disk): until a few syncs have shown it fast, writers may run only a
- * little ahead of it, and a slow one is handed over to the slow strategy.
+ * It also measures a device whose class does not tell its speed (a loop
+ * device on slow storage, a network block device): until a few windows
+ * have shown it fast, writers may run only a little ahead of it, and one
+ * that the counters of its block device show slow is handed over to the
+ * slow strategy. Its speed is what the device wrote over the time it was
+ * busy writing, not how long a syncfs took: a syncfs of small files
+ * waits for journal commits and cache flushes, which make a fast disk
+ * look slow.
  *
  * Files named before their data is durable are kept until a syncfs that
  * began after they were named returns: fine, they are forgotten; failed,
@@ -63,10 +72,14 @@ struct _FerryFlusher
   gpointer user_data;
   GThread *thread;
   GMutex lock;
-  GCond cond;
+  GCond work; /* the flusher waits here for a window to flush */
+  GCond room; /* writers wait here for the device to catch up */
   State state;
+  char *block_name; /* the device measured, or NULL */
+  FerryBlockStat last_stat;
   guint good_probes;
   guint slow_probes;
+  guint named_open_max;
   int errsv; /* the first syncfs failure */
   GPtrArray *named; /* FerryNamedFile: named since the last syncfs that returned fine */
 };
@@ -88,7 +101,8 @@ set_state (FerryFlusher *self, State state)
   g_mutex_lock (&self->lock);
   if (self->state != STATE_STOPPED)
     self->state = state;
-  g_cond_broadcast (&self->cond);
+  g_cond_signal (&self->work);
+  g_cond_broadcast (&self->room);
   g_mutex_unlock (&self->lock);
 }
 
@@ -96,8 +110,24 @@ static void
 wake_writers (FerryFlusher *self)
 {
   g_mutex_lock (&self->lock);
-  g_cond_broadcast (&self->cond);
+  g_cond_broadcast (&self->room);
   g_mutex_unlock (&self->lock);
+}
+
+/* Called with the lock held. */
+static guint64
+window_size (FerryFlusher *self)
+{
+  if (self->state != STATE_PROBING)
+    return FAST_WINDOW;
+  return MIN ((guint64) PROBE_FIRST_WINDOW << self->good_probes, PROBE_LAST_WINDOW);
+}
+
+/* How far writers may run ahead of the device; called with the lock held. */
+static guint64
+ahead_limit (FerryFlusher *self)
+{
+  return self->state == STATE_PROBING ? 2 * window_size (self) : FAST_AHEAD;
 }
 
 static guint64
@@ -119,14 +149,12 @@ wait_for_work (FerryFlusher *self)
   g_mutex_lock (&self->lock);
   for (;;)
     {
-      guint64 window = self->state == STATE_PROBING ? PROBE_WINDOW : FAST_WINDOW;
-      guint64 limit = self->state == STATE_PROBING ? PROBE_AHEAD : FAST_AHEAD;
       guint64 pending = ahead (self);
 
       go_on = self->state == STATE_PROBING || self->state == STATE_FAST;
-      if (!go_on || pending >= window || pending >= limit)
+      if (!go_on || pending >= window_size (self))
         break;
-      g_cond_wait_until (&self->cond, &self->lock, g_get_monotonic_time () + POLL_USEC);
+      g_cond_wait_until (&self->work, &self->lock, g_get_monotonic_time () + POLL_USEC);
     }
   g_mutex_unlock (&self->lock);
   return go_on;
@@ -163,20 +191,46 @@ sync_named (FerryFlusher *self)
 }
 
 static void
-judge_speed (FerryFlusher *self, guint64 bytes, double seconds)
+hand_over (FerryFlusher *self)
 {
-  if (get_state (self) != STATE_PROBING || bytes < PROBE_MIN_BYTES)
+  set_state (self, STATE_HANDED_OVER);
+  self->on_slow (self->user_data);
+  /* What was written while measuring is in no window: out with it. */
+  sync_named (self);
+}
+
+/* What the device wrote since the last window, over the time it spent
+ * writing it. Only a window in which it wrote enough counts, one way or
+ * the other: a device is handed over on evidence, never on a guess. */
+static void
+judge_speed (FerryFlusher *self)
+{
+  FerryBlockStat now;
+  double rate;
+
+  if (get_state (self) != STATE_PROBING)
     return;
-  if (bytes / MAX (seconds, 1e-6) >= SLOW_RATE)
+  if (!ferry_block_stat_read (self->block_name, &now))
+    {
+      set_state (self, STATE_FAST); /* no counters: its class has the word */
+      return;
+    }
+  if (ferry_block_stat_bytes_written (&self->last_stat, &now) < PROBE_MIN_BYTES)
+    return;
+  rate = ferry_block_stat_write_rate (&self->last_stat, &now);
+  self->last_stat = now;
+  if (rate >= SLOW_RATE)
     self->slow_probes = 0;
   else if (++self->slow_probes >= PROBES_TO_DISTRUST)
     {
-      set_state (self, STATE_HANDED_OVER);
-      self->on_slow (self->user_data);
-      /* What was written while measuring is in no window: out with it. */
-      sync_named (self);
+      hand_over (self);
+      return;
     }
-  if (self->slow_probes == 0 && ++self->good_probes >= PROBES_TO_TRUST)
+  g_mutex_lock (&self->lock);
+  if (self->slow_probes == 0)
+    self->good_probes++;
+  g_mutex_unlock (&self->lock);
+  if (self->good_probes >= PROBES_TO_TRUST)
     set_state (self, STATE_FAST);
 }
 
@@ -188,8 +242,6 @@ flusher_main (gpointer data)
   while (wait_for_work (self))
     {
       guint64 written = ferry_counters_get (&self->counters->bytes_written);
-      guint64 durable = ferry_counters_get (&self->counters->bytes_durable);
-      gint64 started = g_get_monotonic_time ();
 
       if (!sync_named (self))
         {
@@ -199,17 +251,23 @@ flusher_main (gpointer data)
       /* Never past what is written now: a cancelled file takes its
        * bytes back. */
       ferry_counters_set_durable (self->counters, written);
+      judge_speed (self);
       wake_writers (self);
-      judge_speed (self, written > durable ? written - durable : 0,
-                   (double) (g_get_monotonic_time () - started) / G_USEC_PER_SEC);
     }
   return NULL;
 }
 
+/**
+ * ferry_flusher_new:
+ * @probe_block: (nullable): the block device (as named in /sys/class/block)
+ *   whose speed its class does not tell: it is measured, and @on_slow is
+ *   called (once, from the flusher's thread) if it proves slow. NULL: the
+ *   device is fast by its class.
+ */
 FerryFlusher *
 ferry_flusher_new (int fd,
                    FerryCounters *counters,
-                   gboolean probe,
+                   const char *probe_block,
                    FerryFlusherSlowFunc on_slow,
                    gpointer user_data)
 {
@@ -219,10 +277,15 @@ ferry_flusher_new (int fd,
   self->counters = counters;
   self->on_slow = on_slow;
   self->user_data = user_data;
-  self->state = probe ? STATE_PROBING : STATE_FAST;
+  self->block_name = g_strdup (probe_block);
+  self->state = probe_block != NULL && ferry_block_stat_read (probe_block, &self->last_stat)
+                    ? STATE_PROBING
+                    : STATE_FAST;
   self->named = g_ptr_array_new ();
+  self->named_open_max = ferry_named_files_open_max (NAMED_OPEN_MAX);
   g_mutex_init (&self->lock);
-  g_cond_init (&self->cond);
+  g_cond_init (&self->work);
+  g_cond_init (&self->room);
   atomic_store (&counters->durable_live, TRUE);
   self->thread = g_thread_new ("ferry-flush", flusher_main, self);
   return self;
@@ -237,13 +300,13 @@ void
 ferry_flusher_wait_for_room (FerryFlusher *self, GCancellable *cancellable)
 {
   g_mutex_lock (&self->lock);
-  while ((self->state == STATE_PROBING && ahead (self) > PROBE_AHEAD)
-         || (self->state == STATE_FAST && ahead (self) > FAST_AHEAD))
+  while ((self->state == STATE_PROBING || self->state == STATE_FAST)
+         && ahead (self) > ahead_limit (self))
     {
       if (g_cancellable_is_cancelled (cancellable))
         break;
-      g_cond_broadcast (&self->cond);
-      g_cond_wait_until (&self->cond, &self->lock, g_get_monotonic_time () + POLL_USEC);
+      g_cond_signal (&self->work);
+      g_cond_wait_until (&self->room, &self->lock, g_get_monotonic_time () + POLL_USEC);
     }
   g_mutex_unlock (&self->lock);
 }
@@ -267,7 +330,7 @@ ferry_flusher_note_named (FerryFlusher *self, FerryNamedFile *named)
   gboolean many;
 
   g_mutex_lock (&self->lock);
-  many = self->named->len >= NAMED_OPEN_MAX;
+  many = self->named->len >= self->named_open_max;
   g_mutex_unlock (&self->lock);
   if (many)
     ferry_named_file_let_go (named);
@@ -299,6 +362,8 @@ ferry_flusher_free (FerryFlusher *self)
   ferry_named_files_settle (self->named, self->fd, ECANCELED);
   g_ptr_array_unref (self->named);
   g_mutex_clear (&self->lock);
-  g_cond_clear (&self->cond);
+  g_cond_clear (&self->work);
+  g_cond_clear (&self->room);
+  g_free (self->block_name);
   g_free (self);
 }

@@ -13,7 +13,7 @@ typedef void (*FerryFlusherSlowFunc) (gpointer user_data);
 
 FerryFlusher *ferry_flusher_new (int fd,
                                  FerryCounters *counters,
-                                 gboolean probe,
+                                 const char *probe_block,
                                  FerryFlusherSlowFunc on_slow,
                                  gpointer user_data);
 void ferry_flusher_wait_for_room (FerryFlusher *self, GCancellable *cancellable);

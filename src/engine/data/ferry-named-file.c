@@ -3,11 +3,25 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "ferry-fs.h"
 #include "ferry-named-file.h"
+
+/* How many copies may be held open waiting for a sync: a quarter of the
+ * descriptors this process may open (the rest are for the tree's folders
+ * and the files being copied), at least 64 and at most @ceiling. */
+guint
+ferry_named_files_open_max (guint ceiling)
+{
+  struct rlimit limit;
+
+  if (getrlimit (RLIMIT_NOFILE, &limit) != 0 || limit.rlim_cur == RLIM_INFINITY)
+    return ceiling;
+  return CLAMP (limit.rlim_cur / 4, 64, ceiling);
+}
 
 void
 ferry_named_file_free (FerryNamedFile *named)

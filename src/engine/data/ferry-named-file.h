@@ -30,6 +30,7 @@ struct _FerryNamedFile
   void (*free) (FerryNamedFile *named);
 };
 
+guint ferry_named_files_open_max (guint ceiling);
 void ferry_named_file_let_go (FerryNamedFile *named);
 void ferry_named_file_free (FerryNamedFile *named);
 void ferry_named_files_settle (GPtrArray *names, int root_fd, int errsv);

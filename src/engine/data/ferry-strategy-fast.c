@@ -105,11 +105,12 @@ static const FerryStrategyClass fast_class = {
   .free = fast_free,
 };
 
-/* @measure: the device's class said fast, but it may not be: call
- * @on_slow (once, from the flusher's thread) when it turns out slow. */
+/* @probe_block: the block device whose class does not tell its speed
+ * (NULL: fast by its class); @on_slow is called (once, from the
+ * flusher's thread) if it proves slow. */
 FerryStrategy *
 ferry_strategy_fast_new (FerryCopyTarget *target,
-                         gboolean measure,
+                         const char *probe_block,
                          FerryFlusherSlowFunc on_slow,
                          gpointer user_data)
 {
@@ -117,6 +118,6 @@ ferry_strategy_fast_new (FerryCopyTarget *target,
 
   self->parent.klass = &fast_class;
   self->parent.target = target;
-  self->flusher = ferry_flusher_new (target->dir_fd, target->counters, measure, on_slow, user_data);
+  self->flusher = ferry_flusher_new (target->dir_fd, target->counters, probe_block, on_slow, user_data);
   return &self->parent;
 }

@@ -7,7 +7,7 @@
 G_BEGIN_DECLS
 
 FerryStrategy *ferry_strategy_fast_new (FerryCopyTarget *target,
-                                        gboolean measure,
+                                        const char *probe_block,
                                         FerryFlusherSlowFunc on_slow,
                                         gpointer user_data);
 

@@ -2,7 +2,6 @@
 #include "config.h"
 
 #include <errno.h>
-#include <sys/resource.h>
 #include <unistd.h>
 
 #include "ferry-copy-range.h"
@@ -438,16 +437,6 @@ slow_free (FerryStrategy *strategy)
   g_free (self);
 }
 
-static guint
-waiting_max (void)
-{
-  struct rlimit limit;
-
-  if (getrlimit (RLIMIT_NOFILE, &limit) != 0 || limit.rlim_cur == RLIM_INFINITY)
-    return WAITING_MAX;
-  return CLAMP (limit.rlim_cur / 4, 64, WAITING_MAX);
-}
-
 static const FerryStrategyClass slow_class = {
   .get_method = slow_get_method,
   .copy_data = slow_copy_data,
@@ -476,7 +465,7 @@ ferry_strategy_slow_new (FerryCopyTarget *target)
   self->named = g_ptr_array_new ();
   self->window = FERRY_DEVICE_WINDOW_START;
   self->last_point_at = g_get_monotonic_time ();
-  self->waiting_max = waiting_max ();
+  self->waiting_max = ferry_named_files_open_max (WAITING_MAX);
   /* sync_file_range() does not reach a FUSE daemon's device. */
   if (!ferry_fs_is_fuse (target->dir_fd))
     self->behind = ferry_write_behind_new ();

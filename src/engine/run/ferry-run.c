@@ -137,6 +137,18 @@ starts_slow (FerryRun *self)
   return ferry_device_get_speed (self->device) == FERRY_DEVICE_SPEED_SLOW;
 }
 
+/* A fast start is measured only where the device's class does not tell
+ * its speed (a loop device, a network block device) and the person left
+ * it to Ferry; NULL where nothing is to be measured. */
+static const char *
+block_to_measure (FerryRun *self)
+{
+  if (self->options.device_mode != FERRY_DEVICE_MODE_AUTO
+      || !ferry_device_get_speed_measured (self->device))
+    return NULL;
+  return ferry_device_get_block_name (self->device);
+}
+
 static FerryStrategy *
 new_slow_strategy (FerryRun *self, FerryCopyTarget *target)
 {
@@ -175,8 +187,7 @@ start_target (FerryRun *self, FerryPlan *plan)
   if (starts_slow (self))
     strategy = new_slow_strategy (self, target);
   else
-    strategy = ferry_strategy_fast_new (target, self->options.device_mode == FERRY_DEVICE_MODE_AUTO,
-                                        hand_over_to_slow, self);
+    strategy = ferry_strategy_fast_new (target, block_to_measure (self), hand_over_to_slow, self);
   if (self->journal != NULL)
     target->journal = g_object_ref (self->journal);
   ferry_copy_target_start (target, strategy);

@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stdint.h>
 #include <string.h>
 #include <sys/xattr.h>
 #include <unistd.h>
@@ -18,6 +19,43 @@ ferry_meta_policy_init (FerryMetaPolicy *policy, gboolean preserve)
   policy->egid = getegid ();
   policy->is_root = policy->euid == 0;
   policy->umask = ferry_get_umask ();
+  for (guint i = 0; i < FERRY_META_XATTRLESS_MAX; i++)
+    atomic_init (&policy->xattrless_devs[i], 0);
+}
+
+static gboolean
+is_xattrless (const FerryMetaPolicy *policy, dev_t dev)
+{
+  for (guint i = 0; i < FERRY_META_XATTRLESS_MAX; i++)
+    if (atomic_load (&policy->xattrless_devs[i]) == (guint64) dev + 1)
+      return TRUE;
+  return FALSE;
+}
+
+/* The policy is shared read-only by the workers but for this table,
+ * which only ever gains entries: a full table just means more listing. */
+static void
+remember_xattrless (const FerryMetaPolicy *policy, dev_t dev)
+{
+  FerryMetaPolicy *learning = (FerryMetaPolicy *) policy;
+
+  for (guint i = 0; i < FERRY_META_XATTRLESS_MAX && !is_xattrless (policy, dev); i++)
+    {
+      uint_fast64_t free_slot = 0;
+
+      if (atomic_compare_exchange_strong (&learning->xattrless_devs[i], &free_slot,
+                                          (guint64) dev + 1))
+        return;
+    }
+}
+
+/* A filesystem that refuses to list extended attributes has none on any
+ * file (exFAT and FAT through FUSE, most network shares). An empty list
+ * says nothing of the next file: ext4 keeps them per file. */
+static gboolean
+refuses_xattrs (int errsv)
+{
+  return errsv == ENOTSUP || errsv == EOPNOTSUPP;
 }
 
 /* A filesystem that cannot keep some kind of metadata (FAT has no owners
@@ -101,13 +139,22 @@ read_sized (FerryMetaTarget t, const char *name, char **out)
 }
 
 static gboolean
-copy_xattrs (const FerryMetaPolicy *policy, FerryMetaTarget src, FerryMetaTarget dst, int *errsv)
+copy_xattrs (const FerryMetaPolicy *policy,
+             FerryMetaTarget src,
+             FerryMetaTarget dst,
+             dev_t src_dev,
+             int *errsv)
 {
   g_autofree char *names = NULL;
-  gssize len = read_sized (src, NULL, &names);
+  gssize len;
 
+  if (is_xattrless (policy, src_dev))
+    return TRUE;
+  len = read_sized (src, NULL, &names);
   if (len < 0)
     {
+      if (refuses_xattrs (errno))
+        remember_xattrless (policy, src_dev);
       if (is_unsupported (errno))
         return TRUE;
       *errsv = errno;
@@ -298,6 +345,6 @@ ferry_metadata_apply (const FerryMetaPolicy *policy,
   if (!policy->preserve)
     return is_link || set_mode (dst, st->st_mode & 0777 & ~policy->umask, errsv);
 
-  return copy_owner (policy, dst, st, errsv) && copy_xattrs (policy, src, dst, errsv)
+  return copy_owner (policy, dst, st, errsv) && copy_xattrs (policy, src, dst, st->st_dev, errsv)
          && (is_link || set_mode (dst, st->st_mode & 07777, errsv)) && set_times (dst, st, errsv);
 }

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <glib.h>
+#include <stdatomic.h>
 #include <sys/stat.h>
 
 
@@ -33,6 +34,10 @@ typedef struct
   gboolean pinned;
 } FerryMetaTarget;
 
+/* Source filesystems known to keep no extended attributes, learnt once
+ * per filesystem as the copy goes (a copy reads one or two). */
+#define FERRY_META_XATTRLESS_MAX 4
+
 /* Whether metadata is kept, and who is keeping it. */
 typedef struct
 {
@@ -41,6 +46,9 @@ typedef struct
   uid_t euid;
   gid_t egid;
   mode_t umask;
+  /* st_dev + 1 of each (0: a free slot); written by the first worker that
+   * learns it, read by all without a lock. */
+  atomic_uint_fast64_t xattrless_devs[FERRY_META_XATTRLESS_MAX];
 } FerryMetaPolicy;
 
 void ferry_meta_policy_init (FerryMetaPolicy *policy, gboolean preserve);
