@@ -134,6 +134,9 @@ test_row_and_discard (Fixture *f, gconstpointer data)
   g_assert_null (gtk_widget_get_next_sibling (row));
   /* g_format_size() puts a no-break space before the unit. */
   ferry_test_ui_assert_label_soon (row, "Interrupted: 1.2\u00a0GB of 3.0\u00a0GB on STICK");
+  /* The destination is named as the drive list names it, not by the
+   * mount's path. */
+  g_assert_null (ferry_test_ui_find_label (row, f->w.scratch));
   ferry_test_ui_save_screenshot (GTK_WIDGET (f->w.window), "interrupted.png");
 
   click (row, "_Discard");

@@ -69,6 +69,21 @@ new_button (FerryWindow *self, const char *label, GCallback clicked, gboolean su
   return button;
 }
 
+/* Where the transfer went, as the drive list names it ("STICK › photos")
+ * while its own filesystem is plugged in; else the folder's path. */
+static char *
+describe_destination (FerryWindow *self, FerryUnfinished *unfinished)
+{
+  const char *path = ferry_unfinished_get_destination (unfinished);
+  g_autoptr (GFile) folder = g_file_new_for_path (path);
+  g_autoptr (FerryDestination) destination = NULL;
+
+  if (!ferry_unfinished_is_present (unfinished))
+    return g_strdup (path);
+  destination = _ferry_window_destination_for (self, folder);
+  return ferry_destination_name_paths (destination, path);
+}
+
 static GtkWidget *
 new_row (FerryWindow *self, FerryUnfinished *unfinished)
 {
@@ -78,8 +93,8 @@ new_row (FerryWindow *self, FerryUnfinished *unfinished)
   /* TRANSLATORS: a transfer cut short, like "Interrupted: 1.2 GB of 3.0 GB on STICK" */
   g_autofree char *title = g_strdup_printf (_ ("Interrupted: %s of %s on %s"), durable, total,
                                             label != NULL ? label : _ ("the drive"));
-  g_autofree char *subtitle = g_markup_escape_text (
-      ferry_unfinished_get_destination (unfinished), -1);
+  g_autofree char *where = describe_destination (self, unfinished);
+  g_autofree char *subtitle = g_markup_escape_text (where, -1);
   GtkWidget *row = adw_action_row_new ();
   GtkWidget *resume = new_button (self, _ ("_Resume"), G_CALLBACK (on_resume_clicked), TRUE);
 
