@@ -551,6 +551,27 @@ test_other_stick_same_label (Fixture *f, gconstpointer data)
   g_assert_nonnull (load_journal (f));
 }
 
+/* A save killed between writing the journal's new text and renaming it
+ * leaves "ID.journal.XXXXXX"; listing the journals removes one that is a
+ * minute old, and leaves one being written now. */
+static void
+test_stale_saves_removed (Fixture *f, gconstpointer data)
+{
+  g_autofree char *dir = g_build_filename (f->state, "ferry", NULL);
+  g_autofree char *stale = g_build_filename (dir, "0123abcd.journal.Q1W2E3", NULL);
+  g_autofree char *fresh = g_build_filename (dir, "4567cdef.journal.R4T5Y6", NULL);
+  g_autoptr (GPtrArray) unfinished = NULL;
+
+  ferry_test_make_dirs (dir);
+  ferry_test_write_text (stale, "[transfer]\n");
+  ferry_test_write_text (fresh, "[transfer]\n");
+  ferry_test_set_times (stale, g_get_real_time () / G_USEC_PER_SEC - 120, 0);
+  unfinished = ferry_unfinished_list ();
+  g_assert_cmpuint (unfinished->len, ==, 0);
+  g_assert_false (g_file_test (stale, G_FILE_TEST_EXISTS));
+  g_assert_true (g_file_test (fresh, G_FILE_TEST_EXISTS));
+}
+
 int
 main (int argc, char **argv)
 {
@@ -569,6 +590,7 @@ main (int argc, char **argv)
   ADD ("/resume/sweep-spares-claimed", test_sweep_spares_claimed);
   ADD ("/resume/other-stick-same-label", test_other_stick_same_label);
   ADD ("/resume/resume-by-id", test_resume_by_id);
+  ADD ("/resume/stale-saves-removed", test_stale_saves_removed);
 #undef ADD
   return g_test_run ();
 }

@@ -5,6 +5,7 @@
 #include <glib/gi18n-lib.h>
 #include <glib/gstdio.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "ferry-journal.h"
 
@@ -144,6 +145,24 @@ ferry_journal_exists (const char *id)
   return g_file_test (path, G_FILE_TEST_IS_REGULAR);
 }
 
+/* A journal is saved under "ID.journal.XXXXXX" and renamed: a process
+ * killed between the two leaves that name behind. A save takes
+ * milliseconds, so one a minute old belongs to nobody. */
+static void
+remove_if_stale_save (const char *dir_path, const char *name)
+{
+  g_autofree char *path = NULL;
+  const char *suffix = strstr (name, SUFFIX ".");
+  GStatBuf st;
+
+  if (suffix == NULL || strlen (suffix) != strlen (SUFFIX) + 7)
+    return;
+  path = g_build_filename (dir_path, name, NULL);
+  if (g_lstat (path, &st) == 0 && S_ISREG (st.st_mode)
+      && (gint64) st.st_mtime + 60 < g_get_real_time () / G_USEC_PER_SEC)
+    g_unlink (path);
+}
+
 /* The ids of every journal kept, oldest name first. */
 GStrv
 ferry_journal_list_ids (void)
@@ -158,7 +177,10 @@ ferry_journal_list_ids (void)
       g_autofree char *id = NULL;
 
       if (!g_str_has_suffix (name, SUFFIX))
-        continue;
+        {
+          remove_if_stale_save (dir_path, name);
+          continue;
+        }
       id = g_strndup (name, strlen (name) - strlen (SUFFIX));
       if (is_id (id))
         g_strv_builder_add (ids, id);
