@@ -343,6 +343,57 @@ test_kill_mid_tree (Fixture *f, gconstpointer data)
   run_again (f, total, durable, NULL);
 }
 
+/* The last value of "@key": N in ferry-copy's JSON lines @out. */
+static guint64
+last_json_count (const char *out, const char *key)
+{
+  g_autofree char *pattern = g_strdup_printf ("\"%s\":([0-9]+)", key);
+  g_autoptr (GRegex) regex = g_regex_new (pattern, 0, 0, NULL);
+  g_autoptr (GMatchInfo) match = NULL;
+  guint64 last = 0;
+  gboolean found = FALSE;
+
+  g_regex_match (regex, out, 0, &match);
+  for (; g_match_info_matches (match); g_match_info_next (match, NULL))
+    {
+      g_autofree char *number = g_match_info_fetch (match, 1);
+
+      last = g_ascii_strtoull (number, NULL, 10);
+      found = TRUE;
+    }
+  g_assert_true (found);
+  return last;
+}
+
+/* A script reading --progress=json sees what was carried over: counted
+ * in bytes_durable from the start, and on its own as bytes_carried. */
+static void
+test_carried_in_json (Fixture *f, gconstpointer data)
+{
+  const char *argv[] = { g_getenv ("FERRY_COPY"), "--progress=json", "--jobs=1", "--device=slow",
+                         f->src, f->dst, NULL };
+  g_autofree char *out = NULL;
+  g_autoptr (GError) error = NULL;
+  guint64 durable_then, carried;
+  int status;
+
+  if (f->stick == NULL)
+    return;
+  make_tree (f->src, 1000, 100 * 1000);
+  copy_and_kill (f, 16 * MB, FALSE);
+  durable_then = read_journal (f).durable;
+  g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_STDERR_TO_DEV_NULL, NULL, NULL, &out, NULL,
+                &status, &error);
+  g_assert_no_error (error);
+  g_assert_true (g_spawn_check_wait_status (status, NULL));
+  carried = last_json_count (out, "bytes_carried");
+  /* A file durable at the kill whose name was still to ride on the next
+   * point is copied again, not carried. */
+  g_assert_cmpuint (carried, >, 0);
+  g_assert_cmpuint (carried + SLACK, >=, durable_then);
+  g_assert_cmpuint (last_json_count (out, "bytes_durable"), ==, 1000 * 100 * 1000);
+}
+
 /* The stick pulled out in the middle of the big file, its writes lost
  * from then on, and plugged in again: the journal claimed no byte the
  * device did not have, and the copy goes on from there. */
@@ -591,6 +642,7 @@ main (int argc, char **argv)
   ADD ("/resume/other-stick-same-label", test_other_stick_same_label);
   ADD ("/resume/resume-by-id", test_resume_by_id);
   ADD ("/resume/stale-saves-removed", test_stale_saves_removed);
+  ADD ("/resume/carried-in-json", test_carried_in_json);
 #undef ADD
   return g_test_run ();
 }

@@ -58,8 +58,9 @@ ferry_cli_format_json (const FerryProgress *p,
   g_string_append_printf (out,
                           ",\"bytes_total\":%" G_GUINT64_FORMAT
                           ",\"bytes_written\":%" G_GUINT64_FORMAT
-                          ",\"bytes_durable\":%" G_GUINT64_FORMAT,
-                          p->bytes_total, p->bytes_written, p->bytes_durable);
+                          ",\"bytes_durable\":%" G_GUINT64_FORMAT
+                          ",\"bytes_carried\":%" G_GUINT64_FORMAT,
+                          p->bytes_total, p->bytes_written, p->bytes_durable, p->bytes_carried);
   g_string_append_printf (out, ",\"rate\":%s",
                           g_ascii_formatd (number, sizeof number, "%.0f", p->rate));
   g_string_append_printf (out, ",\"eta\":%s",
