@@ -121,9 +121,17 @@ ferry_test_window_drive_row (FerryTestWindow *f, const char *name)
 FerryTestMount *
 ferry_test_window_plug_in (FerryTestWindow *f, const char *name)
 {
-  FerryTestMount *mount = ferry_test_mount_new (name, f->stick);
+  return ferry_test_ui_plug_in (f->drives, name, f->stick);
+}
 
-  ferry_drive_list_add_mount (f->drives, G_MOUNT (mount));
+/* @folder (a made-up drive's, or a stick the test made) shown in @drives
+ * as the drive @name, once the window has its row. */
+FerryTestMount *
+ferry_test_ui_plug_in (FerryDriveList *drives, const char *name, const char *folder)
+{
+  FerryTestMount *mount = ferry_test_mount_new (name, folder);
+
+  ferry_drive_list_add_mount (drives, G_MOUNT (mount));
   ferry_test_ui_wait (200);
   return mount;
 }

@@ -10,9 +10,12 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "ferry-test-stick.h"
 #include "ferry-test-ui.h"
 #include "ferry-test-util.h"
+#include "ferry-destination-row.h"
 #include "ferry-transfer-row.h"
+#include "ferry-drive-list.h"
 
 #define GB 1000000000ull
 
@@ -170,6 +173,61 @@ test_resume (Fixture *f, gconstpointer data)
   g_assert_cmpuint (count_journals (f), ==, 0);
 }
 
+static gboolean
+journal_saved (gpointer data)
+{
+  return count_journals (data) > 0;
+}
+
+static gboolean
+interrupted_row_shown (gpointer data)
+{
+  return interrupted_row (data) != NULL;
+}
+
+/* A stick pulled out once the copy has a durability point behind it: the
+ * transfer's row becomes "Interrupted: … on CRUZER" (Resume waits for the
+ * drive) instead of a failed row listing every file. */
+static void
+test_unplugged_mid_copy (Fixture *f, gconstpointer data)
+{
+  g_autofree char *workdir = g_build_filename (f->w.scratch, "stick-work", NULL);
+  g_autofree char *folder = g_build_filename (f->w.scratch, "CRUZER", NULL);
+  g_autoptr (FerryTestStick) stick
+      = ferry_test_stick_new_or_skip (workdir, folder, "CRUZER", 96 * 1024 * 1024, 2 * 1024 * 1024);
+  g_autoptr (GSettings) settings = g_settings_new (APPLICATION_ID);
+  g_autoptr (FerryTestMount) mount = NULL;
+  g_autoptr (GError) error = NULL;
+  GtkWidget *row;
+  GSList *files;
+
+  if (stick == NULL)
+    return;
+  mount = ferry_test_ui_plug_in (f->w.drives, "SanDisk Cruzer", folder);
+  ferry_test_write_random (ferry_test_path (f->w.src, "Holiday video.mp4", NULL),
+                           24 * 1024 * 1024, 14);
+  /* Written the way a USB stick is, from the first byte. */
+  g_settings_set_enum (settings, "device-mode", FERRY_DEVICE_MODE_SLOW);
+  files = ferry_test_ui_files_in (f->w.src, "Holiday video.mp4", NULL);
+  g_assert_true (ferry_destination_row_drop_files (
+      ferry_test_window_drive_row (&f->w, "SanDisk Cruzer"), files));
+  g_slist_free_full (files, g_object_unref);
+  g_assert_true (ferry_test_ui_wait_until (journal_saved, f, 30000));
+
+  g_assert_true (ferry_test_stick_set_fail_writes (stick, TRUE, &error));
+  g_assert_true (ferry_test_stick_unmount_lazily (stick, &error));
+  g_assert_no_error (error);
+  g_assert_true (ferry_test_ui_wait_until (interrupted_row_shown, f, 30000));
+  g_settings_reset (settings, "device-mode");
+  row = interrupted_row (f);
+  ferry_test_ui_assert_label_soon (row, "Interrupted: ");
+  ferry_test_ui_assert_label_soon (row, "of 25.2\u00a0MB on CRUZER");
+  g_assert_null (ferry_test_ui_find_label (GTK_WIDGET (f->w.window), "_Retry"));
+  ferry_test_ui_wait (400);
+  ferry_test_ui_save_screenshot (GTK_WIDGET (f->w.window), "interrupted-unplugged.png");
+  ferry_drive_list_remove_mount (f->w.drives, G_MOUNT (mount));
+}
+
 int
 main (int argc, char **argv)
 {
@@ -181,5 +239,7 @@ main (int argc, char **argv)
   g_test_add ("/ui-resume/row-and-discard", Fixture, NULL, fixture_set_up, test_row_and_discard,
               fixture_tear_down);
   g_test_add ("/ui-resume/resume", Fixture, NULL, fixture_set_up, test_resume, fixture_tear_down);
+  g_test_add ("/ui-resume/unplugged-mid-copy", Fixture, NULL, fixture_set_up,
+              test_unplugged_mid_copy, fixture_tear_down);
   return g_test_run ();
 }

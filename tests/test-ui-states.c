@@ -343,9 +343,7 @@ test_paused_shows_no_rate (Fixture *f, gconstpointer data)
 
   if (stick == NULL)
     return;
-  mount = ferry_test_mount_new ("SLOW", mountpoint);
-  ferry_drive_list_add_mount (f->w.drives, G_MOUNT (mount));
-  ferry_test_ui_wait (100);
+  mount = ferry_test_ui_plug_in (f->w.drives, "SLOW", mountpoint);
   ferry_test_write_random (ferry_test_path (f->w.src, "video.mp4", NULL), 60 * 1024 * 1024, 6);
   files = ferry_test_ui_files_in (f->w.src, "video.mp4", NULL);
   g_assert_true (

@@ -60,9 +60,7 @@ plug_in (Fixture *f, const char *name, const char *folder)
   FerryTestMount *mount;
 
   ferry_test_make_dirs (root);
-  mount = ferry_test_mount_new (name, root);
-  ferry_drive_list_add_mount (f->drives, G_MOUNT (mount));
-  ferry_test_ui_wait (100);
+  mount = ferry_test_ui_plug_in (f->drives, name, root);
   return mount;
 }
 

@@ -380,9 +380,7 @@ test_unplugged (Fixture *f, gconstpointer style)
 
   if (stick == NULL)
     return;
-  mount = ferry_test_mount_new (DRIVE_NAME, ferry_test_stick_get_mountpoint (stick));
-  ferry_drive_list_add_mount (f->drives, G_MOUNT (mount));
-  ferry_test_ui_wait (100);
+  mount = ferry_test_ui_plug_in (f->drives, DRIVE_NAME, ferry_test_stick_get_mountpoint (stick));
   ferry_test_make_dirs (ferry_test_path (f->src, "Photos", NULL));
   ferry_test_write_random (ferry_test_path (f->src, "Photos", "big.jpg", NULL), 30 * 1024 * 1024,
                            7);
@@ -646,9 +644,7 @@ test_bar_legend (Fixture *f, gconstpointer style)
     }
   if ((stick = new_stick_or_skip (f)) == NULL)
     return;
-  mount = ferry_test_mount_new (DRIVE_NAME, ferry_test_stick_get_mountpoint (stick));
-  ferry_drive_list_add_mount (f->drives, G_MOUNT (mount));
-  ferry_test_ui_wait (100);
+  mount = ferry_test_ui_plug_in (f->drives, DRIVE_NAME, ferry_test_stick_get_mountpoint (stick));
   ferry_test_write_random (ferry_test_path (f->src, "film.mkv", NULL), 40 * 1024 * 1024, 9);
   files = ferry_test_ui_files_in (f->src, "film.mkv", NULL);
   g_assert_true (

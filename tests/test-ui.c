@@ -318,11 +318,7 @@ new_stick_or_skip (Fixture *f, const char *label, guint64 rate)
 static FerryTestMount *
 plug_in_stick (Fixture *f, const char *name, FerryTestStick *stick)
 {
-  FerryTestMount *mount = ferry_test_mount_new (name, ferry_test_stick_get_mountpoint (stick));
-
-  ferry_drive_list_add_mount (f->drives, G_MOUNT (mount));
-  ferry_test_ui_wait (100);
-  return mount;
+  return ferry_test_ui_plug_in (f->drives, name, ferry_test_stick_get_mountpoint (stick));
 }
 
 static GtkProgressBar *
