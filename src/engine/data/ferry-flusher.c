@@ -6,6 +6,7 @@
 
 #include "ferry-flusher.h"
 #include "ferry-named-file.h"
+#include "ferry-syncfs.h"
 
 #define MIB       (1024 * 1024)
 #define POLL_USEC (G_USEC_PER_SEC / 20)
@@ -58,6 +59,8 @@ typedef enum
 struct _FerryFlusher
 {
   int fd;
+  FerrySyncfs *syncfs;       /* a cancel does not wait for the sync under way */
+  GCancellable *cancellable; /* the job's */
   FerryCounters *counters;
   FerryFlusherSlowFunc on_slow;
   gpointer user_data;
@@ -133,28 +136,27 @@ wait_for_work (FerryFlusher *self)
 }
 
 /* A syncfs of the destination, which vouches for the files named
- * before it began; FALSE when it failed (the first failure is kept). */
+ * before it began; FALSE when it failed (the first failure is kept) or
+ * was given up for a cancel (the files it covered wait on, unconfirmed). */
 static gboolean
 sync_named (FerryFlusher *self)
 {
   g_autoptr (GPtrArray) covered = NULL;
-  int errsv = 0;
+  int errsv;
 
   g_mutex_lock (&self->lock);
   covered = g_steal_pointer (&self->named);
   self->named = g_ptr_array_new ();
   g_mutex_unlock (&self->lock);
 
-  if (syncfs (self->fd) != 0)
-    errsv = errno;
-
+  errsv = ferry_syncfs_run (self->syncfs, self->cancellable);
   if (errsv == 0)
     {
       ferry_named_files_settle (covered, self->fd, 0);
       return TRUE;
     }
   g_mutex_lock (&self->lock);
-  if (self->errsv == 0)
+  if (self->errsv == 0 && errsv != ECANCELED)
     self->errsv = errsv;
   g_ptr_array_extend_and_steal (covered, g_steal_pointer (&self->named));
   self->named = g_steal_pointer (&covered);
@@ -206,9 +208,11 @@ flusher_main (gpointer data)
   return NULL;
 }
 
+/* @cancellable: the job's, whose cancel gives up a sync under way. */
 FerryFlusher *
 ferry_flusher_new (int fd,
                    FerryCounters *counters,
+                   GCancellable *cancellable,
                    gboolean probe,
                    FerryFlusherSlowFunc on_slow,
                    gpointer user_data)
@@ -216,6 +220,8 @@ ferry_flusher_new (int fd,
   FerryFlusher *self = g_new0 (FerryFlusher, 1);
 
   self->fd = fd;
+  self->syncfs = ferry_syncfs_new (fd);
+  self->cancellable = g_object_ref (cancellable);
   self->counters = counters;
   self->on_slow = on_slow;
   self->user_data = user_data;
@@ -296,6 +302,8 @@ void
 ferry_flusher_free (FerryFlusher *self)
 {
   ferry_flusher_stop (self);
+  g_clear_pointer (&self->syncfs, ferry_syncfs_free);
+  g_clear_object (&self->cancellable);
   ferry_named_files_settle (self->named, self->fd, ECANCELED);
   g_ptr_array_unref (self->named);
   g_mutex_clear (&self->lock);

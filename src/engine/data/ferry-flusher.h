@@ -13,6 +13,7 @@ typedef void (*FerryFlusherSlowFunc) (gpointer user_data);
 
 FerryFlusher *ferry_flusher_new (int fd,
                                  FerryCounters *counters,
+                                 GCancellable *cancellable,
                                  gboolean probe,
                                  FerryFlusherSlowFunc on_slow,
                                  gpointer user_data);
