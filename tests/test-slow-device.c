@@ -1025,6 +1025,180 @@ test_writeback_fails (gconstpointer data)
 /* The slow strategy (4 files of 4 MB), and the fast one a stick starts
  * on while it is measured (4 files of 3 MB: a measuring point made some
  * durable, the next one fails). */
+/* Cancel on a slow stick answers within half a second (issue 15, item
+ * 8), even when it lands while a sync is under way: a durability point's
+ * on a FUSE stick, or one of the syncs that measure the device in
+ * automatic mode. The device is made very slow just before, so that sync
+ * would take a minute; the bound is far from both. */
+typedef struct
+{
+  FerryTestStickFs fs;
+  FerryDeviceMode mode;
+} CancelCase;
+
+#define CANCEL_BOUND_USEC (2 * G_USEC_PER_SEC)
+#define STALL_RATE        (64 * 1000) /* bytes per second: a 4 MiB window takes a minute */
+
+static char *
+make_cancel_tree (const char *parent)
+{
+  char *tree = g_build_filename (parent, "Cancel", NULL);
+
+  ferry_test_make_dirs (tree);
+  for (guint i = 0; i < 24; i++)
+    {
+      g_autofree char *name = g_strdup_printf ("photo-%02u.jpg", i);
+      ferry_test_write_random (ferry_test_path (tree, name, NULL), 512 * 1024 + i, 300 + i);
+    }
+  ferry_test_write_random (ferry_test_path (tree, "video.mp4", NULL), 48 * 1024 * 1024, 399);
+  return tree;
+}
+
+/* Until a sync is under way: in slow mode once a point has returned
+ * (the next one starts as soon as a window is written), in automatic
+ * mode once the first measuring window is written. */
+static void
+wait_for_sync_under_way (FerryJob *job, FerryDeviceMode mode, Watch *w)
+{
+  gint64 deadline = g_get_monotonic_time () + 60 * G_USEC_PER_SEC;
+
+  for (;;)
+    {
+      g_auto (FerryProgress) progress = { 0 };
+
+      ferry_job_get_progress (job, &progress);
+      if (mode == FERRY_DEVICE_MODE_SLOW ? progress.bytes_durable > 0
+                                         : progress.bytes_written >= 4 * 1024 * 1024)
+        return;
+      g_assert_false (w->done);
+      g_assert_cmpint (g_get_monotonic_time (), <, deadline);
+      ferry_test_spin (5);
+    }
+}
+
+/* Descriptors this process holds open below @path. */
+static guint
+count_open_below (const char *path)
+{
+  g_autoptr (GDir) fds = g_dir_open ("/proc/self/fd", 0, NULL);
+  const char *name;
+  guint n = 0;
+
+  while (fds != NULL && (name = g_dir_read_name (fds)) != NULL)
+    {
+      g_autofree char *link = g_build_filename ("/proc/self/fd", name, NULL);
+      g_autofree char *target = g_file_read_link (link, NULL);
+
+      if (target != NULL && g_str_has_prefix (target, path))
+        n++;
+    }
+  return n;
+}
+
+/* A sync given up for a cancel keeps the stick open only until it
+ * returns: then nothing of Ferry's holds it (it can be ejected). */
+static void
+wait_until_nothing_open (const char *mountpoint)
+{
+  gint64 deadline = g_get_monotonic_time () + 30 * G_USEC_PER_SEC;
+
+  while (count_open_below (mountpoint) > 0)
+    {
+      g_assert_cmpint (g_get_monotonic_time (), <, deadline);
+      ferry_test_spin (10);
+    }
+}
+
+/* Every file under its final name in @copy is whole, read back after a
+ * remount; none is left under a temporary name. */
+static void
+assert_named_files_whole (FerryTestStick *stick, const char *tree, const char *copy)
+{
+  g_autoptr (GError) error = NULL;
+  g_autoptr (GDir) dir = NULL;
+  const char *name;
+  guint named = 0;
+
+  wait_until_nothing_open (ferry_test_stick_get_mountpoint (stick));
+  g_assert_true (ferry_test_stick_remount (stick, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (count_ferry_leftovers (ferry_test_stick_get_mountpoint (stick)), ==, 0);
+  dir = g_dir_open (copy, 0, NULL);
+  while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
+    {
+      ferry_test_assert_files_equal (ferry_test_path (tree, name, NULL),
+                                     ferry_test_path (copy, name, NULL));
+      named++;
+    }
+  g_test_message ("%u files kept their names", named);
+}
+
+static void
+test_cancel_during_sync (gconstpointer data)
+{
+  const CancelCase *c = data;
+  g_autofree char *scratch = ferry_test_scratch_new ("cancel");
+  g_autofree char *workdir = g_build_filename (scratch, "stick", NULL);
+  const FerryTestStickOptions options = { .workdir = workdir, .label = "FERRYCANCEL",
+                                          .size_bytes = 256 * MB, .rate_bytes_per_sec = 6 * MB,
+                                          .fs = c->fs };
+  g_autoptr (FerryTestStick) stick = ferry_test_stick_new_or_skip_full (&options);
+  g_autoptr (GError) error = NULL;
+  g_autoptr (FerryJob) job = NULL;
+  g_autofree char *tree = NULL;
+  const char *mountpoint;
+  Watch w = { 0 };
+  gint64 cancelled_at, answer;
+
+  if (stick == NULL)
+    {
+      ferry_test_remove_tree (scratch);
+      return;
+    }
+  tree = make_cancel_tree (scratch);
+  mountpoint = ferry_test_stick_get_mountpoint (stick);
+  job = ferry_test_job_new ((const char *[]){ tree, NULL }, mountpoint);
+  ferry_job_set_device_mode (job, c->mode);
+  ferry_job_run_async (job, NULL, on_done, &w);
+  wait_for_sync_under_way (job, c->mode, &w);
+  g_assert_true (ferry_test_stick_set_rate (stick, STALL_RATE, &error));
+  ferry_test_spin (500);
+  g_assert_false (w.done);
+
+  cancelled_at = g_get_monotonic_time ();
+  ferry_job_cancel (job);
+  while (!w.done && g_get_monotonic_time () - cancelled_at < 30 * G_USEC_PER_SEC)
+    ferry_test_spin (1);
+  answer = g_get_monotonic_time () - cancelled_at;
+  g_test_message ("cancel answered in %" G_GINT64_FORMAT " ms", answer / 1000);
+  /* The sync given up ends once the device writes again. */
+  g_assert_true (ferry_test_stick_set_rate (stick, 0, &error));
+  while (!w.done)
+    ferry_test_spin (10);
+  g_assert_cmpint (answer, <, CANCEL_BOUND_USEC);
+  g_assert_error (w.error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
+
+  assert_named_files_whole (stick, tree, ferry_test_path (mountpoint, "Cancel", NULL));
+  watch_clear (&w);
+  g_clear_pointer (&stick, ferry_test_stick_free);
+  ferry_test_remove_tree (scratch);
+}
+
+static const struct
+{
+  const char *path;
+  CancelCase c;
+} cancel_cases[] = {
+#define SLOW FERRY_DEVICE_MODE_SLOW
+#define AUTO FERRY_DEVICE_MODE_AUTO
+  { "/slow-device/cancel-during-point/exfat", { FERRY_TEST_STICK_FS_EXFAT, SLOW } },
+  { "/slow-device/cancel-during-point/ntfs", { FERRY_TEST_STICK_FS_NTFS, SLOW } },
+  { "/slow-device/cancel-while-measuring/ext4", { FERRY_TEST_STICK_FS_EXT4, AUTO } },
+  { "/slow-device/cancel-while-measuring/ntfs", { FERRY_TEST_STICK_FS_NTFS, AUTO } },
+#undef SLOW
+#undef AUTO
+};
+
 static const struct
 {
   const char *path;
@@ -1064,6 +1238,8 @@ main (int argc, char **argv)
                         test_flushes);
   g_test_add_data_func ("/slow-device/flushes/ntfs", GINT_TO_POINTER (FERRY_TEST_STICK_FS_NTFS),
                         test_flushes);
+  for (guint i = 0; i < G_N_ELEMENTS (cancel_cases); i++)
+    g_test_add_data_func (cancel_cases[i].path, &cancel_cases[i].c, test_cancel_during_sync);
   for (guint i = 0; i < G_N_ELEMENTS (writeback_cases); i++)
     g_test_add_data_func (writeback_cases[i].path, &writeback_cases[i].c, test_writeback_fails);
   return g_test_run ();

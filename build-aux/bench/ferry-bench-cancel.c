@@ -3,14 +3,16 @@
  * item 8: within 0.5 s). Run it inside an emulated stick, as root:
  *
  *   _build/tests/helpers/ferry-stick-run --rate 6 --size 600 -- \
- *       _build/build-aux/bench/ferry-bench-cancel [--runs N] [--mb MB] [--mode slow|auto]
+ *       _build/build-aux/bench/ferry-bench-cancel [--runs N] [--mb MB] \
+ *       [--mode slow|auto]
  *
  * Each run copies a file of --mb MB (default 200) onto $FERRY_STICK, with
  * the slow strategy from the start (--mode slow, the default) or as the
  * job chooses (--mode auto: the emulated stick is a loop device, a fast
- * class, so the job measures it first and then hands over); after 3 s it pauses the job and reports how long
- * the bytes handed to the kernel kept moving; 1 s after resuming it
- * cancels and reports how long until the job said it was cancelled. */
+ * class, so the job measures it first and then hands over). After 3 s
+ * it pauses the job and reports how long the bytes handed to the kernel
+ * kept moving; 1 s after resuming it cancels and reports how long until
+ * the job said it was cancelled. */
 #include <glib.h>
 #include <glib/gstdio.h>
 

@@ -208,28 +208,27 @@ flusher_main (gpointer data)
   return NULL;
 }
 
-/* @cancellable: the job's, whose cancel gives up a sync under way. */
+/* Syncs @target's destination, counting in its counters; a cancel of
+ * its job gives up a sync under way. */
 FerryFlusher *
-ferry_flusher_new (int fd,
-                   FerryCounters *counters,
-                   GCancellable *cancellable,
+ferry_flusher_new (FerryCopyTarget *target,
                    gboolean probe,
                    FerryFlusherSlowFunc on_slow,
                    gpointer user_data)
 {
   FerryFlusher *self = g_new0 (FerryFlusher, 1);
 
-  self->fd = fd;
-  self->syncfs = ferry_syncfs_new (fd);
-  self->cancellable = g_object_ref (cancellable);
-  self->counters = counters;
+  self->fd = target->dir_fd;
+  self->syncfs = ferry_syncfs_new (target->dir_fd);
+  self->cancellable = g_object_ref (ferry_control_get_cancellable (target->control));
+  self->counters = target->counters;
   self->on_slow = on_slow;
   self->user_data = user_data;
   self->state = probe ? STATE_PROBING : STATE_FAST;
   self->named = g_ptr_array_new ();
   g_mutex_init (&self->lock);
   g_cond_init (&self->cond);
-  atomic_store (&counters->durable_live, TRUE);
+  atomic_store (&target->counters->durable_live, TRUE);
   self->thread = g_thread_new ("ferry-flush", flusher_main, self);
   return self;
 }

@@ -117,8 +117,6 @@ ferry_strategy_fast_new (FerryCopyTarget *target,
 
   self->parent.klass = &fast_class;
   self->parent.target = target;
-  self->flusher = ferry_flusher_new (target->dir_fd, target->counters,
-                                     ferry_control_get_cancellable (target->control), measure,
-                                     on_slow, user_data);
+  self->flusher = ferry_flusher_new (target, measure, on_slow, user_data);
   return &self->parent;
 }
