@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "ferry-syncfs.h"
@@ -57,6 +58,28 @@ wait_for_ask (FerrySyncfs *self)
   return !self->quit;
 }
 
+/* The sync runs in a child process, which nothing waits for once the
+ * sync is given up: a process with a thread inside syncfs() cannot end
+ * before the call returns, and ferry-copy is to exit at once after
+ * Ctrl+C, while a thread waiting for a vfork() child is killed with its
+ * process. vfork(): no page tables to copy (points come several times a
+ * second); the child only calls syncfs() and _exit(). */
+static int
+syncfs_in_child (int fd)
+{
+  pid_t pid = vfork ();
+  int status;
+
+  if (pid < 0)
+    return syncfs (fd) == 0 ? 0 : errno;
+  if (pid == 0)
+    _exit (syncfs (fd) == 0 ? 0 : errno & 0xff);
+  while (waitpid (pid, &status, 0) < 0)
+    if (errno != EINTR)
+      return errno;
+  return WIFEXITED (status) ? WEXITSTATUS (status) : EIO;
+}
+
 static gpointer
 syncfs_main (gpointer data)
 {
@@ -69,7 +92,7 @@ syncfs_main (gpointer data)
       int result;
 
       g_mutex_unlock (&self->lock);
-      result = syncfs (self->fd) == 0 ? 0 : errno;
+      result = syncfs_in_child (self->fd);
       g_mutex_lock (&self->lock);
       self->result = result;
       self->answered = asked;
