@@ -77,7 +77,11 @@ syncfs_in_child (int fd)
   while (waitpid (pid, &status, 0) < 0)
     if (errno != EINTR)
       return errno;
-  return WIFEXITED (status) ? WEXITSTATUS (status) : EIO;
+  if (WIFEXITED (status))
+    return WEXITSTATUS (status);
+  /* The child was killed (a signal to the whole process group): its
+   * sync's answer is lost, not the device. */
+  return syncfs (fd) == 0 ? 0 : errno;
 }
 
 static gpointer
