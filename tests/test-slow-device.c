@@ -1085,7 +1085,8 @@ count_threads (const char *prefix, const char *wchan)
 static guint
 count_threads_in_kernel (const char *prefix)
 {
-  return count_threads (prefix, NULL) - count_threads (prefix, "futex") - count_threads (prefix, "0");
+  return count_threads (prefix, NULL) - count_threads (prefix, "futex")
+         - count_threads (prefix, "0");
 }
 
 /* A sync is under way (a thread that syncs, "ferry-sync…" or

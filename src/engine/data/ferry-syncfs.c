@@ -3,6 +3,8 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <sched.h>
+#include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -11,17 +13,19 @@
 /* How often a caller waiting for a sync looks whether the job was
  * cancelled: well inside the half second Cancel has to answer in. */
 #define CANCEL_CHECK_USEC (G_USEC_PER_SEC / 100)
+/* The child that syncs only calls syncfs(). */
+#define CHILD_STACK_SIZE (64 * 1024)
 
 /**
  * FerrySyncfs:
  * A syncfs() of the destination that a cancelled job does not wait for.
- * On a slow stick one sync may take most of a second, and through a FUSE
- * daemon (exfat-fuse, ntfs-3g) it cannot be cut short. So the call runs
- * on a thread of its own, holding its own descriptor of the destination;
- * the caller waits for its answer, and gives up once the job is
- * cancelled. The kernel finishes the abandoned sync; its thread then
- * lets go of what it holds, and nothing of the job's was ever in its
- * hands, so the job may end at once.
+ * On a slow stick one sync may take most of a second, and nothing cuts
+ * it short. So the call runs on a thread of its own (in a child process
+ * of it, see syncfs_in_child()), holding its own descriptor of the
+ * destination; the caller waits for its answer, and gives up once the
+ * job is cancelled. The kernel finishes the abandoned sync; the thread
+ * then lets go of what it holds, and nothing of the job's was ever in
+ * its hands, so the job may end at once.
  */
 struct _FerrySyncfs
 {
@@ -58,22 +62,29 @@ wait_for_ask (FerrySyncfs *self)
   return !self->quit;
 }
 
+static int
+child_main (gpointer data)
+{
+  return syncfs (GPOINTER_TO_INT (data)) == 0 ? 0 : errno & 0xff;
+}
+
 /* The sync runs in a child process, which nothing waits for once the
  * sync is given up: a process with a thread inside syncfs() cannot end
  * before the call returns, and ferry-copy is to exit at once after
- * Ctrl+C, while a thread waiting for a vfork() child is killed with its
- * process. vfork(): no page tables to copy (points come several times a
- * second); the child only calls syncfs() and _exit(). */
+ * Ctrl+C, while a thread waiting for a vfork child is killed with its
+ * process. The child shares memory (no page tables to copy: points come
+ * several times a second) and descriptors (its end closes none: a FUSE
+ * daemon would write a file's records at each close). */
 static int
 syncfs_in_child (int fd)
 {
-  pid_t pid = vfork ();
+  g_autofree char *stack = g_malloc (CHILD_STACK_SIZE);
+  pid_t pid = clone (child_main, stack + CHILD_STACK_SIZE,
+                     CLONE_VM | CLONE_VFORK | CLONE_FILES | SIGCHLD, GINT_TO_POINTER (fd));
   int status;
 
   if (pid < 0)
     return syncfs (fd) == 0 ? 0 : errno;
-  if (pid == 0)
-    _exit (syncfs (fd) == 0 ? 0 : errno & 0xff);
   while (waitpid (pid, &status, 0) < 0)
     if (errno != EINTR)
       return errno;
