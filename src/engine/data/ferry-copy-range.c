@@ -17,6 +17,11 @@
  * (2 x 1 GiB, two threads a file): 1 MiB chunks were as fast as the
  * fastest peer; 8 and 32 MiB chunks were up to 40 % slower in some runs. */
 #define CHUNK_SIZE      (1024 * 1024)
+/* Through a FUSE daemon a chunk is several requests, and while a sync
+ * runs the daemon may wait for the device at each (ntfs-3g rewrites a
+ * record the sync is writing out): smaller chunks, for pause and cancel
+ * to be seen between them. */
+#define FUSE_CHUNK_SIZE (256 * 1024)
 #define RW_BUFFER_SIZE  (1024 * 1024)
 #define PREALLOCATE_MIN (1024 * 1024)
 #define SPLIT_MIN       (256 * 1024 * 1024)
@@ -136,11 +141,12 @@ use_sendfile (FerryCopyTarget *target, FerryFileCopy *fc)
 static gboolean
 copy_span (FerryCopyTarget *target, FerryFileCopy *fc, off_t start, off_t end, GError **error)
 {
+  size_t chunk = target->through_fuse ? FUSE_CHUNK_SIZE : CHUNK_SIZE;
   off_t off = start;
 
   while (off < end)
     {
-      size_t len = MIN (CHUNK_SIZE, end - off);
+      size_t len = MIN (chunk, (size_t) (end - off));
       gboolean sending = use_sendfile (target, fc);
       ssize_t n = sending ? send_chunk (fc, off, len) : range_chunk (fc, off, len);
 
@@ -163,7 +169,7 @@ copy_span (FerryCopyTarget *target, FerryFileCopy *fc, off_t start, off_t end, G
       if (!chunk_written (target, fc, off, n, error))
         return FALSE;
       off += n;
-      if (end - start > CHUNK_SIZE && !ferry_control_check (target->control, error))
+      if (end - start > (off_t) chunk && !ferry_control_check (target->control, error))
         return FALSE;
     }
   return TRUE;

@@ -21,6 +21,7 @@ ferry_copy_target_new (int dir_fd, const char *path, FerryCounters *counters, Fe
   self->counters = counters;
   self->control = control;
   self->n_pieces = 1;
+  self->through_fuse = ferry_fs_is_fuse (dir_fd);
   g_mutex_init (&self->pseudo_lock);
   self->pseudo_devs = g_hash_table_new (NULL, NULL);
   return self;

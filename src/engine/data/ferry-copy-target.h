@@ -28,6 +28,7 @@ struct _FerryCopyTarget
   FerryCounters *counters;
   FerryControl *control;
   guint n_pieces;                /* threads for one very large file */
+  gboolean through_fuse;         /* a FUSE daemon (exfat-fuse, ntfs-3g) writes the device */
   atomic_bool range_unsupported; /* copy_file_range refused this pair of filesystems */
   _Atomic (FerryStrategy *) strategy;
   FerryStrategy *first;

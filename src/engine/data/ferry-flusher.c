@@ -7,6 +7,7 @@
 #include "ferry-block-stat.h"
 #include "ferry-flusher.h"
 #include "ferry-named-file.h"
+#include "ferry-syncfs.h"
 
 #define MIB       (1024 * 1024)
 #define POLL_USEC (G_USEC_PER_SEC / 20)
@@ -67,6 +68,8 @@ typedef enum
 struct _FerryFlusher
 {
   int fd;
+  FerrySyncfs *syncfs;       /* a cancel does not wait for the sync under way */
+  GCancellable *cancellable; /* the job's */
   FerryCounters *counters;
   FerryFlusherSlowFunc on_slow;
   gpointer user_data;
@@ -161,28 +164,27 @@ wait_for_work (FerryFlusher *self)
 }
 
 /* A syncfs of the destination, which vouches for the files named
- * before it began; FALSE when it failed (the first failure is kept). */
+ * before it began; FALSE when it failed (the first failure is kept) or
+ * was given up for a cancel (the files it covered wait on, unconfirmed). */
 static gboolean
 sync_named (FerryFlusher *self)
 {
   g_autoptr (GPtrArray) covered = NULL;
-  int errsv = 0;
+  int errsv;
 
   g_mutex_lock (&self->lock);
   covered = g_steal_pointer (&self->named);
   self->named = g_ptr_array_new ();
   g_mutex_unlock (&self->lock);
 
-  if (syncfs (self->fd) != 0)
-    errsv = errno;
-
+  errsv = ferry_syncfs_run (self->syncfs, self->cancellable);
   if (errsv == 0)
     {
       ferry_named_files_settle (covered, self->fd, 0);
       return TRUE;
     }
   g_mutex_lock (&self->lock);
-  if (self->errsv == 0)
+  if (self->errsv == 0 && errsv != ECANCELED)
     self->errsv = errsv;
   g_ptr_array_extend_and_steal (covered, g_steal_pointer (&self->named));
   self->named = g_steal_pointer (&covered);
@@ -259,22 +261,25 @@ flusher_main (gpointer data)
 
 /**
  * ferry_flusher_new:
+ * @target: its destination is synced, counting in its counters; a cancel
+ *   of its job gives up a sync under way
  * @probe_block: (nullable): the block device (as named in /sys/class/block)
  *   whose speed its class does not tell: it is measured, and @on_slow is
  *   called (once, from the flusher's thread) if it proves slow. NULL: the
  *   device is fast by its class.
  */
 FerryFlusher *
-ferry_flusher_new (int fd,
-                   FerryCounters *counters,
+ferry_flusher_new (FerryCopyTarget *target,
                    const char *probe_block,
                    FerryFlusherSlowFunc on_slow,
                    gpointer user_data)
 {
   FerryFlusher *self = g_new0 (FerryFlusher, 1);
 
-  self->fd = fd;
-  self->counters = counters;
+  self->fd = target->dir_fd;
+  self->syncfs = ferry_syncfs_new (target->dir_fd);
+  self->cancellable = g_object_ref (ferry_control_get_cancellable (target->control));
+  self->counters = target->counters;
   self->on_slow = on_slow;
   self->user_data = user_data;
   self->block_name = g_strdup (probe_block);
@@ -286,7 +291,7 @@ ferry_flusher_new (int fd,
   g_mutex_init (&self->lock);
   g_cond_init (&self->work);
   g_cond_init (&self->room);
-  atomic_store (&counters->durable_live, TRUE);
+  atomic_store (&target->counters->durable_live, TRUE);
   self->thread = g_thread_new ("ferry-flush", flusher_main, self);
   return self;
 }
@@ -359,6 +364,8 @@ void
 ferry_flusher_free (FerryFlusher *self)
 {
   ferry_flusher_stop (self);
+  g_clear_pointer (&self->syncfs, ferry_syncfs_free);
+  g_clear_object (&self->cancellable);
   ferry_named_files_settle (self->named, self->fd, ECANCELED);
   g_ptr_array_unref (self->named);
   g_mutex_clear (&self->lock);

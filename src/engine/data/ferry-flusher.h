@@ -3,6 +3,7 @@
 
 #include <gio/gio.h>
 
+#include "ferry-copy-target.h"
 #include "ferry-counters.h"
 #include "ferry-named-file.h"
 
@@ -11,8 +12,7 @@ G_BEGIN_DECLS
 typedef struct _FerryFlusher FerryFlusher;
 typedef void (*FerryFlusherSlowFunc) (gpointer user_data);
 
-FerryFlusher *ferry_flusher_new (int fd,
-                                 FerryCounters *counters,
+FerryFlusher *ferry_flusher_new (FerryCopyTarget *target,
                                  const char *probe_block,
                                  FerryFlusherSlowFunc on_slow,
                                  gpointer user_data);

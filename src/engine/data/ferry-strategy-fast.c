@@ -118,6 +118,6 @@ ferry_strategy_fast_new (FerryCopyTarget *target,
 
   self->parent.klass = &fast_class;
   self->parent.target = target;
-  self->flusher = ferry_flusher_new (target->dir_fd, target->counters, probe_block, on_slow, user_data);
+  self->flusher = ferry_flusher_new (target, probe_block, on_slow, user_data);
   return &self->parent;
 }

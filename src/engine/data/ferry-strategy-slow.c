@@ -7,6 +7,7 @@
 #include "ferry-copy-range.h"
 #include "ferry-fs.h"
 #include "ferry-strategy-slow.h"
+#include "ferry-syncfs.h"
 #include "ferry-write-behind.h"
 
 /* A window is about 0.4 s of the device's time (ferry_device_window_follow()):
@@ -72,6 +73,7 @@ typedef struct
   GMutex stream_lock; /* one file's data at a time */
   GMutex behind_lock; /* a file begun before the hand-over writes outside the stream */
   FerryWriteBehind *behind; /* on a kernel filesystem, else NULL */
+  FerrySyncfs *syncfs;      /* a point's sync, which a cancel does not wait for */
 
   GMutex lock; /* guards everything below */
   GCond cond;
@@ -233,13 +235,15 @@ wait_until_due (FerryStrategySlow *self)
     }
 }
 
-/* A cancelled job wants no more waiting for the device. */
+/* A cancelled job wants no more waiting for the device: a point under
+ * way when it is cancelled is given up (ECANCELED), none of the files it
+ * covered gets its name and none of its bytes counts durable. */
 static int
-sync_target (FerryCopyTarget *target)
+sync_target (FerryStrategySlow *self)
 {
-  if (ferry_control_is_cancelled (target->control))
-    return ECANCELED;
-  return syncfs (target->dir_fd) == 0 ? 0 : errno;
+  FerryControl *control = self->parent.target->control;
+
+  return ferry_syncfs_run (self->syncfs, ferry_control_get_cancellable (control));
 }
 
 /* What a file's data is known to be once the device failed (with
@@ -329,7 +333,7 @@ make_point (FerryStrategySlow *self)
     ferry_journal_point_started (self->parent.target->journal);
   g_mutex_unlock (&self->lock);
 
-  errsv = sync_target (self->parent.target);
+  errsv = sync_target (self);
 
   g_mutex_lock (&self->lock);
   self->window = ferry_device_window_follow (self->window, self->in_flight, started_at);
@@ -426,6 +430,7 @@ slow_free (FerryStrategy *strategy)
   FerryStrategySlow *self = (FerryStrategySlow *) strategy;
 
   slow_finish (strategy);
+  g_clear_pointer (&self->syncfs, ferry_syncfs_free);
   settle_names (self->named, ECANCELED);
   g_ptr_array_unref (self->named);
   g_ptr_array_unref (self->waiting);
@@ -469,6 +474,7 @@ ferry_strategy_slow_new (FerryCopyTarget *target)
   /* sync_file_range() does not reach a FUSE daemon's device. */
   if (!ferry_fs_is_fuse (target->dir_fd))
     self->behind = ferry_write_behind_new ();
+  self->syncfs = ferry_syncfs_new (target->dir_fd);
   atomic_store (&target->counters->durable_live, TRUE);
   self->syncer = g_thread_new ("ferry-sync", syncer_main, self);
   return &self->parent;
