@@ -557,6 +557,7 @@ test_resume_by_id (Fixture *f, gconstpointer data)
   g_assert_cmpint (run_resume_full (NULL, &out, &err), ==, 0);
   g_assert_nonnull (strstr (out, id));
   g_assert_nonnull (strstr (out, "on FERRYTEST"));
+  g_clear_pointer (&err, g_free);
   g_assert_cmpint (run_resume (id, &err), ==, 0);
   ferry_test_assert_trees_equal (f->src, ferry_test_path (f->dst, "tree", NULL),
                                  FERRY_TEST_COMPARE_CONTENT | FERRY_TEST_COMPARE_TIMES);
