@@ -134,17 +134,6 @@ is_id (const char *id)
   return TRUE;
 }
 
-gboolean
-ferry_journal_exists (const char *id)
-{
-  g_autofree char *path = NULL;
-
-  if (!is_id (id))
-    return FALSE;
-  path = journal_path (id);
-  return g_file_test (path, G_FILE_TEST_IS_REGULAR);
-}
-
 /* A journal is saved under "ID.journal.XXXXXX" and renamed: a process
  * killed between the two leaves that name behind. A save takes
  * milliseconds, so one a minute old belongs to nobody. */
@@ -567,6 +556,29 @@ read_transfer (FerryJournal *self, GKeyFile *file)
   self->filesystem.label = g_key_file_get_string (file, GROUP_TRANSFER, "fs-label", NULL);
   self->bytes_total = g_key_file_get_uint64 (file, GROUP_TRANSFER, "bytes-total", NULL);
   self->bytes_durable = g_key_file_get_uint64 (file, GROUP_TRANSFER, "bytes-durable", NULL);
+}
+
+/**
+ * ferry_journal_records_temp:
+ * Whether the journal @id, as last saved, goes on with the temporary
+ * file @temp_name. A run killed between making a large file's temporary
+ * file and the next save leaves one with the journal's tag that no save
+ * recorded: nothing will continue it.
+ */
+gboolean
+ferry_journal_records_temp (const char *id, const char *temp_name)
+{
+  g_autoptr (FerryJournal) journal = ferry_journal_load (id, NULL);
+  GHashTableIter iter;
+  InFlight *record;
+
+  if (journal == NULL)
+    return FALSE;
+  g_hash_table_iter_init (&iter, journal->in_flight);
+  while (g_hash_table_iter_next (&iter, NULL, (gpointer *) &record))
+    if (g_strcmp0 (record->temp_name, temp_name) == 0)
+      return TRUE;
+  return FALSE;
 }
 
 /**

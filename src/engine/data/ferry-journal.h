@@ -35,7 +35,7 @@ typedef struct
 
 char *ferry_journal_dir (void);
 char *ferry_journal_id_for (const char *const *sources, const char *destination);
-gboolean ferry_journal_exists (const char *id);
+gboolean ferry_journal_records_temp (const char *id, const char *temp_name);
 GStrv ferry_journal_list_ids (void);
 
 FerryJournal *ferry_journal_new (const char *id);

@@ -223,7 +223,7 @@ ferry_temp_file_open (FerryTempFile *tmp,
 /**
  * ferry_temp_name_is_claimed:
  * Whether @name is a temporary file the journal of a transfer not yet
- * finished may continue.
+ * finished records, to continue it.
  */
 gboolean
 ferry_temp_name_is_claimed (const char *name)
@@ -234,7 +234,7 @@ ferry_temp_name_is_claimed (const char *name)
   /* The random part is hex: the first tag after it is the journal's. */
   while (tag != NULL && !take_ending (tag, &journal_id))
     tag = strstr (tag + 1, JOURNAL_TAG);
-  return journal_id != NULL && ferry_journal_exists (journal_id);
+  return journal_id != NULL && ferry_journal_records_temp (journal_id, name);
 }
 
 /* A temporary file with a name the journal @journal_id records, for its
