@@ -65,13 +65,17 @@ fixture_set_up (Fixture *f, gconstpointer data)
   ferry_test_make_dirs (f->src);
   ferry_test_remove_tree (state_dir);
   f->state = g_strdup (state_dir);
-  if (!ferry_test_stick_is_supported (&reason))
+  /* @data: the stick's filesystem (ext4 when NULL) */
+  if (!ferry_test_stick_is_supported_fs (GPOINTER_TO_INT (data), &reason))
     {
       g_test_skip (reason);
       return;
     }
   workdir = g_build_filename (f->scratch, "stick", NULL);
-  f->stick = ferry_test_stick_new (workdir, NULL, "FERRYTEST", 400 * MB, RATE, &error);
+  f->stick = ferry_test_stick_new_full (
+      &(FerryTestStickOptions){ .workdir = workdir, .label = "FERRYTEST", .size_bytes = 400 * MB,
+                                .rate_bytes_per_sec = RATE, .fs = GPOINTER_TO_INT (data) },
+      &error);
   g_assert_no_error (error);
   f->dst = g_strdup (ferry_test_stick_get_mountpoint (f->stick));
 }
@@ -289,9 +293,12 @@ run_again (Fixture *f, guint64 total, guint64 durable, const char *extra)
 
   g_assert_cmpint (run_copy (f->src, f->dst, extra, NULL, &err), ==, 0);
   written = device_bytes (f) - before;
-  ferry_test_assert_trees_equal (f->src, copy,
-                                 FERRY_TEST_COMPARE_CONTENT | FERRY_TEST_COMPARE_MODE
-                                     | FERRY_TEST_COMPARE_TIMES);
+  /* exFAT keeps no modes, and times only to its granularity */
+  ferry_test_assert_trees_equal (
+      f->src, copy,
+      ferry_test_stick_get_fs (f->stick) == FERRY_TEST_STICK_FS_EXT4
+          ? FERRY_TEST_COMPARE_CONTENT | FERRY_TEST_COMPARE_MODE | FERRY_TEST_COMPARE_TIMES
+          : FERRY_TEST_COMPARE_CONTENT);
   g_assert_null (load_journal (f));
   g_assert_cmpuint (ferry_test_count_temp_files (copy), ==, 0);
   g_test_message ("second run wrote %" G_GUINT64_FORMAT " bytes of %" G_GUINT64_FORMAT
@@ -635,6 +642,10 @@ main (int argc, char **argv)
   ferry_engine_init ();
 #define ADD(path, func) g_test_add (path, Fixture, NULL, fixture_set_up, func, fixture_tear_down)
   ADD ("/resume/kill-mid-big-file", test_kill_mid_big_file);
+  /* exfat-fuse: a killed run's given-up sync may still hold the file in
+   * flight for a moment after the kill */
+  g_test_add ("/resume/kill-mid-big-file/exfat", Fixture, GINT_TO_POINTER (FERRY_TEST_STICK_FS_EXFAT),
+              fixture_set_up, test_kill_mid_big_file, fixture_tear_down);
   ADD ("/resume/kill-mid-tree", test_kill_mid_tree);
   ADD ("/resume/unplug-replug", test_unplug_replug);
   ADD ("/resume/changed-between-runs", test_changed_between_runs);
