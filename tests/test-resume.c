@@ -647,6 +647,8 @@ main (int argc, char **argv)
   g_test_add ("/resume/kill-mid-big-file/exfat", Fixture, GINT_TO_POINTER (FERRY_TEST_STICK_FS_EXFAT),
               fixture_set_up, test_kill_mid_big_file, fixture_tear_down);
   ADD ("/resume/kill-mid-tree", test_kill_mid_tree);
+  g_test_add ("/resume/kill-mid-tree/exfat", Fixture, GINT_TO_POINTER (FERRY_TEST_STICK_FS_EXFAT),
+              fixture_set_up, test_kill_mid_tree, fixture_tear_down);
   ADD ("/resume/unplug-replug", test_unplug_replug);
   ADD ("/resume/changed-between-runs", test_changed_between_runs);
   ADD ("/resume/restart", test_restart);

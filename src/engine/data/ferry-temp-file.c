@@ -430,8 +430,7 @@ ferry_temp_file_claim_stale (int dir_fd, const char *name, struct stat *st)
       || ferry_temp_name_is_claimed (name))
     return -1;
   fd = openat (dir_fd, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
-  if (fd < 0 || fstat (fd, st) != 0 || !S_ISREG (st->st_mode)
-      || flock (fd, LOCK_EX | LOCK_NB) != 0)
+  if (fd < 0 || fstat (fd, st) != 0 || !S_ISREG (st->st_mode) || !lock_left_by_the_dead (fd, name))
     return -1;
   return ferry_fd_steal (&fd);
 }
