@@ -696,3 +696,39 @@ ferry_test_describe_failures (FerryJob *job)
     }
   return g_string_free (out, FALSE);
 }
+
+/* Descriptors of this process open on @path or below it, counted once per
+ * thread that sees them (zero is what matters): every thread's table, as
+ * a thread may have one of its own (Ferry's sync thread has). Each is
+ * named in the test's log. */
+guint
+ferry_test_count_open_below (const char *path)
+{
+  g_autofree char *real = realpath (path, NULL);
+  g_autofree char *prefix = NULL;
+  g_autoptr (GDir) tasks = g_dir_open ("/proc/self/task", 0, NULL);
+  const char *task;
+  guint n = 0;
+
+  g_assert_nonnull (real);
+  g_assert_nonnull (tasks);
+  prefix = g_strconcat (real, "/", NULL);
+  while ((task = g_dir_read_name (tasks)) != NULL)
+    {
+      g_autofree char *fd_dir = g_build_filename ("/proc/self/task", task, "fd", NULL);
+      g_autoptr (GDir) fds = g_dir_open (fd_dir, 0, NULL);
+      const char *name;
+
+      while (fds != NULL && (name = g_dir_read_name (fds)) != NULL)
+        {
+          g_autofree char *link = g_build_filename (fd_dir, name, NULL);
+          g_autofree char *target = g_file_read_link (link, NULL);
+
+          if (target == NULL || (!g_str_equal (target, real) && !g_str_has_prefix (target, prefix)))
+            continue;
+          g_test_message ("still open: %s", target);
+          n++;
+        }
+    }
+  return n;
+}

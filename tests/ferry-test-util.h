@@ -51,6 +51,7 @@ void ferry_test_assert_trees_equal (const char *source, const char *copy, FerryT
 void ferry_test_assert_files_equal (const char *a, const char *b);
 guint ferry_test_count_temp_files (const char *dir);
 guint ferry_test_count_entries (const char *dir);
+guint ferry_test_count_open_below (const char *path);
 char *ferry_test_describe_failures (FerryJob *job);
 char *ferry_test_describe_tree (const char *path);
 void ferry_test_spin (guint ms);

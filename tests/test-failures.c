@@ -264,48 +264,20 @@ assert_absent (const char *path)
   g_assert_cmpint (errno, ==, ENOENT);
 }
 
-/* Descriptors this process still holds on something under @dir. An
- * unnamed temporary file (O_TMPFILE, which the filesystems here support)
- * has no name to find; an undiscarded one is still open, and shows up
- * here as "@dir/#1234 (deleted)". */
-static guint
-count_open_fds_under (const char *dir)
-{
-  g_autofree char *real = realpath (dir, NULL);
-  g_autofree char *prefix = NULL;
-  g_autoptr (GDir) fds = g_dir_open ("/proc/self/fd", 0, NULL);
-  const char *name;
-  guint n = 0;
-
-  g_assert_nonnull (real);
-  g_assert_nonnull (fds);
-  prefix = g_strconcat (real, "/", NULL);
-  while ((name = g_dir_read_name (fds)) != NULL)
-    {
-      g_autofree char *link = g_build_filename ("/proc/self/fd", name, NULL);
-      g_autofree char *target = g_file_read_link (link, NULL);
-
-      if (target != NULL && (g_str_equal (target, real) || g_str_has_prefix (target, prefix)))
-        {
-          g_test_message ("still open: %s", target);
-          n++;
-        }
-    }
-  return n;
-}
-
-/* No temporary file is left in @dst, named or unnamed. A sync that a
- * cancel gave up keeps the folder open until the kernel has done it,
- * which on a busy machine may take a while. */
+/* No temporary file is left in @dst, named or unnamed: an unnamed one
+ * (O_TMPFILE, which the filesystems here support) has no name to find,
+ * but one not discarded is still open, as "@dst/#1234 (deleted)". A sync
+ * that a cancel gave up keeps the folder open until the kernel has done
+ * it, which on a busy machine may take a while. */
 static void
 assert_no_temp_files (const char *dst)
 {
   gint64 deadline = g_get_monotonic_time () + 30 * G_USEC_PER_SEC;
 
   g_assert_cmpuint (ferry_test_count_temp_files (dst), ==, 0);
-  while (count_open_fds_under (dst) > 0 && g_get_monotonic_time () < deadline)
+  while (ferry_test_count_open_below (dst) > 0 && g_get_monotonic_time () < deadline)
     ferry_test_spin (10);
-  g_assert_cmpuint (count_open_fds_under (dst), ==, 0);
+  g_assert_cmpuint (ferry_test_count_open_below (dst), ==, 0);
 }
 
 /* ------------------------------------------------------------------ */

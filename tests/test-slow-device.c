@@ -1158,25 +1158,6 @@ wait_for_sync_under_way (FerryJob *job, Watch *w)
     }
 }
 
-/* Descriptors this process holds open below @path. */
-static guint
-count_open_below (const char *path)
-{
-  g_autoptr (GDir) fds = g_dir_open ("/proc/self/fd", 0, NULL);
-  const char *name;
-  guint n = 0;
-
-  while (fds != NULL && (name = g_dir_read_name (fds)) != NULL)
-    {
-      g_autofree char *link = g_build_filename ("/proc/self/fd", name, NULL);
-      g_autofree char *target = g_file_read_link (link, NULL);
-
-      if (target != NULL && g_str_has_prefix (target, path))
-        n++;
-    }
-  return n;
-}
-
 /* A sync given up for a cancel keeps the stick open only until it
  * returns: then nothing of Ferry's holds it (it can be ejected). */
 static void
@@ -1184,7 +1165,7 @@ wait_until_nothing_open (const char *mountpoint)
 {
   gint64 deadline = g_get_monotonic_time () + 30 * G_USEC_PER_SEC;
 
-  while (count_open_below (mountpoint) > 0)
+  while (ferry_test_count_open_below (mountpoint) > 0)
     {
       g_assert_cmpint (g_get_monotonic_time (), <, deadline);
       ferry_test_spin (10);

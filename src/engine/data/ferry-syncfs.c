@@ -39,6 +39,8 @@ struct _FerrySyncfs
   guint64 answered; /* syncs that returned */
   int result;       /* what the last of them returned */
   gboolean quit;
+  gboolean started;   /* the thread has its table of descriptors */
+  gboolean own_table; /* ... a table of its own, where @fd is its only one */
 };
 
 static void
@@ -46,7 +48,8 @@ syncfs_unref (FerrySyncfs *self)
 {
   if (!g_atomic_ref_count_dec (&self->refs))
     return;
-  if (self->fd >= 0)
+  /* A table of its own went with the thread, and @fd with it. */
+  if (self->fd >= 0 && !self->own_table)
     close (self->fd);
   g_mutex_clear (&self->lock);
   g_cond_clear (&self->cond);
@@ -95,12 +98,35 @@ syncfs_in_child (int fd)
   return syncfs (fd) == 0 ? 0 : errno;
 }
 
+/* Gives the thread a table of descriptors of its own, holding only the
+ * destination's. Its sync children share that table, so one abandoned
+ * after a cancel or a kill holds none of the job's files: not their locks
+ * (a run started after a kill can take over its temporary files at once)
+ * nor the space of those it removed. Closing the copies here closes
+ * nothing of the job's. Without this, the children hold the whole
+ * process's descriptors until their sync returns. */
+static gboolean
+keep_only_own_descriptor (int fd)
+{
+  if (fd < 0 || unshare (CLONE_FILES) != 0)
+    return FALSE;
+  if (fd > STDERR_FILENO + 1)
+    close_range (STDERR_FILENO + 1, fd - 1, 0);
+  close_range (fd + 1, ~0U, 0);
+  return TRUE;
+}
+
 static gpointer
 syncfs_main (gpointer data)
 {
   FerrySyncfs *self = data;
 
+  gboolean own_table = keep_only_own_descriptor (self->fd);
+
   g_mutex_lock (&self->lock);
+  self->own_table = own_table;
+  self->started = TRUE;
+  g_cond_broadcast (&self->cond);
   while (wait_for_ask (self))
     {
       guint64 asked = self->asked;
@@ -132,6 +158,13 @@ ferry_syncfs_new (int fd)
   g_mutex_init (&self->lock);
   g_cond_init (&self->cond);
   self->thread = g_thread_new ("ferry-syncfs", syncfs_main, self);
+  /* Once the thread has its own copy, the process's goes. */
+  g_mutex_lock (&self->lock);
+  while (!self->started)
+    g_cond_wait (&self->cond, &self->lock);
+  if (self->own_table)
+    close (self->fd);
+  g_mutex_unlock (&self->lock);
   return self;
 }
 

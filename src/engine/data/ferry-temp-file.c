@@ -274,29 +274,6 @@ ferry_temp_file_name_for_journal (FerryTempFile *tmp, const char *journal_id, in
   return FALSE;
 }
 
-#define LOCK_WAIT_USEC  (10 * G_USEC_PER_SEC)
-#define LOCK_RETRY_USEC (50 * 1000)
-
-/* Takes @fd's lock. When the run that made @name is gone, a lock still
- * held is the child of a durability point it gave up (a child shares the
- * run's descriptors, so it holds them until its sync returns): wait for
- * it, a while. A live owner's lock is not waited for. */
-static gboolean
-lock_left_by_the_dead (int fd, const char *name)
-{
-  FerryProcessId owner;
-  gint64 until = g_get_monotonic_time () + LOCK_WAIT_USEC;
-
-  while (flock (fd, LOCK_EX | LOCK_NB) != 0)
-    {
-      if (errno != EWOULDBLOCK || !ferry_temp_name_parse (name, &owner)
-          || !ferry_process_is_gone (&owner) || g_get_monotonic_time () >= until)
-        return FALSE;
-      g_usleep (LOCK_RETRY_USEC);
-    }
-  return TRUE;
-}
-
 /* The temporary file @name an earlier run left in @dir_fd, to write on:
  * a regular file, never reached through a link, that no one holds. */
 gboolean
@@ -311,7 +288,7 @@ ferry_temp_file_reopen (FerryTempFile *tmp, int dir_fd, const char *name, int *e
       *errsv = errno;
       return FALSE;
     }
-  if (!S_ISREG (st.st_mode) || !lock_left_by_the_dead (fd, name))
+  if (!S_ISREG (st.st_mode) || flock (fd, LOCK_EX | LOCK_NB) != 0)
     {
       *errsv = EBUSY;
       return FALSE;
@@ -430,7 +407,8 @@ ferry_temp_file_claim_stale (int dir_fd, const char *name, struct stat *st)
       || ferry_temp_name_is_claimed (name))
     return -1;
   fd = openat (dir_fd, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
-  if (fd < 0 || fstat (fd, st) != 0 || !S_ISREG (st->st_mode) || !lock_left_by_the_dead (fd, name))
+  if (fd < 0 || fstat (fd, st) != 0 || !S_ISREG (st->st_mode)
+      || flock (fd, LOCK_EX | LOCK_NB) != 0)
     return -1;
   return ferry_fd_steal (&fd);
 }
