@@ -78,7 +78,9 @@ static const char usage_text[]
       "  fail-reads on|off     reads of " DISK_NAME " fail with EIO\n"
       "Reading MOUNTPOINT/" CONTROL_NAME " gives 'name value' lines: written, read, rate,\n"
       "burst, fail-writes, fail-reads, write-requests, largest-write, scatter-cost,\n"
-      "flush-cost, scattered-writes, flushes. The counts go to standard error on exit.\n";
+      "flush-cost, scattered-writes, flushes. The counts go to standard error on exit.\n"
+      "With FERRY_SLOW_DISK_TRACE=FILE set, FILE gets a line per write ('TIME w OFFSET\n"
+      "SIZE', ' s' when scattered) and per flush ('TIME f'), in the device's order.\n";
 
 typedef struct
 {
@@ -113,6 +115,10 @@ typedef struct
    * then scattered like any write to a closed erase block. Written while
    * the device is held, read under queue_lock. */
   guint64 next_write_offset;
+  /* $FERRY_SLOW_DISK_TRACE: one line per write and flush, in device
+   * order, to see where a copy's scattered writes come from. Written
+   * while the device is held. */
+  FILE *trace;
 
   GMutex lock; /* everything below */
   GCond changed;
@@ -414,6 +420,9 @@ write_disk (SlowDisk *disk, const char *buf, size_t size, off_t offset)
     charge_busy_time (disk, &disk->scatter_cost_us);
   throttle (disk, size);
   result = write_backing_file (disk, buf, size, offset);
+  if (disk->trace != NULL)
+    fprintf (disk->trace, "%.6f w %" G_GUINT64_FORMAT " %zu%s\n", g_get_monotonic_time () / 1e6,
+             (guint64) offset, size, scattered ? " s" : "");
   device_release (disk, result > 0 ? (guint64) offset + result : G_MAXUINT64);
 
   if (result > 0)
@@ -440,6 +449,8 @@ flush_disk (SlowDisk *disk)
 {
   device_acquire (disk);
   charge_busy_time (disk, &disk->flush_cost_us);
+  if (disk->trace != NULL)
+    fprintf (disk->trace, "%.6f f\n", g_get_monotonic_time () / 1e6);
   device_release (disk, G_MAXUINT64);
 
   g_mutex_lock (&disk->lock);
@@ -1129,6 +1140,8 @@ slow_disk_init_from_options (SlowDisk *disk, const Options *options, GError **er
   disk->scatter_cost_us = options->scatter_cost_us;
   disk->flush_cost_us = options->flush_cost_us;
   disk->next_write_offset = G_MAXUINT64;
+  if (g_getenv ("FERRY_SLOW_DISK_TRACE") != NULL)
+    disk->trace = fopen (g_getenv ("FERRY_SLOW_DISK_TRACE"), "we");
   disk->refilled_at_us = g_get_monotonic_time ();
   clock_gettime (CLOCK_REALTIME, &disk->started);
   g_mutex_init (&disk->queue_lock);
@@ -1144,6 +1157,7 @@ slow_disk_clear (SlowDisk *disk)
 {
   if (disk->backing_fd >= 0)
     close (disk->backing_fd);
+  g_clear_pointer (&disk->trace, fclose);
   g_clear_pointer (&disk->backing_path, g_free);
   g_clear_pointer (&disk->mountpoint, g_free);
   g_clear_pointer (&disk->disk_path, g_free);

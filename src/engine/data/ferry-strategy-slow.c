@@ -30,6 +30,16 @@
  * wait. */
 #define WAITING_MAX  4000
 #define RECHECK_USEC (G_USEC_PER_SEC / 20)
+/* Through a FUSE daemon, files complete and not yet in a point that
+ * returned: the writer waits at this many. A small file costs the device
+ * more than its bytes (its directory entry, and its first cluster where
+ * the last file's ended short: on the flash emulator a scattered write,
+ * 2 ms), and each point costs the device its metadata again (NTFS: a
+ * dozen scattered writes). So a folder of small files gets a point every
+ * few hundred files, about a second of the device, and their names
+ * follow while the device writes the next ones, instead of thousands of
+ * names at the end with the device idle. */
+#define FILES_AHEAD_MAX 1024
 
 /**
  * The slow strategy, for pendrives, SD cards and anything measured slow.
@@ -51,9 +61,11 @@
  * it has returned, and that name reaches the device with the next point
  * (or the job's final sync): never a name before its data, and a file
  * counts as copied once its name is there too. Bytes count as durable
- * when the point that covered them returned. The writer is held while it
- * is a window and a half ahead, so the device never idles and dirty
- * memory stays small.
+ * when the point that covered them returned. When the next point is due
+ * as one returns, it starts at once and the files the last one covered
+ * get their names while it runs. The writer is held while it is a window
+ * and a half (or, through a FUSE daemon, FILES_AHEAD_MAX files) ahead,
+ * so the device never idles and dirty memory stays small.
  *
  * A device that fails while data the kernel accepted is on its way to it
  * (the page cache goes on showing the data right) is told by a point
@@ -82,8 +94,12 @@ typedef struct
   gboolean wanted;     /* a point is asked for now */
   guint64 unsynced;    /* written since the last point started */
   guint64 in_flight;   /* written before the point under way started */
+  guint files_in_flight; /* complete before the point under way started */
   GPtrArray *waiting;  /* FerryFileCopy: complete, for the next point */
   GPtrArray *named;    /* FerryFileCopy: named since the last point, which carries the names */
+  GPtrArray *covered;  /* FerryFileCopy: covered by the point that returned, named while the next runs */
+  int covered_errsv;   /* what that point returned */
+  int covered_failed;  /* the device's first failure then */
   gint64 waiting_since;
   gint64 last_point_at;
   guint64 started; /* points started */
@@ -115,6 +131,26 @@ static gboolean
 is_ending (FerryStrategySlow *self)
 {
   return ferry_control_is_ending (self->parent.target->control);
+}
+
+/* Called with the lock: through a FUSE daemon the writer waits while
+ * it is a window and a half of bytes, or FILES_AHEAD_MAX files, ahead of
+ * the device. */
+static void
+wait_for_room (FerryStrategySlow *self)
+{
+  while (self->behind == NULL && self->errsv == 0 && !is_ending (self))
+    {
+      if (self->waiting->len + self->files_in_flight >= FILES_AHEAD_MAX)
+        {
+          /* ... the next point starts as soon as it can */
+          self->wanted = TRUE;
+          g_cond_broadcast (&self->cond);
+        }
+      else if (self->unsynced + self->in_flight < self->window + self->window / 2)
+        return;
+      g_cond_wait_until (&self->cond, &self->lock, g_get_monotonic_time () + RECHECK_USEC);
+    }
 }
 
 /* On a kernel filesystem: the chunk's writeback starts now, and the
@@ -150,9 +186,7 @@ slow_chunk_written (FerryStrategy *strategy,
   self->unsynced += len;
   if (self->behind == NULL && self->unsynced >= self->window)
     g_cond_broadcast (&self->cond);
-  while (self->behind == NULL && self->unsynced + self->in_flight >= self->window + self->window / 2
-         && self->errsv == 0 && !is_ending (self))
-    g_cond_wait_until (&self->cond, &self->lock, g_get_monotonic_time () + RECHECK_USEC);
+  wait_for_room (self);
   if (errsv == 0)
     errsv = self->errsv;
   g_mutex_unlock (&self->lock);
@@ -201,6 +235,7 @@ slow_commit_file (FerryStrategy *strategy, FerryFileCopy *fc, GError **error)
       self->wanted = TRUE;
       g_cond_broadcast (&self->cond);
     }
+  wait_for_room (self);
   g_mutex_unlock (&self->lock);
   return FERRY_COMMIT_LATER;
 }
@@ -239,11 +274,11 @@ wait_until_due (FerryStrategySlow *self)
  * way when it is cancelled is given up (ECANCELED), none of the files it
  * covered gets its name and none of its bytes counts durable. */
 static int
-sync_target (FerryStrategySlow *self)
+wait_for_sync (FerryStrategySlow *self, guint64 ticket)
 {
   FerryControl *control = self->parent.target->control;
 
-  return ferry_syncfs_run (self->syncfs, ferry_control_get_cancellable (control));
+  return ferry_syncfs_wait (self->syncfs, ticket, ferry_control_get_cancellable (control));
 }
 
 /* What a file's data is known to be once the device failed (with
@@ -311,6 +346,44 @@ settle_names (GPtrArray *names, int errsv)
     }
 }
 
+/* Called without the lock: the files the point before covered get
+ * their names, while this point's sync runs. */
+static void
+name_covered (FerryStrategySlow *self)
+{
+  g_autoptr (GPtrArray) covered = g_steal_pointer (&self->covered);
+
+  if (covered == NULL)
+    return;
+  name_batch (self, covered, self->covered_errsv, self->covered_failed);
+  g_mutex_lock (&self->lock);
+  self->done++;
+  g_cond_broadcast (&self->cond);
+  g_mutex_unlock (&self->lock);
+}
+
+/* Called with the lock, once the point returned (@errsv) and its names
+ * are settled. Its files get their names now, or, when the next point is
+ * due already, while that one's sync runs: renames through a FUSE daemon
+ * take a fraction of a millisecond each, and a device that waited for a
+ * few hundred of them would idle. */
+static void
+name_point_files (FerryStrategySlow *self, GPtrArray *batch, int errsv, int failed)
+{
+  if (errsv == 0 && point_is_due (self, g_get_monotonic_time ()))
+    {
+      self->covered = g_ptr_array_ref (batch);
+      self->covered_errsv = errsv;
+      self->covered_failed = failed;
+      return;
+    }
+  g_mutex_unlock (&self->lock);
+  name_batch (self, batch, errsv, failed);
+  g_mutex_lock (&self->lock);
+  self->done++;
+  g_cond_broadcast (&self->cond);
+}
+
 /* Called with the lock, which it lets go of while the device works. */
 static void
 make_point (FerryStrategySlow *self)
@@ -320,11 +393,13 @@ make_point (FerryStrategySlow *self)
   g_autoptr (GPtrArray) names = g_steal_pointer (&self->named);
   guint64 written = ferry_counters_get (&counters->bytes_written);
   gint64 started_at = g_get_monotonic_time ();
+  guint64 ticket;
   int errsv, failed;
 
   self->waiting = g_ptr_array_new ();
   self->named = g_ptr_array_new ();
   self->in_flight = self->unsynced;
+  self->files_in_flight = batch->len;
   self->unsynced = 0;
   self->wanted = FALSE;
   self->last_point_at = started_at;
@@ -333,11 +408,14 @@ make_point (FerryStrategySlow *self)
     ferry_journal_point_started (self->parent.target->journal);
   g_mutex_unlock (&self->lock);
 
-  errsv = sync_target (self);
+  ticket = ferry_syncfs_start (self->syncfs);
+  name_covered (self);
+  errsv = wait_for_sync (self, ticket);
 
   g_mutex_lock (&self->lock);
   self->window = ferry_device_window_follow (self->window, self->in_flight, started_at);
   self->in_flight = 0;
+  self->files_in_flight = 0;
   if (errsv != 0 && errsv != ECANCELED && self->errsv == 0)
     self->errsv = errsv;
   failed = self->errsv;
@@ -347,15 +425,13 @@ make_point (FerryStrategySlow *self)
   g_mutex_unlock (&self->lock);
 
   settle_names (names, names_errno (self, errsv, failed));
-  name_batch (self, batch, errsv, failed);
   /* Only now: the names this point carried are in it too. */
   if (errsv == 0 && failed == 0 && self->parent.target->journal != NULL)
     ferry_journal_point_done (self->parent.target->journal, written,
                               MAX (atomic_load (&counters->bytes_total), 0));
 
   g_mutex_lock (&self->lock);
-  self->done++;
-  g_cond_broadcast (&self->cond);
+  name_point_files (self, batch, errsv, failed);
 }
 
 static gpointer
@@ -430,6 +506,7 @@ slow_free (FerryStrategy *strategy)
   FerryStrategySlow *self = (FerryStrategySlow *) strategy;
 
   slow_finish (strategy);
+  name_covered (self); /* none left after a point that came when due */
   g_clear_pointer (&self->syncfs, ferry_syncfs_free);
   settle_names (self->named, ECANCELED);
   g_ptr_array_unref (self->named);

@@ -169,30 +169,59 @@ ferry_syncfs_new (int fd)
 }
 
 /**
- * ferry_syncfs_run:
- * One syncfs() of the destination, from start to end: its errno, or 0.
- * ECANCELED once @cancellable is cancelled, before or while it runs:
- * then nothing is known of what it would have made durable.
+ * ferry_syncfs_start:
+ * Asks for a syncfs() of the destination, which starts at once unless
+ * one is under way (then right after it): what it covers is what was
+ * written before this call. Returns the ticket to wait for with
+ * ferry_syncfs_wait(); meanwhile the caller may go on working.
  */
-int
-ferry_syncfs_run (FerrySyncfs *self, GCancellable *cancellable)
+guint64
+ferry_syncfs_start (FerrySyncfs *self)
 {
   guint64 ticket;
+
+  if (self->fd < 0)
+    return 0;
+  g_mutex_lock (&self->lock);
+  ticket = ++self->asked;
+  g_cond_broadcast (&self->cond);
+  g_mutex_unlock (&self->lock);
+  return ticket;
+}
+
+/**
+ * ferry_syncfs_wait:
+ * The answer of the sync @ticket asked for: its errno, or 0. ECANCELED
+ * once @cancellable is cancelled, before or while it runs: then nothing
+ * is known of what it would have made durable.
+ */
+int
+ferry_syncfs_wait (FerrySyncfs *self, guint64 ticket, GCancellable *cancellable)
+{
   int result = ECANCELED;
 
   if (self->fd < 0)
     return self->dup_errno;
-  if (g_cancellable_is_cancelled (cancellable))
-    return ECANCELED;
   g_mutex_lock (&self->lock);
-  ticket = ++self->asked;
-  g_cond_broadcast (&self->cond);
   while (self->answered < ticket && !g_cancellable_is_cancelled (cancellable))
     g_cond_wait_until (&self->cond, &self->lock, g_get_monotonic_time () + CANCEL_CHECK_USEC);
   if (self->answered >= ticket)
     result = self->result;
   g_mutex_unlock (&self->lock);
   return result;
+}
+
+/**
+ * ferry_syncfs_run:
+ * One syncfs() of the destination, from start to end (see
+ * ferry_syncfs_wait()).
+ */
+int
+ferry_syncfs_run (FerrySyncfs *self, GCancellable *cancellable)
+{
+  if (g_cancellable_is_cancelled (cancellable))
+    return ECANCELED;
+  return ferry_syncfs_wait (self, ferry_syncfs_start (self), cancellable);
 }
 
 /* The thread is joined when it has nothing to do, and else left to end

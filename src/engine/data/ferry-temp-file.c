@@ -267,7 +267,7 @@ ferry_temp_file_name_for_journal (FerryTempFile *tmp, const char *journal_id, in
     }
   /* A name of its own: another one, the journal's (random: never taken). */
   tmp->name = ferry_temp_name_new_for (journal_id);
-  if (ferry_rename_noreplace (tmp->dir_fd, old_name, tmp->name, errsv))
+  if (ferry_rename_noreplace (tmp->dir_fd, old_name, tmp->name, NULL, errsv))
     return TRUE;
   g_free (tmp->name);
   tmp->name = g_steal_pointer (&old_name);
@@ -301,9 +301,16 @@ ferry_temp_file_reopen (FerryTempFile *tmp, int dir_fd, const char *name, int *e
 }
 
 /* renameat2 (RENAME_NOREPLACE) where the filesystem has it; elsewhere a
- * hard link (which never replaces) and an unlink of the old name. */
+ * hard link (which never replaces) and an unlink of the old name. A
+ * filesystem without hard links (exFAT, FAT) says so once: @links_refused
+ * (or NULL) remembers it for the rest of the job, for through a FUSE
+ * daemon each refusal costs a round trip to it. */
 gboolean
-ferry_rename_noreplace (int dir_fd, const char *from, const char *to, int *errsv)
+ferry_rename_noreplace (int dir_fd,
+                        const char *from,
+                        const char *to,
+                        atomic_bool *links_refused,
+                        int *errsv)
 {
   if (renameat2 (dir_fd, from, dir_fd, to, RENAME_NOREPLACE) == 0)
     return TRUE;
@@ -312,15 +319,20 @@ ferry_rename_noreplace (int dir_fd, const char *from, const char *to, int *errsv
       *errsv = errno;
       return FALSE;
     }
-  if (linkat (dir_fd, from, dir_fd, to, 0) == 0)
+  if (links_refused == NULL || !atomic_load (links_refused))
     {
-      unlinkat (dir_fd, from, 0);
-      return TRUE;
-    }
-  if (errno != EPERM && errno != EOPNOTSUPP)
-    {
-      *errsv = errno;
-      return FALSE;
+      if (linkat (dir_fd, from, dir_fd, to, 0) == 0)
+        {
+          unlinkat (dir_fd, from, 0);
+          return TRUE;
+        }
+      if (errno != EPERM && errno != EOPNOTSUPP)
+        {
+          *errsv = errno;
+          return FALSE;
+        }
+      if (links_refused != NULL)
+        atomic_store (links_refused, TRUE);
     }
 
   /* No hard links either (FAT): check, then rename. A name appearing
@@ -342,7 +354,11 @@ ferry_rename_noreplace (int dir_fd, const char *from, const char *to, int *errsv
  * temporary file stays for another try. Its descriptor stays open, for
  * ferry_temp_file_discard() to close or the caller to take. */
 gboolean
-ferry_temp_file_commit (FerryTempFile *tmp, const char *final_name, gboolean replace, int *errsv)
+ferry_temp_file_commit (FerryTempFile *tmp,
+                        const char *final_name,
+                        gboolean replace,
+                        atomic_bool *links_refused,
+                        int *errsv)
 {
   *errsv = 0;
   if (tmp->name == NULL && !replace)
@@ -372,7 +388,7 @@ ferry_temp_file_commit (FerryTempFile *tmp, const char *final_name, gboolean rep
           return FALSE;
         }
     }
-  else if (!ferry_rename_noreplace (tmp->dir_fd, tmp->name, final_name, errsv))
+  else if (!ferry_rename_noreplace (tmp->dir_fd, tmp->name, final_name, links_refused, errsv))
     return FALSE;
 
 committed:

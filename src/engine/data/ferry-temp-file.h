@@ -44,6 +44,7 @@ gboolean ferry_temp_file_open (FerryTempFile *tmp,
 gboolean ferry_temp_file_commit (FerryTempFile *tmp,
                                  const char *final_name,
                                  gboolean replace,
+                                 atomic_bool *links_refused,
                                  int *errsv);
 void ferry_temp_file_discard (FerryTempFile *tmp);
 
@@ -63,6 +64,10 @@ int ferry_temp_file_claim_stale (int dir_fd, const char *name, struct stat *st);
 gboolean ferry_temp_file_remove_stale (int dir_fd, const char *name);
 gboolean ferry_temp_file_remove_stale_below (int root_fd, const char *relpath);
 guint ferry_temp_file_sweep (int dir_fd);
-gboolean ferry_rename_noreplace (int dir_fd, const char *from, const char *to, int *errsv);
+gboolean ferry_rename_noreplace (int dir_fd,
+                                 const char *from,
+                                 const char *to,
+                                 atomic_bool *links_refused,
+                                 int *errsv);
 
 G_END_DECLS

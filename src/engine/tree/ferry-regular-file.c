@@ -115,7 +115,8 @@ give_name (FerryTreeContext *ctx, FerryFileCopy *fc, FerryEntry *entry, GError *
     {
       int errsv;
 
-      if (ferry_temp_file_commit (&fc->tmp, entry->dst_name, entry->replace, &errsv))
+      if (ferry_temp_file_commit (&fc->tmp, entry->dst_name, entry->replace,
+                                  &ctx->links_refused, &errsv))
         return TRUE;
       if (errsv != EEXIST || entry->replace)
         return ferry_file_copy_fail_errno (fc, errsv, TRUE, error);
