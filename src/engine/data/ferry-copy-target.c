@@ -134,6 +134,15 @@ ferry_copy_target_note_named (FerryCopyTarget *self, FerryNamedFile *named)
   ferry_strategy_note_named (self->first, named);
 }
 
+/* After a hand-over: the files the first strategy named before their
+ * data was durable go to its successor, whose next point vouches for
+ * them (FALSE: it takes none, they stay). */
+gboolean
+ferry_copy_target_adopt_named (FerryCopyTarget *self, GPtrArray *named)
+{
+  return self->successor != NULL && ferry_strategy_adopt_named (self->successor, named);
+}
+
 /* A file that takes more than one chunk is named on display at its first
  * chunk, whatever the interval: a name skipped by the interval is never
  * shown later. */

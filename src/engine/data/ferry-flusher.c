@@ -72,6 +72,7 @@ struct _FerryFlusher
   GCancellable *cancellable; /* the job's */
   FerryCounters *counters;
   FerryFlusherSlowFunc on_slow;
+  FerryCopyTarget *target;
   gpointer user_data;
   GThread *thread;
   GMutex lock;
@@ -192,12 +193,27 @@ sync_named (FerryFlusher *self)
   return FALSE;
 }
 
+/* The files named while measuring wait for the slow strategy's first
+ * point, which covers everything written so far: a sync of their own
+ * would cost a slow ext4 stick another journal commit, three or four
+ * flushes. */
 static void
 hand_over (FerryFlusher *self)
 {
+  g_autoptr (GPtrArray) named = NULL;
+
   set_state (self, STATE_HANDED_OVER);
   self->on_slow (self->user_data);
-  /* What was written while measuring is in no window: out with it. */
+  g_mutex_lock (&self->lock);
+  named = g_steal_pointer (&self->named);
+  self->named = g_ptr_array_new ();
+  g_mutex_unlock (&self->lock);
+  if (ferry_copy_target_adopt_named (self->target, named))
+    return;
+  g_mutex_lock (&self->lock);
+  g_ptr_array_extend_and_steal (named, g_steal_pointer (&self->named));
+  self->named = g_steal_pointer (&named);
+  g_mutex_unlock (&self->lock);
   sync_named (self);
 }
 
@@ -281,6 +297,7 @@ ferry_flusher_new (FerryCopyTarget *target,
   self->cancellable = g_object_ref (ferry_control_get_cancellable (target->control));
   self->counters = target->counters;
   self->on_slow = on_slow;
+  self->target = target;
   self->user_data = user_data;
   self->block_name = g_strdup (probe_block);
   self->state = probe_block != NULL && ferry_block_stat_read (probe_block, &self->last_stat)

@@ -97,6 +97,7 @@ typedef struct
   guint files_in_flight; /* complete before the point under way started */
   GPtrArray *waiting;  /* FerryFileCopy: complete, for the next point */
   GPtrArray *named;    /* FerryFileCopy: named since the last point, which carries the names */
+  GPtrArray *adopted;  /* FerryNamedFile: named by the strategy before, for the next point */
   GPtrArray *covered;  /* FerryFileCopy: covered by the point that returned, named while the next runs */
   int covered_errsv;   /* what that point returned */
   int covered_failed;  /* the device's first failure then */
@@ -363,14 +364,16 @@ name_covered (FerryStrategySlow *self)
 }
 
 /* Called with the lock, once the point returned (@errsv) and its names
- * are settled. Its files get their names now, or, when the next point is
- * due already, while that one's sync runs: renames through a FUSE daemon
- * take a fraction of a millisecond each, and a device that waited for a
- * few hundred of them would idle. */
+ * are settled. Its files get their names now, or, through a FUSE daemon
+ * when the next point is due already, while that one's sync runs: there
+ * a rename takes a fraction of a millisecond, and a device that waited
+ * for a few hundred would idle. (A kernel filesystem renames in
+ * microseconds; there names stay one point behind their data, not two,
+ * and a run killed meanwhile carries more over.) */
 static void
 name_point_files (FerryStrategySlow *self, GPtrArray *batch, int errsv, int failed)
 {
-  if (errsv == 0 && point_is_due (self, g_get_monotonic_time ()))
+  if (errsv == 0 && self->behind == NULL && point_is_due (self, g_get_monotonic_time ()))
     {
       self->covered = g_ptr_array_ref (batch);
       self->covered_errsv = errsv;
@@ -391,6 +394,7 @@ make_point (FerryStrategySlow *self)
   FerryCounters *counters = self->parent.target->counters;
   g_autoptr (GPtrArray) batch = g_steal_pointer (&self->waiting);
   g_autoptr (GPtrArray) names = g_steal_pointer (&self->named);
+  g_autoptr (GPtrArray) adopted = g_steal_pointer (&self->adopted);
   guint64 written = ferry_counters_get (&counters->bytes_written);
   gint64 started_at = g_get_monotonic_time ();
   guint64 ticket;
@@ -398,6 +402,7 @@ make_point (FerryStrategySlow *self)
 
   self->waiting = g_ptr_array_new ();
   self->named = g_ptr_array_new ();
+  self->adopted = g_ptr_array_new ();
   self->in_flight = self->unsynced;
   self->files_in_flight = batch->len;
   self->unsynced = 0;
@@ -425,6 +430,7 @@ make_point (FerryStrategySlow *self)
   g_mutex_unlock (&self->lock);
 
   settle_names (names, names_errno (self, errsv, failed));
+  ferry_named_files_settle (adopted, self->parent.target->dir_fd, names_errno (self, errsv, failed));
   /* Only now: the names this point carried are in it too. */
   if (errsv == 0 && failed == 0 && self->parent.target->journal != NULL)
     ferry_journal_point_done (self->parent.target->journal, written,
@@ -488,14 +494,28 @@ slow_settle_names (FerryStrategy *strategy, int errsv)
 {
   FerryStrategySlow *self = (FerryStrategySlow *) strategy;
   g_autoptr (GPtrArray) names = NULL;
+  g_autoptr (GPtrArray) adopted = NULL;
   int failed;
 
   g_mutex_lock (&self->lock);
   names = g_steal_pointer (&self->named);
   self->named = g_ptr_array_new ();
+  adopted = g_steal_pointer (&self->adopted);
+  self->adopted = g_ptr_array_new ();
   failed = self->errsv;
   g_mutex_unlock (&self->lock);
   settle_names (names, names_errno (self, errsv, failed));
+  ferry_named_files_settle (adopted, self->parent.target->dir_fd, names_errno (self, errsv, failed));
+}
+
+static void
+slow_adopt_named (FerryStrategy *strategy, GPtrArray *named)
+{
+  FerryStrategySlow *self = (FerryStrategySlow *) strategy;
+
+  g_mutex_lock (&self->lock);
+  g_ptr_array_extend_and_steal (self->adopted, g_ptr_array_ref (named));
+  g_mutex_unlock (&self->lock);
 }
 
 /* A job that ended without its final sync (cancelled) leaves its last
@@ -510,6 +530,8 @@ slow_free (FerryStrategy *strategy)
   g_clear_pointer (&self->syncfs, ferry_syncfs_free);
   settle_names (self->named, ECANCELED);
   g_ptr_array_unref (self->named);
+  ferry_named_files_settle (self->adopted, self->parent.target->dir_fd, ECANCELED);
+  g_ptr_array_unref (self->adopted);
   g_ptr_array_unref (self->waiting);
   g_clear_pointer (&self->behind, ferry_write_behind_free);
   g_mutex_clear (&self->stream_lock);
@@ -526,6 +548,7 @@ static const FerryStrategyClass slow_class = {
   .commit_file = slow_commit_file,
   .settle = slow_settle,
   .finish = slow_finish,
+  .adopt_named = slow_adopt_named,
   .settle_names = slow_settle_names,
   .free = slow_free,
   .sends_at_position = TRUE,
@@ -545,6 +568,7 @@ ferry_strategy_slow_new (FerryCopyTarget *target)
   g_cond_init (&self->cond);
   self->waiting = g_ptr_array_new ();
   self->named = g_ptr_array_new ();
+  self->adopted = g_ptr_array_new ();
   self->window = FERRY_DEVICE_WINDOW_START;
   self->last_point_at = g_get_monotonic_time ();
   self->waiting_max = ferry_named_files_open_max (WAITING_MAX);

@@ -72,6 +72,16 @@ ferry_strategy_note_named (FerryStrategy *self, FerryNamedFile *named)
     ferry_named_file_free (named);
 }
 
+/* FALSE when @self takes no named files from another strategy. */
+gboolean
+ferry_strategy_adopt_named (FerryStrategy *self, GPtrArray *named)
+{
+  if (self->klass->adopt_named == NULL)
+    return FALSE;
+  self->klass->adopt_named (self, named);
+  return TRUE;
+}
+
 void
 ferry_strategy_free (FerryStrategy *self)
 {

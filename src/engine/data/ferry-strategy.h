@@ -35,6 +35,9 @@ typedef enum
  * @note_named: a file it answered FERRY_COMMIT_NOW for got its name
  *   before its data was durable: the strategy takes @named, to keep the
  *   name only once it is (NULL: it never names a file before that)
+ * @adopt_named: (optional) files the strategy before it named before
+ *   their data was durable (FerryNamedFile); it takes them, and its next
+ *   point vouches for them
  * @settle_names: the destination's final sync, after @finish, returned
  *   @errsv (0: it reached the device): the files it named since its last
  *   point learn whether their names are on the device
@@ -56,6 +59,7 @@ typedef struct
   int (*settle) (FerryStrategy *self);
   int (*finish) (FerryStrategy *self);
   void (*note_named) (FerryStrategy *self, FerryNamedFile *named);
+  void (*adopt_named) (FerryStrategy *self, GPtrArray *named);
   void (*settle_names) (FerryStrategy *self, int errsv);
   void (*free) (FerryStrategy *self);
   gboolean sends_at_position;
@@ -81,6 +85,7 @@ int ferry_strategy_finish (FerryStrategy *self);
 void ferry_strategy_settle_names (FerryStrategy *self, int errsv);
 gboolean ferry_strategy_notes_names (FerryStrategy *self);
 void ferry_strategy_note_named (FerryStrategy *self, FerryNamedFile *named);
+gboolean ferry_strategy_adopt_named (FerryStrategy *self, GPtrArray *named);
 void ferry_strategy_free (FerryStrategy *self);
 
 /* How much a slow strategy lets be on its way to the device at once:
