@@ -229,7 +229,11 @@ fail_ended (GSubprocess *copy)
   g_autoptr (GDataInputStream) in = g_data_input_stream_new (g_subprocess_get_stderr_pipe (copy));
 
   err = g_data_input_stream_read_upto (in, "", 0, NULL, NULL, NULL);
-  g_error ("ferry-copy ended before its journal said enough: %s", err);
+  if (g_subprocess_get_if_signaled (copy))
+    g_error ("ferry-copy was killed by signal %d before its journal said enough: %s",
+             g_subprocess_get_term_sig (copy), err);
+  g_error ("ferry-copy ended (status %d) before its journal said enough: %s",
+           g_subprocess_get_exit_status (copy), err);
 }
 
 /* Waits until the journal says as much as @goal. */

@@ -742,17 +742,23 @@ test_flushes (gconstpointer data)
     {
       const char *mountpoint = ferry_test_stick_get_mountpoint (stick);
       guint64 flushes = ferry_test_stick_get_flushes (stick);
+      guint64 scattered = ferry_test_stick_get_scattered_writes (stick);
       gint64 start = g_get_monotonic_time ();
       double seconds;
 
       run_ferry_copy_on (tree, mountpoint, "slow");
       seconds = (double) (g_get_monotonic_time () - start) / G_USEC_PER_SEC;
       flushes = ferry_test_stick_get_flushes (stick) - flushes;
+      scattered = ferry_test_stick_get_scattered_writes (stick) - scattered;
       g_test_message ("%s: %" G_GUINT64_FORMAT " flushes, %" G_GUINT64_FORMAT
                       " scattered writes in %.1f s",
-                      ferry_test_stick_fs_to_string (fs), flushes,
-                      ferry_test_stick_get_scattered_writes (stick), seconds);
+                      ferry_test_stick_fs_to_string (fs), flushes, scattered, seconds);
       g_assert_cmpuint (flushes, <=, (guint64) (2 * seconds) + 10);
+      /* ext4 puts small files back to back when their writeback starts
+       * from one CPU (FerryWriteBehind): 600 files, a few journal
+       * commits */
+      if (fs == FERRY_TEST_STICK_FS_EXT4)
+        g_assert_cmpuint (scattered, <=, 90);
       ferry_test_assert_trees_equal (tree, ferry_test_path (mountpoint, "Small", NULL),
                                      FERRY_TEST_COMPARE_CONTENT);
       g_assert_cmpuint (count_ferry_leftovers (mountpoint), ==, 0);

@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <sched.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -55,6 +56,7 @@ struct _FerryWriteBehind
   guint64 unstarted; /* of pending, at the tail of ranges */
   guint64 limit; /* about 0.4 s of the device, as measured, from 1 MiB */
   GHashTable *failed; /* inode number -> errno, of files whose writeback failed */
+  int cpu;            /* where writeback is started from, once known; else -1 */
 };
 
 FerryWriteBehind *
@@ -64,6 +66,7 @@ ferry_write_behind_new (void)
 
   g_queue_init (&self->ranges);
   self->limit = LIMIT_START;
+  self->cpu = -1;
   self->failed = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
   return self;
 }
@@ -112,6 +115,30 @@ range_free (gpointer data)
   g_free (range);
 }
 
+/* ext4 places a small file (under 64 KiB) in a pool of blocks of the CPU
+ * its writeback starts from (its per-CPU locality groups): writers on two
+ * CPUs put consecutive small files in two places, and the device saw
+ * every other write scattered (the flash emulator counted 342 to 396
+ * scattered writes for the everyday folder, 150 to 211 with Ferry kept on
+ * one CPU). So writeback always starts from one CPU, where the first
+ * batch started; the calling thread moves there for it, and back
+ * (@saved: its CPUs before). FALSE when it stays where it is. */
+static gboolean
+move_to_writeback_cpu (FerryWriteBehind *self, cpu_set_t *saved)
+{
+  cpu_set_t one;
+
+  if (sched_getaffinity (0, sizeof *saved, saved) != 0)
+    return FALSE;
+  if (self->cpu < 0)
+    self->cpu = sched_getcpu ();
+  if (self->cpu < 0 || !CPU_ISSET (self->cpu, saved))
+    return FALSE;
+  CPU_ZERO (&one);
+  CPU_SET (self->cpu, &one);
+  return sched_setaffinity (0, sizeof one, &one) == 0;
+}
+
 /* Asks for the writeback of every range not yet started, oldest first:
  * in batches, not chunk by chunk, so the filesystem allocates and the
  * device writes files back to back. */
@@ -119,11 +146,15 @@ static int
 start_writeback (FerryWriteBehind *self)
 {
   GList *first = self->ranges.tail;
+  cpu_set_t saved;
+  gboolean moved;
+  int errsv = 0;
 
   while (first != NULL && first->prev != NULL && !((Range *) first->prev->data)->started)
     first = first->prev;
   self->unstarted = 0;
-  for (GList *l = first; l != NULL; l = l->next)
+  moved = move_to_writeback_cpu (self, &saved);
+  for (GList *l = first; l != NULL && errsv == 0; l = l->next)
     {
       Range *range = l->data;
 
@@ -133,9 +164,11 @@ start_writeback (FerryWriteBehind *self)
       if (sync_file_range (range->fd, range->offset, range->end - range->offset,
                            SYNC_FILE_RANGE_WRITE)
           != 0)
-        return note_failure (self, range, errno);
+        errsv = note_failure (self, range, errno);
     }
-  return 0;
+  if (moved)
+    sched_setaffinity (0, sizeof saved, &saved);
+  return errsv;
 }
 
 /* [offset, offset + len) of @fd was written: its writeback starts with
@@ -170,6 +203,15 @@ ferry_write_behind_add (FerryWriteBehind *self, gconstpointer owner, int fd, off
 /* Waits while more than the limit is on its way to the device, or until
  * @control says the job ends: a cancel is not held for the device.
  * Returns 0 or the errno of a writeback that failed. */
+/* Before a durability point: what is not yet on its way starts now, from
+ * the writeback CPU, rather than from the point's sync (which a kernel
+ * worker on any CPU does). Returns 0 or an errno. */
+int
+ferry_write_behind_start (FerryWriteBehind *self)
+{
+  return self->unstarted > 0 ? start_writeback (self) : 0;
+}
+
 int
 ferry_write_behind_wait_for_room (FerryWriteBehind *self, FerryControl *control)
 {
