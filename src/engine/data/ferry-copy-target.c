@@ -134,6 +134,38 @@ ferry_copy_target_note_named (FerryCopyTarget *self, FerryNamedFile *named)
   ferry_strategy_note_named (self->first, named);
 }
 
+/**
+ * ferry_copy_target_places_folders:
+ * Whether a folder new to the destination is built whole under a
+ * hidden name and renamed into place once all it holds is durable: on
+ * the fast strategy (which names files at once, and whose flusher can
+ * vouch for what was written), as long as it has not handed over.
+ * Files in such a folder are not recorded complete in the journal: a
+ * kill leaves them hidden, for the next run to remove.
+ */
+gboolean
+ferry_copy_target_places_folders (FerryCopyTarget *self)
+{
+  return ferry_strategy_notes_names (self->first)
+         && ferry_copy_target_get_strategy (self) == self->first;
+}
+
+/**
+ * ferry_copy_target_make_durable:
+ * Returns once everything written so far is on the device: 0, or the
+ * errno of the sync that failed. The flusher's next syncfs vouches
+ * where it still runs; else a syncfs of its own.
+ */
+int
+ferry_copy_target_make_durable (FerryCopyTarget *self)
+{
+  if (ferry_strategy_vouch (self->first))
+    return 0;
+  if (ferry_control_is_ending (self->control))
+    return ECANCELED;
+  return syncfs (self->dir_fd) == 0 ? 0 : errno;
+}
+
 /* A file that takes more than one chunk is named on display at its first
  * chunk, whatever the interval: a name skipped by the interval is never
  * shown later. */
@@ -191,7 +223,9 @@ ferry_copy_target_journal_file (FerryCopyTarget *self, FerryFileCopy *fc)
       = { fc->st.st_size, fc->st.st_mtim.tv_sec, fc->st.st_mtim.tv_nsec };
   int errsv;
 
-  if (self->journal == NULL || fc->whole != NULL
+  /* A file made under its final name in a hidden folder keeps it: a
+   * kill removes the whole folder anyway. */
+  if (self->journal == NULL || fc->whole != NULL || fc->tmp.in_place
       || ferry_copy_target_get_method (self) != FERRY_COPY_METHOD_WINDOW)
     return;
   if (!ferry_temp_file_name_for_journal (&fc->tmp, ferry_journal_get_id (self->journal), &errsv))

@@ -52,6 +52,8 @@ void ferry_copy_target_settle (FerryCopyTarget *self);
 gboolean ferry_copy_target_finish (FerryCopyTarget *self, GError **error);
 gboolean ferry_copy_target_notes_names (FerryCopyTarget *self);
 void ferry_copy_target_note_named (FerryCopyTarget *self, FerryNamedFile *named);
+gboolean ferry_copy_target_places_folders (FerryCopyTarget *self);
+int ferry_copy_target_make_durable (FerryCopyTarget *self);
 
 void ferry_copy_target_journal_file (FerryCopyTarget *self, FerryFileCopy *fc);
 void ferry_copy_target_add_written (FerryCopyTarget *self, FerryFileCopy *fc, guint64 bytes);

@@ -78,6 +78,14 @@ fast_note_named (FerryStrategy *strategy, FerryNamedFile *named)
   ferry_flusher_note_named (self->flusher, named);
 }
 
+static gboolean
+fast_vouch (FerryStrategy *strategy)
+{
+  FerryStrategyFast *self = (FerryStrategyFast *) strategy;
+
+  return ferry_flusher_vouch (self->flusher);
+}
+
 static void
 fast_settle_names (FerryStrategy *strategy, int errsv)
 {
@@ -102,6 +110,7 @@ static const FerryStrategyClass fast_class = {
   .finish = fast_finish,
   .note_named = fast_note_named,
   .settle_names = fast_settle_names,
+  .vouch = fast_vouch,
   .free = fast_free,
 };
 

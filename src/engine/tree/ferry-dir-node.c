@@ -46,6 +46,7 @@ ferry_dir_node_free (FerryDirNode *node)
   g_free (node->dst_name);
   g_free (node->src_base);
   g_free (node->dst_base);
+  g_free (node->hidden_name);
   g_free (node);
 }
 
@@ -75,7 +76,17 @@ append_name (GString *path, const char *name)
   g_string_append (path, name);
 }
 
-/* Joins the names from the root down to @node, then @name. */
+/* The name the folder has in its parent's destination folder now: its
+ * hidden one while it is being built whole. */
+const char *
+ferry_dir_node_dst_name_now (const FerryDirNode *node)
+{
+  return node->hidden_name != NULL ? node->hidden_name : node->dst_name;
+}
+
+/* Joins the names from the root down to @node, then @name. A path for
+ * the system (no base) takes the names folders have now, one for a
+ * person their final names. */
 static char *
 build_path (const FerryDirNode *node, const char *name, gboolean source, gboolean with_base)
 {
@@ -83,7 +94,9 @@ build_path (const FerryDirNode *node, const char *name, gboolean source, gboolea
   GString *path = g_string_new (NULL);
 
   for (const FerryDirNode *n = node; n->parent != NULL; n = n->parent)
-    g_ptr_array_add (parts, source ? n->src_name : n->dst_name);
+    g_ptr_array_add (parts, source     ? n->src_name
+                            : with_base ? n->dst_name
+                                        : (char *) ferry_dir_node_dst_name_now (n));
 
   if (with_base)
     {
