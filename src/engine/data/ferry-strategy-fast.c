@@ -86,6 +86,14 @@ fast_vouch (FerryStrategy *strategy)
   return ferry_flusher_vouch (self->flusher);
 }
 
+static gboolean
+fast_knows_fast (FerryStrategy *strategy)
+{
+  FerryStrategyFast *self = (FerryStrategyFast *) strategy;
+
+  return ferry_flusher_is_fast (self->flusher);
+}
+
 static void
 fast_settle_names (FerryStrategy *strategy, int errsv)
 {
@@ -111,6 +119,7 @@ static const FerryStrategyClass fast_class = {
   .note_named = fast_note_named,
   .settle_names = fast_settle_names,
   .vouch = fast_vouch,
+  .knows_fast = fast_knows_fast,
   .free = fast_free,
 };
 

@@ -56,6 +56,12 @@ ferry_strategy_vouch (FerryStrategy *self)
   return self->klass->vouch != NULL && self->klass->vouch (self);
 }
 
+gboolean
+ferry_strategy_knows_fast (FerryStrategy *self)
+{
+  return self->klass->knows_fast != NULL && self->klass->knows_fast (self);
+}
+
 void
 ferry_strategy_settle_names (FerryStrategy *self, int errsv)
 {

@@ -40,6 +40,8 @@ typedef enum
  *   point learn whether their names are on the device
  * @vouch: waits for a sync that began after the call to return fine;
  *   FALSE when it has none to offer (NULL: never)
+ * @knows_fast: whether the device is known fast now (by its class, or
+ *   measured); NULL: never
  * @sends_at_position: chunks go with sendfile, which writes at the
  *   copy's file position (so the pieces of one file cannot share it)
  * @names_later: given a file with durable() set, commit_file() takes it
@@ -60,6 +62,7 @@ typedef struct
   void (*note_named) (FerryStrategy *self, FerryNamedFile *named);
   void (*settle_names) (FerryStrategy *self, int errsv);
   gboolean (*vouch) (FerryStrategy *self);
+  gboolean (*knows_fast) (FerryStrategy *self);
   void (*free) (FerryStrategy *self);
   gboolean sends_at_position;
   gboolean names_later;
@@ -82,6 +85,7 @@ FerryCommit ferry_strategy_commit_file (FerryStrategy *self, FerryFileCopy *fc, 
 int ferry_strategy_settle (FerryStrategy *self);
 int ferry_strategy_finish (FerryStrategy *self);
 gboolean ferry_strategy_vouch (FerryStrategy *self);
+gboolean ferry_strategy_knows_fast (FerryStrategy *self);
 void ferry_strategy_settle_names (FerryStrategy *self, int errsv);
 gboolean ferry_strategy_notes_names (FerryStrategy *self);
 void ferry_strategy_note_named (FerryStrategy *self, FerryNamedFile *named);

@@ -15,6 +15,7 @@
 #define TEMP_PREFIX ".ferry-"
 #define TEMP_SUFFIX ".part"
 #define JOURNAL_TAG "-j"
+#define FOLDER_TAG  "-d"
 
 /* ".ferry-BOOT-PID-START-RANDOM.part": the process that made the file
  * is in its name (FerryProcessId), so another run can tell a file whose
@@ -37,6 +38,18 @@ ferry_temp_name_new_for (const char *journal_id)
   return g_strdup_printf (TEMP_PREFIX "%08x-%d-%" G_GUINT64_FORMAT "-%08x%s%s" TEMP_SUFFIX,
                           self->boot, (int) self->pid, self->start, g_random_int (),
                           journal_id != NULL ? JOURNAL_TAG : "", journal_id ? journal_id : "");
+}
+
+/* ".ferry-BOOT-PID-START-RANDOM-d.part": a folder built whole under a
+ * hidden name (a name of its own: a folder named as temporary files are
+ * is not Ferry's). */
+char *
+ferry_temp_name_new_folder (void)
+{
+  const FerryProcessId *self = ferry_process_self ();
+
+  return g_strdup_printf (TEMP_PREFIX "%08x-%d-%" G_GUINT64_FORMAT "-%08x" FOLDER_TAG TEMP_SUFFIX,
+                          self->boot, (int) self->pid, self->start, g_random_int ());
 }
 
 /* What follows the random part: the suffix, or a journal's tag and then
@@ -87,6 +100,25 @@ take_decimal (const char **p, guint64 max, guint64 *value)
   return TRUE;
 }
 
+/* The name up to the end of its random part, and its maker. */
+static const char *
+parse_maker (const char *name, FerryProcessId *owner)
+{
+  const char *p = name;
+  guint32 boot, random;
+  guint64 pid, start;
+
+  if (!g_str_has_prefix (p, TEMP_PREFIX))
+    return NULL;
+  p += strlen (TEMP_PREFIX);
+  if (!take_hex8 (&p, &boot) || *p++ != '-' || !take_decimal (&p, G_MAXINT, &pid) || pid == 0
+      || !take_decimal (&p, G_MAXUINT64, &start) || !take_hex8 (&p, &random))
+    return NULL;
+  if (owner != NULL)
+    *owner = (FerryProcessId){ boot, (pid_t) pid, start };
+  return p;
+}
+
 /**
  * ferry_temp_name_parse:
  * Whether @name is exactly a name ferry_temp_name_new() or
@@ -96,20 +128,19 @@ take_decimal (const char **p, guint64 max, guint64 *value)
 gboolean
 ferry_temp_name_parse (const char *name, FerryProcessId *owner)
 {
-  const char *p = name;
-  guint32 boot, random;
-  guint64 pid, start;
+  const char *ending = parse_maker (name, owner);
 
-  if (!g_str_has_prefix (p, TEMP_PREFIX))
-    return FALSE;
-  p += strlen (TEMP_PREFIX);
-  if (!take_hex8 (&p, &boot) || *p++ != '-' || !take_decimal (&p, G_MAXINT, &pid) || pid == 0
-      || !take_decimal (&p, G_MAXUINT64, &start) || !take_hex8 (&p, &random)
-      || !take_ending (p, NULL))
-    return FALSE;
-  if (owner != NULL)
-    *owner = (FerryProcessId){ boot, (pid_t) pid, start };
-  return TRUE;
+  return ending != NULL && take_ending (ending, NULL);
+}
+
+/* Whether @name is exactly a name ferry_temp_name_new_folder() gives,
+ * and of which process (@owner may be NULL). */
+gboolean
+ferry_temp_name_parse_folder (const char *name, FerryProcessId *owner)
+{
+  const char *ending = parse_maker (name, owner);
+
+  return ending != NULL && strcmp (ending, FOLDER_TAG TEMP_SUFFIX) == 0;
 }
 
 /* A named temporary file is locked while its maker owns it; the kernel

@@ -13,7 +13,8 @@
 #include "ferry-temp-folder.h"
 
 /* A folder that did not exist before the copy is built under a hidden
- * name of Ferry's (the one temporary files get, ".ferry-*.part") and
+ * name of Ferry's (as temporary files get, with a tag of its own:
+ * ".ferry-*-d.part", ferry_temp_name_new_folder()) and
  * renamed into place once everything inside is durable. A kill leaves
  * it hidden; the next run into its parent folder removes it, with all
  * it holds, once its maker is gone and its lock free. */
@@ -102,8 +103,9 @@ ferry_temp_folder_remove (int parent_fd, const char *name)
 /**
  * ferry_temp_folder_remove_stale:
  * Removes @name from @parent_fd when it is a hidden folder another run
- * left: named exactly as Ferry names them, a folder (never reached
- * through a link), its maker gone and its lock free.
+ * left: named exactly as Ferry names them (never as its temporary
+ * files), a folder (never reached through a link), its maker gone and
+ * its lock free.
  */
 gboolean
 ferry_temp_folder_remove_stale (int parent_fd, const char *name)
@@ -111,8 +113,7 @@ ferry_temp_folder_remove_stale (int parent_fd, const char *name)
   FerryProcessId owner;
   ferry_autofd fd = -1;
 
-  if (!ferry_temp_name_parse (name, &owner) || !ferry_process_is_gone (&owner)
-      || ferry_temp_name_is_claimed (name))
+  if (!ferry_temp_name_parse_folder (name, &owner) || !ferry_process_is_gone (&owner))
     return FALSE;
   fd = openat (parent_fd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
   if (fd < 0 || !ferry_temp_folder_hold (fd))
@@ -142,11 +143,9 @@ ferry_temp_sweep (int dir_fd)
   ferry_dir_reader_init (&reader, fd, LISTING_BUFFER_SIZE);
   while (ferry_dir_reader_next (&reader, &name, &d_type, &errsv))
     {
-      if (!ferry_temp_name_parse (name, NULL))
-        continue;
-      if (d_type == DT_REG || d_type == DT_UNKNOWN)
+      if ((d_type == DT_REG || d_type == DT_UNKNOWN) && ferry_temp_name_parse (name, NULL))
         g_ptr_array_add (files, g_strdup (name));
-      if (d_type == DT_DIR || d_type == DT_UNKNOWN)
+      if ((d_type == DT_DIR || d_type == DT_UNKNOWN) && ferry_temp_name_parse_folder (name, NULL))
         g_ptr_array_add (folders, g_strdup (name));
     }
   ferry_dir_reader_clear (&reader);

@@ -92,7 +92,7 @@ make_hidden (FerryTreeContext *ctx, const FerryEntry *entry, char **hidden_name)
     return -1;
   for (guint attempt = 0; attempt < 100; attempt++)
     {
-      g_autofree char *name = ferry_temp_name_new ();
+      g_autofree char *name = ferry_temp_name_new_folder ();
 
       if (make_folder (ctx, entry, name) == 0)
         {
