@@ -440,6 +440,63 @@ test_stale_names (Fixture *f, gconstpointer data)
   close (locked_fd);
 }
 
+/* A folder named as Ferry names the folders it builds hidden. */
+static char *
+hidden_folder_name (const char *boot, int pid, const char *start, const char *random)
+{
+  return g_strdup_printf (".ferry-%s-%d-%s-%s-d.part", boot, pid, start, random);
+}
+
+/* A hidden folder a killed run left, holding a file, a read-only folder
+ * with a file and a link to a file outside: the next run into its
+ * parent removes all of it, and nothing the link leads to. Kept: one
+ * whose maker lives, one whose lock is held, a folder named as
+ * temporary files are, and what has the name but is no folder. */
+static void
+test_stale_hidden_folders (Fixture *f, gconstpointer data)
+{
+  g_autofree char *boot = boot_tag ();
+  g_autofree char *start = own_start_time ();
+  g_autofree char *tree = g_build_filename (f->src, "tree", NULL);
+  g_autofree char *outside = g_build_filename (f->scratch, "outside.txt", NULL);
+  int dead = dead_pid ();
+  g_autofree char *stale = hidden_folder_name (boot, dead, "1", "00000001");
+  g_autofree char *stale_path = g_build_filename (f->dst, stale, NULL);
+  const char *kept[] = {
+    hidden_folder_name (boot, getpid (), start, "00000002"), /* alive */
+    hidden_folder_name (boot, dead, "1", "00000003"),        /* locked */
+    temp_name (boot, dead, "1", "00000004"),                 /* a file's name */
+    hidden_folder_name (boot, dead, "1", "00000005"),        /* a regular file */
+  };
+  int locked_fd;
+
+  ferry_test_make_dirs (tree);
+  ferry_test_write_text (ferry_test_path (tree, "a.txt", NULL), "a\n");
+  ferry_test_write_text (outside, "outside\n");
+  ferry_test_make_dirs (ferry_test_path (stale_path, "ro", NULL));
+  ferry_test_write_text (ferry_test_path (stale_path, "file", NULL), "stale\n");
+  ferry_test_write_text (ferry_test_path (stale_path, "ro", "file", NULL), "stale\n");
+  g_assert_cmpint (symlink (outside, ferry_test_path (stale_path, "link", NULL)), ==, 0);
+  g_assert_cmpint (chmod (ferry_test_path (stale_path, "ro", NULL), 0500), ==, 0);
+  for (guint i = 0; i < 3; i++)
+    ferry_test_make_dirs (ferry_test_path (f->dst, kept[i], NULL));
+  ferry_test_write_text (ferry_test_path (f->dst, kept[3], NULL), "keep\n");
+  locked_fd = open (ferry_test_path (f->dst, kept[1], NULL), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  g_assert_cmpint (flock (locked_fd, LOCK_EX | LOCK_NB), ==, 0);
+
+  copy_ok (ARGS ("--progress=none", tree, f->dst));
+  g_assert_false (g_file_test (stale_path, G_FILE_TEST_EXISTS));
+  g_assert_true (g_file_test (outside, G_FILE_TEST_IS_REGULAR));
+  for (guint i = 0; i < G_N_ELEMENTS (kept); i++)
+    {
+      if (!g_file_test (ferry_test_path (f->dst, kept[i], NULL), G_FILE_TEST_EXISTS))
+        g_error ("%s was removed, but it is not certainly a dead run's", kept[i]);
+      g_free ((char *) kept[i]);
+    }
+  g_assert_true (g_file_test (ferry_test_path (f->dst, "tree", "a.txt", NULL), G_FILE_TEST_IS_REGULAR));
+  close (locked_fd);
+}
+
 /* Where the kernel has O_TMPFILE, a file that replaces another is still
  * named aside for a moment (no call links a file over a name): a kill in
  * that moment, here inside the rename over the old file, leaves the
@@ -702,6 +759,7 @@ main (int argc, char **argv)
   ADD ("/leftovers/stale-temp/exfat", test_stale_temp_exfat);
   ADD ("/leftovers/live-temp/exfat", test_live_temp_exfat);
   ADD ("/leftovers/stale-names", test_stale_names);
+  ADD ("/leftovers/stale-hidden-folders", test_stale_hidden_folders);
   ADD ("/leftovers/overwrite-kill/local", test_overwrite_kill);
   ADD ("/leftovers/overwrite-kill/fit-ext4-stick", test_overwrite_kill_fit);
   ADD ("/leftovers/folders-after-kill", test_folders_after_kill);
