@@ -1017,27 +1017,6 @@ test_sigint (Fixture *f, gconstpointer data)
   assert_copies_complete (f->src, f->dst);
 }
 
-/* Folders named as Ferry names the folders it builds hidden, directly
- * in @dir. */
-static guint
-count_hidden_folders (const char *dir)
-{
-  g_autoptr (GDir) listing = g_dir_open (dir, 0, NULL);
-  const char *name;
-  guint n = 0;
-
-  while (listing != NULL && (name = g_dir_read_name (listing)) != NULL)
-    {
-      g_autofree char *path = g_build_filename (dir, name, NULL);
-
-      n += g_str_has_prefix (name, ".ferry-") && g_str_has_suffix (name, ".part")
-           && g_file_test (path, G_FILE_TEST_IS_DIR);
-    }
-  return n;
-}
-
-/* kill -9 gives no chance to clean up: still, every file under a final
- * name is whole, and no temporary file is left behind. */
 static void
 test_sigkill (Fixture *f, gconstpointer data)
 {
@@ -1066,11 +1045,11 @@ test_sigkill (Fixture *f, gconstpointer data)
   /* The folder "src" was new to the destination: it is built under a
    * hidden name and renamed into place once complete, so a kill leaves
    * either that hidden folder (nothing else of Ferry's) or the copy. */
-  g_assert_cmpuint (ferry_test_count_temp_files (f->dst), ==, count_hidden_folders (f->dst));
-  g_assert_cmpuint (count_hidden_folders (f->dst), <=, 1);
+  g_assert_cmpuint (ferry_test_count_temp_files (f->dst), ==, ferry_test_count_hidden_folders (f->dst));
+  g_assert_cmpuint (ferry_test_count_hidden_folders (f->dst), <=, 1);
   assert_copies_complete (f->src, copy);
   g_test_message ("killed leaving %u entries, %u of them hidden folders",
-                  ferry_test_count_entries (f->dst), count_hidden_folders (f->dst));
+                  ferry_test_count_entries (f->dst), ferry_test_count_hidden_folders (f->dst));
 }
 
 /* ------------------------------------------------------------------ */

@@ -914,21 +914,6 @@ test_source_read_error (Fixture *f, gconstpointer data)
   g_test_trap_assert_passed ();
 }
 
-/* Folders named as Ferry names the folders it builds hidden, directly
- * in @dir. */
-static guint
-count_hidden_folders (const char *dir)
-{
-  g_autoptr (GDir) listing = g_dir_open (dir, 0, NULL);
-  const char *name;
-  guint n = 0;
-
-  while (listing != NULL && (name = g_dir_read_name (listing)) != NULL)
-    n += g_str_has_prefix (name, ".ferry-") && g_str_has_suffix (name, ".part")
-         && g_file_test (ferry_test_path (dir, name, NULL), G_FILE_TEST_IS_DIR);
-  return n;
-}
-
 static void
 check_destination_write_error (Fixture *f)
 {
@@ -949,9 +934,9 @@ check_destination_write_error (Fixture *f)
    * place: its removal fails too once the filesystem turned read-only,
    * so that folder may stay (for the next run to remove), and nothing
    * else of Ferry's. */
-  g_assert_cmpuint (count_hidden_folders (mountpoint), <=, 1);
+  g_assert_cmpuint (ferry_test_count_hidden_folders (mountpoint), <=, 1);
   g_assert_cmpuint (ferry_test_count_temp_files (mountpoint), ==,
-                    count_hidden_folders (mountpoint));
+                    ferry_test_count_hidden_folders (mountpoint));
   g_assert_false (g_file_test (ferry_test_path (mountpoint, "src", NULL), G_FILE_TEST_EXISTS));
   assert_none_open (mountpoint);
 }

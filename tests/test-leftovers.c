@@ -47,28 +47,12 @@ child_setup (gpointer data)
   umask (UMASK);
 }
 
-/* @prefix (a tracer and its arguments, or nothing), ferry-copy, @args. */
-static char **
-build_argv (const char *const *prefix, const char *const *args)
-{
-  GPtrArray *argv = g_ptr_array_new ();
-
-  for (guint i = 0; prefix != NULL && prefix[i] != NULL; i++)
-    g_ptr_array_add (argv, g_strdup (prefix[i]));
-  g_ptr_array_add (argv, g_strdup (g_getenv ("FERRY_COPY")));
-  g_assert_nonnull (g_getenv ("FERRY_COPY"));
-  for (guint i = 0; args[i] != NULL; i++)
-    g_ptr_array_add (argv, g_strdup (args[i]));
-  g_ptr_array_add (argv, NULL);
-  return (char **) g_ptr_array_free (argv, FALSE);
-}
-
 /* Runs ferry-copy (under @prefix) to its end with umask 022 and no
  * input; returns its wait status, standard error in @err. */
 static int
 run_copy_under (const char *const *prefix, const char *const *args, char **err)
 {
-  g_auto (GStrv) argv = build_argv (prefix, args);
+  g_auto (GStrv) argv = ferry_test_copy_argv (prefix, args);
   g_autoptr (GError) error = NULL;
   int status;
 
@@ -89,56 +73,12 @@ copy_ok (const char *const *args)
     g_error ("ferry-copy failed (wait status %d):\n%s", status, err);
 }
 
-static GSubprocess *
-spawn_copy (const char *const *args)
-{
-  g_auto (GStrv) argv = build_argv (NULL, args);
-  g_autoptr (GError) error = NULL;
-  GSubprocess *process = g_subprocess_newv ((const char *const *) argv,
-                                            G_SUBPROCESS_FLAGS_STDOUT_SILENCE
-                                                | G_SUBPROCESS_FLAGS_STDERR_PIPE,
-                                            &error);
-
-  g_assert_no_error (error);
-  return process;
-}
-
-static char *
-strace_path (void)
-{
-  return g_find_program_in_path ("strace");
-}
-
-/* strace must be installed and allowed to trace (ptrace may be refused
- * in a container). */
-static gboolean
-skip_without_strace (void)
-{
-  g_autofree char *strace = strace_path ();
-  const char *argv[] = { strace, "-qq", "-o", "/dev/null", "true", NULL };
-  int status = -1;
-
-  if (strace == NULL)
-    {
-      g_test_skip ("strace is not installed (the test kills ferry-copy inside a chosen call)");
-      return TRUE;
-    }
-  if (!g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_STDOUT_TO_DEV_NULL
-                     | G_SPAWN_STDERR_TO_DEV_NULL, NULL, NULL, NULL, NULL, &status, NULL)
-      || !g_spawn_check_wait_status (status, NULL))
-    {
-      g_test_skip ("strace cannot trace here (ptrace refused)");
-      return TRUE;
-    }
-  return FALSE;
-}
-
 /* Runs ferry-copy until its @nth call of @call, which gets SIGKILL
  * instead of running (all threads followed). */
 static void
 copy_killed_at (const char *call, guint nth, const char *const *args)
 {
-  g_autofree char *strace = strace_path ();
+  g_autofree char *strace = ferry_test_strace_path ();
   g_autofree char *trace = g_strdup_printf ("trace=%s", call);
   g_autofree char *inject = g_strdup_printf ("inject=%s:signal=KILL:when=%u", call, nth);
   const char *prefix[] = { strace, "-f", "-qq", "-o", "/dev/null", "-e", trace, "-e", inject, NULL };
@@ -312,7 +252,7 @@ test_stale_temp_exfat (Fixture *f, gconstpointer data)
     return;
   mnt = ferry_test_stick_get_mountpoint (stick);
   ferry_test_write_random (big, 40 * MB, 1);
-  process = spawn_copy (ARGS ("--progress=none", "--device=slow", big, mnt));
+  process = ferry_test_spawn_copy (NULL, ARGS ("--progress=none", "--device=slow", big, mnt));
   temp = wait_for_temp (process, mnt, 24 * MB);
   kill_copy (process);
   g_assert_true (g_file_test (temp, G_FILE_TEST_IS_REGULAR));
@@ -350,7 +290,7 @@ test_live_temp_exfat (Fixture *f, gconstpointer data)
   mnt = ferry_test_stick_get_mountpoint (stick);
   ferry_test_write_random (big, 40 * MB, 2);
   ferry_test_write_text (small, "small\n");
-  process = spawn_copy (ARGS ("--progress=none", "--device=slow", big, mnt));
+  process = ferry_test_spawn_copy (NULL, ARGS ("--progress=none", "--device=slow", big, mnt));
   temp = wait_for_temp (process, mnt, 1);
 
   copy_ok (ARGS ("--progress=none", small, mnt));
@@ -493,7 +433,8 @@ test_stale_hidden_folders (Fixture *f, gconstpointer data)
         g_error ("%s was removed, but it is not certainly a dead run's", kept[i]);
       g_free ((char *) kept[i]);
     }
-  g_assert_true (g_file_test (ferry_test_path (f->dst, "tree", "a.txt", NULL), G_FILE_TEST_IS_REGULAR));
+  g_assert_true (
+      g_file_test (ferry_test_path (f->dst, "tree", "a.txt", NULL), G_FILE_TEST_IS_REGULAR));
   close (locked_fd);
 }
 
@@ -507,7 +448,7 @@ test_overwrite_kill (Fixture *f, gconstpointer data)
   g_autofree char *tree = g_build_filename (f->src, "tree", NULL);
   g_autofree char *copy = g_build_filename (f->dst, "tree", NULL);
 
-  if (skip_without_strace ())
+  if (ferry_test_skip_without_strace ())
     return;
   for (guint d = 0; d < 3; d++)
     {
@@ -545,7 +486,8 @@ test_overwrite_kill_fit (Fixture *f, gconstpointer data)
   const char *mnt;
   int status;
 
-  if (skip_without_strace () || (stick = ferry_test_stick_new_or_skip_full (&options)) == NULL)
+  if (ferry_test_skip_without_strace ()
+      || (stick = ferry_test_stick_new_or_skip_full (&options)) == NULL)
     return;
   mnt = ferry_test_stick_get_mountpoint (stick);
   ferry_test_write_random (big, 30 * MB, 3);
@@ -570,7 +512,7 @@ test_overwrite_kill_fit (Fixture *f, gconstpointer data)
 static guint
 count_calls (const char *call, const char *const *args)
 {
-  g_autofree char *strace = strace_path ();
+  g_autofree char *strace = ferry_test_strace_path ();
   g_autofree char *log = g_build_filename (g_get_tmp_dir (), "ferry-strace-XXXXXX", NULL);
   g_autofree char *trace = g_strdup_printf ("trace=%s,f%s,l%s", call, call, call);
   /* LeakSanitizer cannot run under ptrace (the sanitized build). */
@@ -605,7 +547,8 @@ test_xattrless_source_exfat (Fixture *f, gconstpointer data)
   g_autofree char *tree = NULL;
   guint calls;
 
-  if (skip_without_strace () || (stick = exfat_stick (f->scratch, 64 * MB, 0)) == NULL)
+  if (ferry_test_skip_without_strace ()
+      || (stick = exfat_stick (f->scratch, 64 * MB, 0)) == NULL)
     return;
   tree = g_build_filename (ferry_test_stick_get_mountpoint (stick), "photos", NULL);
   for (guint d = 0; d < 3; d++)
@@ -729,7 +672,7 @@ test_folders_after_kill (Fixture *f, gconstpointer data)
   g_autofree char *hidden = NULL;
   FolderCheck check = { 0 };
 
-  if (skip_without_strace ())
+  if (ferry_test_skip_without_strace ())
     return;
   make_folder_tree (top);
   copy_killed_at ("mkdirat", 9, ARGS ("--progress=none", "-j", "1", top, f->dst));

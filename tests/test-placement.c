@@ -31,35 +31,6 @@ typedef FerryTestFixture Fixture;
 /* ------------------------------------------------------------------ */
 /* Running ferry-copy                                                  */
 
-static char **
-build_argv (const char *const *prefix, const char *const *args)
-{
-  GPtrArray *argv = g_ptr_array_new ();
-
-  for (guint i = 0; prefix != NULL && prefix[i] != NULL; i++)
-    g_ptr_array_add (argv, g_strdup (prefix[i]));
-  g_assert_nonnull (g_getenv ("FERRY_COPY"));
-  g_ptr_array_add (argv, g_strdup (g_getenv ("FERRY_COPY")));
-  for (guint i = 0; args[i] != NULL; i++)
-    g_ptr_array_add (argv, g_strdup (args[i]));
-  g_ptr_array_add (argv, NULL);
-  return (char **) g_ptr_array_free (argv, FALSE);
-}
-
-static GSubprocess *
-spawn_copy (const char *const *prefix, const char *const *args)
-{
-  g_auto (GStrv) argv = build_argv (prefix, args);
-  g_autoptr (GError) error = NULL;
-  GSubprocess *process = g_subprocess_newv ((const char *const *) argv,
-                                            G_SUBPROCESS_FLAGS_STDOUT_SILENCE
-                                                | G_SUBPROCESS_FLAGS_STDERR_PIPE,
-                                            &error);
-
-  g_assert_no_error (error);
-  return process;
-}
-
 /* Waits for @process to end; returns its standard error. */
 static char *
 wait_copy (GSubprocess *process)
@@ -75,7 +46,7 @@ wait_copy (GSubprocess *process)
 static void
 copy_ok (const char *const *args)
 {
-  g_autoptr (GSubprocess) process = spawn_copy (NULL, args);
+  g_autoptr (GSubprocess) process = ferry_test_spawn_copy (NULL, args);
   g_autofree char *err = wait_copy (process);
 
   if (!g_subprocess_get_successful (process))
@@ -170,7 +141,7 @@ static void
 copy_killed_after (const char *top, const char *dst, gint64 delay)
 {
   g_autoptr (GSubprocess) process
-      = spawn_copy (NULL, ARGS ("--progress=none", "-j", "2", top, dst));
+      = ferry_test_spawn_copy (NULL, ARGS ("--progress=none", "-j", "2", top, dst));
   g_autofree char *err = NULL;
 
   g_usleep (delay);
@@ -255,7 +226,7 @@ test_cancel_fresh_folder (Fixture *f, gconstpointer data)
   g_autofree char *err = NULL;
 
   make_tree (top);
-  process = spawn_copy (NULL, ARGS ("--progress=none", "-j", "1", top, f->dst));
+  process = ferry_test_spawn_copy (NULL, ARGS ("--progress=none", "-j", "1", top, f->dst));
   g_assert_true (wait_for_entry (process, f->dst));
   g_subprocess_send_signal (process, SIGINT);
   err = wait_copy (process);
@@ -266,36 +237,6 @@ test_cancel_fresh_folder (Fixture *f, gconstpointer data)
 
 /* ------------------------------------------------------------------ */
 /* Traced runs                                                         */
-
-static char *
-strace_path (void)
-{
-  return g_find_program_in_path ("strace");
-}
-
-/* strace must be installed and allowed to trace. */
-static gboolean
-skip_without_strace (void)
-{
-  g_autofree char *strace = strace_path ();
-  const char *argv[] = { strace, "-qq", "-o", "/dev/null", "true", NULL };
-  int status = -1;
-
-  if (strace == NULL)
-    {
-      g_test_skip ("strace is not installed (the test counts ferry-copy's calls)");
-      return TRUE;
-    }
-  if (!g_spawn_sync (NULL, (char **) argv, NULL,
-                     G_SPAWN_STDOUT_TO_DEV_NULL | G_SPAWN_STDERR_TO_DEV_NULL, NULL, NULL, NULL,
-                     NULL, &status, NULL)
-      || !g_spawn_check_wait_status (status, NULL))
-    {
-      g_test_skip ("strace cannot trace here (ptrace refused)");
-      return TRUE;
-    }
-  return FALSE;
-}
 
 /* Lines of @trace holding both @call and @needle (or only @call). */
 static guint
@@ -319,12 +260,12 @@ test_merge_places_per_file (Fixture *f, gconstpointer data)
   g_autofree char *top = g_build_filename (f->src, "top", NULL);
   g_autofree char *copy = g_build_filename (f->dst, "top", NULL);
   g_autofree char *trace_path = g_build_filename (f->scratch, "trace", NULL);
-  g_autofree char *strace = strace_path ();
+  g_autofree char *strace = ferry_test_strace_path ();
   g_autofree char *trace = NULL;
   g_autoptr (GSubprocess) process = NULL;
   g_autofree char *err = NULL;
 
-  if (skip_without_strace ())
+  if (ferry_test_skip_without_strace ())
     return;
   ferry_test_make_dirs (ferry_test_path (top, "new", NULL));
   for (guint i = 0; i < 5; i++)
@@ -336,9 +277,9 @@ test_merge_places_per_file (Fixture *f, gconstpointer data)
   ferry_test_make_dirs (copy);
   ferry_test_write_text (ferry_test_path (copy, "mine.txt", NULL), "kept\n");
 
-  process = spawn_copy (ARGS (strace, "-f", "-qq", "-e", "trace=linkat,mkdirat,renameat2,openat",
-                              "-o", trace_path),
-                        ARGS ("--progress=none", "--conflict=skip", top, f->dst));
+  process = ferry_test_spawn_copy (
+      ARGS (strace, "-f", "-qq", "-e", "trace=linkat,mkdirat,renameat2,openat", "-o", trace_path),
+      ARGS ("--progress=none", "--conflict=skip", top, f->dst));
   err = wait_copy (process);
   if (!g_subprocess_get_successful (process))
     g_error ("ferry-copy failed:\n%s", err);
@@ -364,17 +305,17 @@ test_conflict_at_rename (Fixture *f, gconstpointer data)
 {
   g_autofree char *top = g_build_filename (f->src, "top", NULL);
   g_autofree char *copy = g_build_filename (f->dst, "top", NULL);
-  g_autofree char *strace = strace_path ();
+  g_autofree char *strace = ferry_test_strace_path ();
   g_autoptr (GSubprocess) process = NULL;
   g_autofree char *err = NULL;
 
-  if (skip_without_strace ())
+  if (ferry_test_skip_without_strace ())
     return;
   ferry_test_make_dirs (top);
   ferry_test_write_random (ferry_test_path (top, "a", NULL), 5000, 1);
-  process = spawn_copy (ARGS (strace, "-f", "-qq", "-o", "/dev/null", "-e", "trace=syncfs", "-e",
-                              "inject=syncfs:delay_enter=1500000"),
-                        ARGS ("--progress=none", top, f->dst));
+  process = ferry_test_spawn_copy (ARGS (strace, "-f", "-qq", "-o", "/dev/null", "-e",
+                                         "trace=syncfs", "-e", "inject=syncfs:delay_enter=1500000"),
+                                   ARGS ("--progress=none", top, f->dst));
   g_assert_true (wait_for_entry (process, f->dst));
   g_assert_cmpuint (look_at (f->dst).hidden, ==, 1);
   ferry_test_make_dirs (copy);

@@ -30,32 +30,13 @@ ferry_temp_folder_hold (int fd)
   return flock (fd, LOCK_EX | LOCK_NB) == 0;
 }
 
-static GPtrArray *
-list_names (int dir_fd)
-{
-  ferry_autofd fd = openat (dir_fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-  GPtrArray *names = g_ptr_array_new_with_free_func (g_free);
-  FerryDirReader reader;
-  const char *name;
-  unsigned char d_type;
-  int errsv;
-
-  if (fd < 0)
-    return names;
-  ferry_dir_reader_init (&reader, fd, LISTING_BUFFER_SIZE);
-  while (ferry_dir_reader_next (&reader, &name, &d_type, &errsv))
-    g_ptr_array_add (names, g_strdup (name));
-  ferry_dir_reader_clear (&reader);
-  return names;
-}
-
 /* Removes everything inside the folder @fd, which is Ferry's own copy:
  * names only, never what a link leads to. A read-only folder copied
  * inside is opened up first, or its entries could not go. */
 static void
 empty_folder (int fd)
 {
-  g_autoptr (GPtrArray) names = list_names (fd);
+  g_autoptr (GPtrArray) names = ferry_dir_list_names (fd, LISTING_BUFFER_SIZE);
 
   (void) fchmod (fd, S_IRWXU);
   for (guint i = 0; i < names->len; i++)

@@ -73,7 +73,8 @@ make_folder (FerryTreeContext *ctx, const FerryEntry *entry, const char *name)
       return 0;
     }
   group_final = !meta->preserve || (!node->dst_shapes_new && entry->st.st_gid == meta->egid);
-  return mkdirat (node->dst_fd, name, ferry_metadata_first_folder_mode (meta, &entry->st, group_final));
+  return mkdirat (node->dst_fd, name,
+                  ferry_metadata_first_folder_mode (meta, &entry->st, group_final));
 }
 
 /* The folder under a fresh hidden name of Ferry's, once its own name is
@@ -270,6 +271,7 @@ remove_unfinished (FerryDirNode *node)
 static gboolean
 place_whole (FerryTreeContext *ctx, FerryDirNode *node, GError **error)
 {
+  const char *format = _ ("Could not put the folder “%s” in place");
   int parent_fd = node->parent->dst_fd;
   g_autofree char *path = NULL;
   int errsv;
@@ -279,17 +281,17 @@ place_whole (FerryTreeContext *ctx, FerryDirNode *node, GError **error)
   errsv = ferry_copy_target_make_durable (ctx->target);
   if (errsv == 0 && !ferry_control_is_ending (ctx->control)
       && ferry_rename_noreplace (parent_fd, node->hidden_name, node->dst_name, &errsv))
-    return TRUE;
+    {
+      g_clear_pointer (&node->hidden_name, g_free);
+      return TRUE;
+    }
   ferry_temp_folder_remove (parent_fd, node->hidden_name);
   if (errsv == 0 || errsv == ECANCELED)
     return FALSE;
   path = ferry_dir_node_dst_path (node->parent, node->dst_name);
   if (errsv == EEXIST)
-    return ferry_set_error_from_errno (
-        error, errsv, _ ("“%s” was created by someone else during the copy; it was left as it is"),
-        path);
-  return ferry_set_error_from_errno (error, errsv, _ ("Could not put the folder “%s” in place"),
-                                     path);
+    format = _ ("“%s” was created by someone else during the copy; it was left as it is");
+  return ferry_set_error_from_errno (error, errsv, format, path);
 }
 
 /**
