@@ -313,20 +313,24 @@ ferry_folder_finish (FerryTreeContext *ctx, FerryDirNode *node)
       && remove_unfinished (node))
     return;
 
-  if (!node->takes_metadata || node->src_fd < 0 || node->dst_fd < 0
-      || ferry_metadata_apply (&ctx->meta, src, dst, &node->src_st, &errsv))
+  if (node->takes_metadata && node->src_fd >= 0 && node->dst_fd >= 0
+      && !ferry_metadata_apply (&ctx->meta, src, dst, &node->src_st, &errsv))
     {
-      if (place_whole (ctx, node, &error) && !node->failed)
-        ferry_tree_context_file_done (ctx);
-      else if (error != NULL)
+      path = ferry_dir_node_dst_path (node->parent, node->dst_name);
+      ferry_set_error_from_errno (&error, errsv, _ ("Could not set the attributes of “%s”"),
+                                  path);
+      ferry_folder_fail (ctx, node, error, ferry_errno_is_device_failure (errsv));
+      g_clear_error (&error);
+    }
+  /* Its contents are whole even when its own attributes are not. */
+  if (!place_whole (ctx, node, &error))
+    {
+      if (error != NULL && !node->failed)
         ferry_folder_fail (ctx, node, error, FALSE);
       return;
     }
-  path = ferry_dir_node_dst_path (node->parent, node->dst_name);
-  ferry_set_error_from_errno (&error, errsv, _ ("Could not set the attributes of “%s”"), path);
-  ferry_folder_fail (ctx, node, error, ferry_errno_is_device_failure (errsv));
-  if (node->hidden_name != NULL && node->created)
-    ferry_temp_folder_remove (node->parent->dst_fd, node->hidden_name);
+  if (!node->failed)
+    ferry_tree_context_file_done (ctx);
 }
 
 /**
