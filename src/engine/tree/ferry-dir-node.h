@@ -56,6 +56,7 @@ char *ferry_dir_node_src_path (const FerryDirNode *node, const char *name);
 char *ferry_dir_node_dst_path (const FerryDirNode *node, const char *name);
 const char *ferry_dir_node_dst_name_now (const FerryDirNode *node);
 char *ferry_dir_node_dst_relpath (const FerryDirNode *node, const char *name);
+char *ferry_dir_node_dst_final_relpath (const FerryDirNode *node, const char *name);
 char *ferry_dir_node_path (const FerryDirNode *node, const char *name, gboolean source);
 
 G_END_DECLS
