@@ -331,6 +331,33 @@ test_conflict_at_rename (Fixture *f, gconstpointer data)
   g_assert_true (g_file_test (ferry_test_path (copy, "theirs.txt", NULL), G_FILE_TEST_IS_REGULAR));
 }
 
+/* Two names of one file in two new folders of a folder merged into:
+ * each new folder is built hidden and renamed on its own, the first
+ * before the second name is reached (one worker), and the second name
+ * still links to the first copy, now under its folder's final name. */
+static void
+test_links_across_new_folders (Fixture *f, gconstpointer data)
+{
+  g_autofree char *tree = g_build_filename (f->src, "tree", NULL);
+  g_autofree char *copy = g_build_filename (f->dst, "tree", NULL);
+  struct stat first, second;
+
+  ferry_test_make_dirs (ferry_test_path (tree, "sub1", NULL));
+  ferry_test_make_dirs (ferry_test_path (tree, "sub2", NULL));
+  ferry_test_write_text (ferry_test_path (tree, "sub1", "x", NULL), "one file, two names\n");
+  g_assert_cmpint (link (ferry_test_path (tree, "sub1", "x", NULL),
+                         ferry_test_path (tree, "sub2", "y", NULL)),
+                   ==, 0);
+  ferry_test_make_dirs (copy);
+  copy_ok (ARGS ("--progress=none", "-j", "1", "--conflict=skip", tree, f->dst));
+
+  g_assert_cmpint (lstat (ferry_test_path (copy, "sub1", "x", NULL), &first), ==, 0);
+  g_assert_cmpint (lstat (ferry_test_path (copy, "sub2", "y", NULL), &second), ==, 0);
+  g_assert_cmpuint (first.st_ino, ==, second.st_ino);
+  g_assert_cmpuint (first.st_nlink, ==, 2);
+  g_assert_cmpuint (ferry_test_count_temp_files (f->dst), ==, 0);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -342,6 +369,7 @@ main (int argc, char **argv)
   ADD ("/placement/cancel-fresh-folder", test_cancel_fresh_folder);
   ADD ("/placement/merge-places-per-file", test_merge_places_per_file);
   ADD ("/placement/conflict-at-rename", test_conflict_at_rename);
+  ADD ("/placement/links-across-new-folders", test_links_across_new_folders);
 #undef ADD
   return g_test_run ();
 }
