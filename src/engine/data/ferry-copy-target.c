@@ -139,11 +139,12 @@ ferry_copy_target_note_named (FerryCopyTarget *self, FerryNamedFile *named)
  * Whether a folder new to the destination is built whole under a
  * hidden name and renamed into place once all it holds is durable: on
  * the fast strategy (which names files at once, and whose flusher can
- * vouch for what was written), once the device is known fast. While it
- * is measured it may yet prove slow, and a slow device's files keep
- * their own names and journal, to be continued after an unplug. Files
- * in such a folder are not recorded complete in the journal: a kill
- * leaves them hidden, for the next run to remove.
+ * vouch for what was written), on a device fast by its class. One
+ * that is measured (a loop device, a stick) may prove slow, and even
+ * one measured fast is where a copy cut short is continued from its
+ * journal: its files keep their own names. Files in a hidden folder
+ * are not recorded complete in the journal: a kill leaves them hidden,
+ * for the next run to remove.
  */
 gboolean
 ferry_copy_target_places_folders (FerryCopyTarget *self)

@@ -351,12 +351,12 @@ ferry_flusher_vouch (FerryFlusher *self)
   return vouched;
 }
 
-/* Whether the device is fast, by its class or as measured: not (or not
- * yet) shown slow, and the flusher still syncs. */
+/* Whether the device is fast by its class (never measured), and the
+ * flusher still syncs. */
 gboolean
-ferry_flusher_is_fast (FerryFlusher *self)
+ferry_flusher_is_fast_by_class (FerryFlusher *self)
 {
-  return get_state (self) == STATE_FAST;
+  return self->block_name == NULL && get_state (self) == STATE_FAST;
 }
 
 /* Stops the thread; returns the errno of a syncfs that failed, or 0. */

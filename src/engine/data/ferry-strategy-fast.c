@@ -91,7 +91,7 @@ fast_knows_fast (FerryStrategy *strategy)
 {
   FerryStrategyFast *self = (FerryStrategyFast *) strategy;
 
-  return ferry_flusher_is_fast (self->flusher);
+  return ferry_flusher_is_fast_by_class (self->flusher);
 }
 
 static void

@@ -40,7 +40,7 @@ typedef enum
  *   point learn whether their names are on the device
  * @vouch: waits for a sync that began after the call to return fine;
  *   FALSE when it has none to offer (NULL: never)
- * @knows_fast: whether the device is known fast now (by its class, or
+ * @knows_fast: whether the device is known fast by its class (never
  *   measured); NULL: never
  * @sends_at_position: chunks go with sendfile, which writes at the
  *   copy's file position (so the pieces of one file cannot share it)
