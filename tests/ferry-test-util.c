@@ -718,6 +718,16 @@ ferry_test_spawn_copy (const char *const *prefix, const char *const *args)
   return process;
 }
 
+/* "ASAN_OPTIONS=…detect_leaks=0", for strace's -E: LeakSanitizer cannot
+ * run under ptrace (the sanitized build). */
+char *
+ferry_test_no_leak_check_env (void)
+{
+  const char *asan = g_getenv ("ASAN_OPTIONS");
+
+  return g_strdup_printf ("ASAN_OPTIONS=%s%sdetect_leaks=0", asan ? asan : "", asan ? ":" : "");
+}
+
 char *
 ferry_test_strace_path (void)
 {

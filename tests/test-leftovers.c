@@ -515,10 +515,7 @@ count_calls (const char *call, const char *const *args)
   g_autofree char *strace = ferry_test_strace_path ();
   g_autofree char *log = g_build_filename (g_get_tmp_dir (), "ferry-strace-XXXXXX", NULL);
   g_autofree char *trace = g_strdup_printf ("trace=%s,f%s,l%s", call, call, call);
-  /* LeakSanitizer cannot run under ptrace (the sanitized build). */
-  const char *asan = g_getenv ("ASAN_OPTIONS");
-  g_autofree char *no_leak_check
-      = g_strdup_printf ("ASAN_OPTIONS=%s%sdetect_leaks=0", asan ? asan : "", asan ? ":" : "");
+  g_autofree char *no_leak_check = ferry_test_no_leak_check_env ();
   const char *prefix[] = { strace, "-f", "-qq", "-o", log, "-E", no_leak_check, "-e", trace, NULL };
   g_autofree char *err = NULL;
   g_autofree char *text = NULL;

@@ -260,6 +260,7 @@ test_merge_places_per_file (Fixture *f, gconstpointer data)
   g_autofree char *top = g_build_filename (f->src, "top", NULL);
   g_autofree char *copy = g_build_filename (f->dst, "top", NULL);
   g_autofree char *trace_path = g_build_filename (f->scratch, "trace", NULL);
+  g_autofree char *no_leak_check = ferry_test_no_leak_check_env ();
   g_autofree char *strace = ferry_test_strace_path ();
   g_autofree char *trace = NULL;
   g_autoptr (GSubprocess) process = NULL;
@@ -278,7 +279,8 @@ test_merge_places_per_file (Fixture *f, gconstpointer data)
   ferry_test_write_text (ferry_test_path (copy, "mine.txt", NULL), "kept\n");
 
   process = ferry_test_spawn_copy (
-      ARGS (strace, "-f", "-qq", "-e", "trace=linkat,mkdirat,renameat2,openat", "-o", trace_path),
+      ARGS (strace, "-f", "-qq", "-E", no_leak_check, "-e", "trace=linkat,mkdirat,renameat2,openat",
+            "-o", trace_path),
       ARGS ("--progress=none", "--conflict=skip", top, f->dst));
   err = wait_copy (process);
   if (!g_subprocess_get_successful (process))
@@ -306,6 +308,7 @@ test_conflict_at_rename (Fixture *f, gconstpointer data)
   g_autofree char *top = g_build_filename (f->src, "top", NULL);
   g_autofree char *copy = g_build_filename (f->dst, "top", NULL);
   g_autofree char *strace = ferry_test_strace_path ();
+  g_autofree char *no_leak_check = ferry_test_no_leak_check_env ();
   g_autoptr (GSubprocess) process = NULL;
   g_autofree char *err = NULL;
 
@@ -313,8 +316,9 @@ test_conflict_at_rename (Fixture *f, gconstpointer data)
     return;
   ferry_test_make_dirs (top);
   ferry_test_write_random (ferry_test_path (top, "a", NULL), 5000, 1);
-  process = ferry_test_spawn_copy (ARGS (strace, "-f", "-qq", "-o", "/dev/null", "-e",
-                                         "trace=syncfs", "-e", "inject=syncfs:delay_enter=1500000"),
+  process = ferry_test_spawn_copy (ARGS (strace, "-f", "-qq", "-o", "/dev/null", "-E",
+                                         no_leak_check, "-e", "trace=syncfs", "-e",
+                                         "inject=syncfs:delay_enter=1500000"),
                                    ARGS ("--progress=none", top, f->dst));
   g_assert_true (wait_for_entry (process, f->dst));
   g_assert_cmpuint (look_at (f->dst).hidden, ==, 1);
