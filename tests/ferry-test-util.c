@@ -670,6 +670,95 @@ ferry_test_count_temp_files (const char *dir)
   return n;
 }
 
+/* Folders directly in @dir named as Ferry names the folders it builds
+ * hidden (".ferry-*-d.part"), before they get their names. */
+guint
+ferry_test_count_hidden_folders (const char *dir)
+{
+  g_autoptr (GDir) listing = g_dir_open (dir, 0, NULL);
+  const char *name;
+  guint n = 0;
+
+  while (listing != NULL && (name = g_dir_read_name (listing)) != NULL)
+    n += g_str_has_prefix (name, ".ferry-") && g_str_has_suffix (name, "-d.part")
+         && g_file_test (ferry_test_path (dir, name, NULL), G_FILE_TEST_IS_DIR);
+  return n;
+}
+
+/* @prefix (a tracer and its arguments, or NULL), ferry-copy ($FERRY_COPY),
+ * @args: an argument vector. */
+char **
+ferry_test_copy_argv (const char *const *prefix, const char *const *args)
+{
+  GPtrArray *argv = g_ptr_array_new ();
+
+  for (guint i = 0; prefix != NULL && prefix[i] != NULL; i++)
+    g_ptr_array_add (argv, g_strdup (prefix[i]));
+  g_assert_nonnull (g_getenv ("FERRY_COPY"));
+  g_ptr_array_add (argv, g_strdup (g_getenv ("FERRY_COPY")));
+  for (guint i = 0; args[i] != NULL; i++)
+    g_ptr_array_add (argv, g_strdup (args[i]));
+  g_ptr_array_add (argv, NULL);
+  return (char **) g_ptr_array_free (argv, FALSE);
+}
+
+/* ferry-copy (under @prefix, or NULL) started with @args: its output
+ * silenced, its standard error piped. */
+GSubprocess *
+ferry_test_spawn_copy (const char *const *prefix, const char *const *args)
+{
+  g_auto (GStrv) argv = ferry_test_copy_argv (prefix, args);
+  g_autoptr (GError) error = NULL;
+  GSubprocess *process = g_subprocess_newv ((const char *const *) argv,
+                                            G_SUBPROCESS_FLAGS_STDOUT_SILENCE
+                                                | G_SUBPROCESS_FLAGS_STDERR_PIPE,
+                                            &error);
+
+  g_assert_no_error (error);
+  return process;
+}
+
+/* "ASAN_OPTIONS=…detect_leaks=0", for strace's -E: LeakSanitizer cannot
+ * run under ptrace (the sanitized build). */
+char *
+ferry_test_no_leak_check_env (void)
+{
+  const char *asan = g_getenv ("ASAN_OPTIONS");
+
+  return g_strdup_printf ("ASAN_OPTIONS=%s%sdetect_leaks=0", asan ? asan : "", asan ? ":" : "");
+}
+
+char *
+ferry_test_strace_path (void)
+{
+  return g_find_program_in_path ("strace");
+}
+
+/* strace must be installed and allowed to trace (ptrace may be refused
+ * in a container): else the test is skipped, saying why. */
+gboolean
+ferry_test_skip_without_strace (void)
+{
+  g_autofree char *strace = ferry_test_strace_path ();
+  const char *argv[] = { strace, "-qq", "-o", "/dev/null", "true", NULL };
+  int status = -1;
+
+  if (strace == NULL)
+    {
+      g_test_skip ("strace is not installed (the test traces or kills ferry-copy in chosen calls)");
+      return TRUE;
+    }
+  if (!g_spawn_sync (NULL, (char **) argv, NULL,
+                     G_SPAWN_STDOUT_TO_DEV_NULL | G_SPAWN_STDERR_TO_DEV_NULL, NULL, NULL, NULL,
+                     NULL, &status, NULL)
+      || !g_spawn_check_wait_status (status, NULL))
+    {
+      g_test_skip ("strace cannot trace here (ptrace refused)");
+      return TRUE;
+    }
+  return FALSE;
+}
+
 guint
 ferry_test_count_entries (const char *dir)
 {

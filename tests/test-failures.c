@@ -269,15 +269,23 @@ assert_absent (const char *path)
  * but one not discarded is still open, as "@dst/#1234 (deleted)". A sync
  * that a cancel gave up keeps the folder open until the kernel has done
  * it, which on a busy machine may take a while. */
+/* No file below @dst is held open any more (waiting a moment for
+ * threads that are still ending). */
 static void
-assert_no_temp_files (const char *dst)
+assert_none_open (const char *dst)
 {
   gint64 deadline = g_get_monotonic_time () + 30 * G_USEC_PER_SEC;
 
-  g_assert_cmpuint (ferry_test_count_temp_files (dst), ==, 0);
   while (ferry_test_count_open_below (dst) > 0 && g_get_monotonic_time () < deadline)
     ferry_test_spin (10);
   g_assert_cmpuint (ferry_test_count_open_below (dst), ==, 0);
+}
+
+static void
+assert_no_temp_files (const char *dst)
+{
+  g_assert_cmpuint (ferry_test_count_temp_files (dst), ==, 0);
+  assert_none_open (dst);
 }
 
 /* ------------------------------------------------------------------ */
@@ -344,21 +352,6 @@ become_nobody (void)
   g_assert_cmpint (geteuid (), ==, NOBODY);
 }
 
-/* The names in src/, in the order the folder lists them, which is the
- * order one worker copies them in. */
-static GPtrArray *
-list_in_copy_order (const char *dir)
-{
-  g_autoptr (GPtrArray) names = g_ptr_array_new_with_free_func (g_free);
-  g_autoptr (GDir) listing = g_dir_open (dir, 0, NULL);
-  const char *name;
-
-  g_assert_nonnull (listing);
-  while ((name = g_dir_read_name (listing)) != NULL)
-    g_ptr_array_add (names, g_strdup (name));
-  return g_steal_pointer (&names);
-}
-
 static void
 assert_readable_copied (Fixture *f, const char *name)
 {
@@ -416,18 +409,16 @@ check_locked_skipped (Fixture *f, FerryJob *job, const GError *error)
 }
 
 /* Under FERRY_ERROR_POLICY_STOP the first locked entry ends the job with
- * its own error: the other one is never tried, and no file listed after
- * it is copied. */
+ * its own error: the other one is never tried. The folder "src" was new
+ * to the destination, built under a hidden name: the job that stopped
+ * removes it whole, so nothing of it is left. */
 static void
-check_locked_stops (Fixture *f, FerryJob *job, const GError *error, gboolean folders)
+check_locked_stops (Fixture *f, FerryJob *job, const GError *error)
 {
   g_autoptr (GPtrArray) failures = dup_failures_expecting (job, 1);
-  g_autoptr (GPtrArray) order = list_in_copy_order (f->src);
   FerryFailure *failure = g_ptr_array_index (failures, 0);
   g_autofree char *failed = g_file_get_path (failure->source);
   g_autofree char *failed_name = g_path_get_basename (failed);
-  g_autofree char *copy_of_failed = g_build_filename (f->dst, "src", failed_name, NULL);
-  gboolean after_failure = FALSE;
 
   g_assert_true (g_str_has_prefix (failed_name, "locked-"));
   g_assert_error (error, G_IO_ERROR, G_IO_ERROR_PERMISSION_DENIED);
@@ -435,24 +426,7 @@ check_locked_stops (Fixture *f, FerryJob *job, const GError *error, gboolean fol
   assert_mentions (error->message, "Permission denied");
   g_assert_error (failure->error, G_IO_ERROR, G_IO_ERROR_PERMISSION_DENIED);
   assert_failure_of (failure, failed, "Permission denied");
-  assert_absent (copy_of_failed);
-
-  /* Folders are listed only after the files around them are copied, so
-   * the order says something about files only. */
-  for (guint i = 0; !folders && i < order->len; i++)
-    {
-      const char *name = g_ptr_array_index (order, i);
-      g_autofree char *copy = g_build_filename (f->dst, "src", name, NULL);
-
-      if (g_str_equal (name, failed_name))
-        after_failure = TRUE;
-      else if (after_failure)
-        assert_absent (copy);
-      else if (g_str_has_prefix (name, "file-"))
-        assert_readable_copied (f, name);
-      else
-        g_error ("%s was listed before %s, so it should have failed first", name, failed_name);
-    }
+  g_assert_cmpuint (ferry_test_count_entries (f->dst), ==, 0);
 }
 
 static void
@@ -467,7 +441,7 @@ check_unreadable (Fixture *f, const UnreadableCase *c)
   if (c->policy == FERRY_ERROR_POLICY_SKIP)
     check_locked_skipped (f, job, error);
   else
-    check_locked_stops (f, job, error, c->folders);
+    check_locked_stops (f, job, error);
   assert_no_temp_files (f->dst);
 }
 
@@ -705,36 +679,27 @@ fill_leaving (const char *dir, guint64 left)
   g_assert_cmpint (close (fd), ==, 0);
 }
 
-/* The copy that filled the disk names the file it could not write; what
- * is under a final name is complete, the rest is not there at all. */
+/* The copy that filled the disk names the file it could not write. The
+ * folder it went into was new, so it was built under a hidden name and
+ * the failure removed it whole: nothing is under a final name, not even
+ * the file that fit before the disk was full. */
 static void
 check_no_space_outcome (Fixture *f, const char *small, const GError *error)
 {
   g_autofree char *copy = g_build_filename (small, "src", NULL);
-  guint n_complete = 0;
   guint n_named = 0;
 
   for (guint i = 0; i < N_SPACE_FILES; i++)
     {
       g_autofree char *name = space_file_name (i);
-      g_autofree char *source = g_build_filename (f->src, name, NULL);
       g_autofree char *target = g_build_filename (copy, name, NULL);
 
-      if (strstr (error->message, target) != NULL)
-        {
-          n_named++;
-          assert_absent (target);
-        }
-      else if (g_file_test (target, G_FILE_TEST_EXISTS))
-        {
-          ferry_test_assert_files_equal (source, target);
-          n_complete++;
-        }
+      n_named += strstr (error->message, target) != NULL;
     }
   g_assert_cmpuint (n_named, ==, 1);
-  /* There was room for exactly one before the disk was full. */
-  g_assert_cmpuint (n_complete, ==, 1);
-  g_assert_cmpuint (ferry_test_count_entries (copy), ==, n_complete);
+  assert_absent (copy);
+  /* Only the filler is left. */
+  g_assert_cmpuint (ferry_test_count_entries (small), ==, 1);
 }
 
 static void
@@ -965,7 +930,14 @@ check_destination_write_error (Fixture *f)
   /* Nothing may be claimed to be on the device. */
   ferry_job_get_progress (job, &progress);
   g_assert_cmpuint (progress.bytes_durable, ==, 0);
-  assert_no_temp_files (mountpoint);
+  /* Where the device was known fast before "src" was made, that folder
+   * was built under a hidden name and never renamed into place: its
+   * removal fails too once the filesystem turned read-only, so it may
+   * stay (for the next run to remove); nothing else of Ferry's may. */
+  g_assert_cmpuint (ferry_test_count_hidden_folders (mountpoint), <=, 1);
+  g_assert_cmpuint (ferry_test_count_temp_files (mountpoint), ==,
+                    ferry_test_count_hidden_folders (mountpoint));
+  assert_none_open (mountpoint);
 }
 
 /* A destination whose device fails writes: the data sits in the page

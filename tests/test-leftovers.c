@@ -47,28 +47,12 @@ child_setup (gpointer data)
   umask (UMASK);
 }
 
-/* @prefix (a tracer and its arguments, or nothing), ferry-copy, @args. */
-static char **
-build_argv (const char *const *prefix, const char *const *args)
-{
-  GPtrArray *argv = g_ptr_array_new ();
-
-  for (guint i = 0; prefix != NULL && prefix[i] != NULL; i++)
-    g_ptr_array_add (argv, g_strdup (prefix[i]));
-  g_ptr_array_add (argv, g_strdup (g_getenv ("FERRY_COPY")));
-  g_assert_nonnull (g_getenv ("FERRY_COPY"));
-  for (guint i = 0; args[i] != NULL; i++)
-    g_ptr_array_add (argv, g_strdup (args[i]));
-  g_ptr_array_add (argv, NULL);
-  return (char **) g_ptr_array_free (argv, FALSE);
-}
-
 /* Runs ferry-copy (under @prefix) to its end with umask 022 and no
  * input; returns its wait status, standard error in @err. */
 static int
 run_copy_under (const char *const *prefix, const char *const *args, char **err)
 {
-  g_auto (GStrv) argv = build_argv (prefix, args);
+  g_auto (GStrv) argv = ferry_test_copy_argv (prefix, args);
   g_autoptr (GError) error = NULL;
   int status;
 
@@ -89,56 +73,12 @@ copy_ok (const char *const *args)
     g_error ("ferry-copy failed (wait status %d):\n%s", status, err);
 }
 
-static GSubprocess *
-spawn_copy (const char *const *args)
-{
-  g_auto (GStrv) argv = build_argv (NULL, args);
-  g_autoptr (GError) error = NULL;
-  GSubprocess *process = g_subprocess_newv ((const char *const *) argv,
-                                            G_SUBPROCESS_FLAGS_STDOUT_SILENCE
-                                                | G_SUBPROCESS_FLAGS_STDERR_PIPE,
-                                            &error);
-
-  g_assert_no_error (error);
-  return process;
-}
-
-static char *
-strace_path (void)
-{
-  return g_find_program_in_path ("strace");
-}
-
-/* strace must be installed and allowed to trace (ptrace may be refused
- * in a container). */
-static gboolean
-skip_without_strace (void)
-{
-  g_autofree char *strace = strace_path ();
-  const char *argv[] = { strace, "-qq", "-o", "/dev/null", "true", NULL };
-  int status = -1;
-
-  if (strace == NULL)
-    {
-      g_test_skip ("strace is not installed (the test kills ferry-copy inside a chosen call)");
-      return TRUE;
-    }
-  if (!g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_STDOUT_TO_DEV_NULL
-                     | G_SPAWN_STDERR_TO_DEV_NULL, NULL, NULL, NULL, NULL, &status, NULL)
-      || !g_spawn_check_wait_status (status, NULL))
-    {
-      g_test_skip ("strace cannot trace here (ptrace refused)");
-      return TRUE;
-    }
-  return FALSE;
-}
-
 /* Runs ferry-copy until its @nth call of @call, which gets SIGKILL
  * instead of running (all threads followed). */
 static void
 copy_killed_at (const char *call, guint nth, const char *const *args)
 {
-  g_autofree char *strace = strace_path ();
+  g_autofree char *strace = ferry_test_strace_path ();
   g_autofree char *trace = g_strdup_printf ("trace=%s", call);
   g_autofree char *inject = g_strdup_printf ("inject=%s:signal=KILL:when=%u", call, nth);
   const char *prefix[] = { strace, "-f", "-qq", "-o", "/dev/null", "-e", trace, "-e", inject, NULL };
@@ -312,7 +252,7 @@ test_stale_temp_exfat (Fixture *f, gconstpointer data)
     return;
   mnt = ferry_test_stick_get_mountpoint (stick);
   ferry_test_write_random (big, 40 * MB, 1);
-  process = spawn_copy (ARGS ("--progress=none", "--device=slow", big, mnt));
+  process = ferry_test_spawn_copy (NULL, ARGS ("--progress=none", "--device=slow", big, mnt));
   temp = wait_for_temp (process, mnt, 24 * MB);
   kill_copy (process);
   g_assert_true (g_file_test (temp, G_FILE_TEST_IS_REGULAR));
@@ -350,7 +290,7 @@ test_live_temp_exfat (Fixture *f, gconstpointer data)
   mnt = ferry_test_stick_get_mountpoint (stick);
   ferry_test_write_random (big, 40 * MB, 2);
   ferry_test_write_text (small, "small\n");
-  process = spawn_copy (ARGS ("--progress=none", "--device=slow", big, mnt));
+  process = ferry_test_spawn_copy (NULL, ARGS ("--progress=none", "--device=slow", big, mnt));
   temp = wait_for_temp (process, mnt, 1);
 
   copy_ok (ARGS ("--progress=none", small, mnt));
@@ -440,6 +380,64 @@ test_stale_names (Fixture *f, gconstpointer data)
   close (locked_fd);
 }
 
+/* A folder named as Ferry names the folders it builds hidden. */
+static char *
+hidden_folder_name (const char *boot, int pid, const char *start, const char *random)
+{
+  return g_strdup_printf (".ferry-%s-%d-%s-%s-d.part", boot, pid, start, random);
+}
+
+/* A hidden folder a killed run left, holding a file, a read-only folder
+ * with a file and a link to a file outside: the next run into its
+ * parent removes all of it, and nothing the link leads to. Kept: one
+ * whose maker lives, one whose lock is held, a folder named as
+ * temporary files are, and what has the name but is no folder. */
+static void
+test_stale_hidden_folders (Fixture *f, gconstpointer data)
+{
+  g_autofree char *boot = boot_tag ();
+  g_autofree char *start = own_start_time ();
+  g_autofree char *tree = g_build_filename (f->src, "tree", NULL);
+  g_autofree char *outside = g_build_filename (f->scratch, "outside.txt", NULL);
+  int dead = dead_pid ();
+  g_autofree char *stale = hidden_folder_name (boot, dead, "1", "00000001");
+  g_autofree char *stale_path = g_build_filename (f->dst, stale, NULL);
+  const char *kept[] = {
+    hidden_folder_name (boot, getpid (), start, "00000002"), /* alive */
+    hidden_folder_name (boot, dead, "1", "00000003"),        /* locked */
+    temp_name (boot, dead, "1", "00000004"),                 /* a file's name */
+    hidden_folder_name (boot, dead, "1", "00000005"),        /* a regular file */
+  };
+  int locked_fd;
+
+  ferry_test_make_dirs (tree);
+  ferry_test_write_text (ferry_test_path (tree, "a.txt", NULL), "a\n");
+  ferry_test_write_text (outside, "outside\n");
+  ferry_test_make_dirs (ferry_test_path (stale_path, "ro", NULL));
+  ferry_test_write_text (ferry_test_path (stale_path, "file", NULL), "stale\n");
+  ferry_test_write_text (ferry_test_path (stale_path, "ro", "file", NULL), "stale\n");
+  g_assert_cmpint (symlink (outside, ferry_test_path (stale_path, "link", NULL)), ==, 0);
+  g_assert_cmpint (chmod (ferry_test_path (stale_path, "ro", NULL), 0500), ==, 0);
+  for (guint i = 0; i < 3; i++)
+    ferry_test_make_dirs (ferry_test_path (f->dst, kept[i], NULL));
+  ferry_test_write_text (ferry_test_path (f->dst, kept[3], NULL), "keep\n");
+  locked_fd = open (ferry_test_path (f->dst, kept[1], NULL), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  g_assert_cmpint (flock (locked_fd, LOCK_EX | LOCK_NB), ==, 0);
+
+  copy_ok (ARGS ("--progress=none", tree, f->dst));
+  g_assert_false (g_file_test (stale_path, G_FILE_TEST_EXISTS));
+  g_assert_true (g_file_test (outside, G_FILE_TEST_IS_REGULAR));
+  for (guint i = 0; i < G_N_ELEMENTS (kept); i++)
+    {
+      if (!g_file_test (ferry_test_path (f->dst, kept[i], NULL), G_FILE_TEST_EXISTS))
+        g_error ("%s was removed, but it is not certainly a dead run's", kept[i]);
+      g_free ((char *) kept[i]);
+    }
+  g_assert_true (
+      g_file_test (ferry_test_path (f->dst, "tree", "a.txt", NULL), G_FILE_TEST_IS_REGULAR));
+  close (locked_fd);
+}
+
 /* Where the kernel has O_TMPFILE, a file that replaces another is still
  * named aside for a moment (no call links a file over a name): a kill in
  * that moment, here inside the rename over the old file, leaves the
@@ -450,7 +448,7 @@ test_overwrite_kill (Fixture *f, gconstpointer data)
   g_autofree char *tree = g_build_filename (f->src, "tree", NULL);
   g_autofree char *copy = g_build_filename (f->dst, "tree", NULL);
 
-  if (skip_without_strace ())
+  if (ferry_test_skip_without_strace ())
     return;
   for (guint d = 0; d < 3; d++)
     {
@@ -488,7 +486,8 @@ test_overwrite_kill_fit (Fixture *f, gconstpointer data)
   const char *mnt;
   int status;
 
-  if (skip_without_strace () || (stick = ferry_test_stick_new_or_skip_full (&options)) == NULL)
+  if (ferry_test_skip_without_strace ()
+      || (stick = ferry_test_stick_new_or_skip_full (&options)) == NULL)
     return;
   mnt = ferry_test_stick_get_mountpoint (stick);
   ferry_test_write_random (big, 30 * MB, 3);
@@ -513,13 +512,10 @@ test_overwrite_kill_fit (Fixture *f, gconstpointer data)
 static guint
 count_calls (const char *call, const char *const *args)
 {
-  g_autofree char *strace = strace_path ();
+  g_autofree char *strace = ferry_test_strace_path ();
   g_autofree char *log = g_build_filename (g_get_tmp_dir (), "ferry-strace-XXXXXX", NULL);
   g_autofree char *trace = g_strdup_printf ("trace=%s,f%s,l%s", call, call, call);
-  /* LeakSanitizer cannot run under ptrace (the sanitized build). */
-  const char *asan = g_getenv ("ASAN_OPTIONS");
-  g_autofree char *no_leak_check
-      = g_strdup_printf ("ASAN_OPTIONS=%s%sdetect_leaks=0", asan ? asan : "", asan ? ":" : "");
+  g_autofree char *no_leak_check = ferry_test_no_leak_check_env ();
   const char *prefix[] = { strace, "-f", "-qq", "-o", log, "-E", no_leak_check, "-e", trace, NULL };
   g_autofree char *err = NULL;
   g_autofree char *text = NULL;
@@ -548,7 +544,8 @@ test_xattrless_source_exfat (Fixture *f, gconstpointer data)
   g_autofree char *tree = NULL;
   guint calls;
 
-  if (skip_without_strace () || (stick = exfat_stick (f->scratch, 64 * MB, 0)) == NULL)
+  if (ferry_test_skip_without_strace ()
+      || (stick = exfat_stick (f->scratch, 64 * MB, 0)) == NULL)
     return;
   tree = g_build_filename (ferry_test_stick_get_mountpoint (stick), "photos", NULL);
   for (guint d = 0; d < 3; d++)
@@ -650,19 +647,37 @@ assert_folders_open (const char *src, const char *dst, FolderCheck *check)
  * folder, merged into, the source's mode and time (57 stayed 0700). The
  * copy runs on one thread and is killed at its ninth mkdirat: the top
  * folder and its six are made, and one of those is being filled. */
+/* The path of a folder directly in @dir named as Ferry names the
+ * folders it builds hidden, or NULL. */
+static char *
+find_hidden_folder (const char *dir)
+{
+  g_autoptr (GDir) listing = g_dir_open (dir, 0, NULL);
+  const char *name;
+
+  while (listing != NULL && (name = g_dir_read_name (listing)) != NULL)
+    if (g_str_has_prefix (name, ".ferry-") && g_str_has_suffix (name, "-d.part"))
+      return g_build_filename (dir, name, NULL);
+  return NULL;
+}
+
 static void
 test_folders_after_kill (Fixture *f, gconstpointer data)
 {
   g_autofree char *top = g_build_filename (f->src, "top", NULL);
   g_autofree char *copy = g_build_filename (f->dst, "top", NULL);
+  g_autofree char *hidden = NULL;
   FolderCheck check = { 0 };
 
-  if (skip_without_strace ())
+  if (ferry_test_skip_without_strace ())
     return;
   make_folder_tree (top);
   copy_killed_at ("mkdirat", 9, ARGS ("--progress=none", "-j", "1", top, f->dst));
 
-  assert_folders_open (top, copy, &check);
+  /* On a fast disk the new folder is built under a hidden name, and
+   * renamed only once complete: the folders made so far are in there. */
+  hidden = find_hidden_folder (f->dst);
+  assert_folders_open (top, hidden != NULL ? hidden : copy, &check);
   g_test_message ("after the kill: %u folders, %u not yet finished", check.checked,
                   check.unfinished);
   g_assert_cmpuint (check.checked, ==, 1 + N_FOLDERS + 1);
@@ -671,6 +686,7 @@ test_folders_after_kill (Fixture *f, gconstpointer data)
   ferry_test_assert_trees_equal (top, copy,
                                  FERRY_TEST_COMPARE_CONTENT | FERRY_TEST_COMPARE_MODE
                                      | FERRY_TEST_COMPARE_OWNER | FERRY_TEST_COMPARE_TIMES);
+  g_assert_null (find_hidden_folder (f->dst));
 }
 
 int
@@ -683,6 +699,7 @@ main (int argc, char **argv)
   ADD ("/leftovers/stale-temp/exfat", test_stale_temp_exfat);
   ADD ("/leftovers/live-temp/exfat", test_live_temp_exfat);
   ADD ("/leftovers/stale-names", test_stale_names);
+  ADD ("/leftovers/stale-hidden-folders", test_stale_hidden_folders);
   ADD ("/leftovers/overwrite-kill/local", test_overwrite_kill);
   ADD ("/leftovers/overwrite-kill/fit-ext4-stick", test_overwrite_kill_fit);
   ADD ("/leftovers/folders-after-kill", test_folders_after_kill);

@@ -143,6 +143,41 @@ ferry_copy_target_adopt_named (FerryCopyTarget *self, GPtrArray *named)
   return self->successor != NULL && ferry_strategy_adopt_named (self->successor, named);
 }
 
+/**
+ * ferry_copy_target_places_folders:
+ * Whether a folder new to the destination is built whole under a
+ * hidden name and renamed into place once all it holds is durable: on
+ * the fast strategy (which names files at once, and whose flusher can
+ * vouch for what was written), on a device fast by its class. One
+ * that is measured (a loop device, a stick) may prove slow, and even
+ * one measured fast is where a copy cut short is continued from its
+ * journal: its files keep their own names. Files in a hidden folder
+ * are not recorded complete in the journal: a kill leaves them hidden,
+ * for the next run to remove.
+ */
+gboolean
+ferry_copy_target_places_folders (FerryCopyTarget *self)
+{
+  return ferry_copy_target_get_strategy (self) == self->first
+         && ferry_strategy_knows_fast (self->first);
+}
+
+/**
+ * ferry_copy_target_make_durable:
+ * Returns once everything written so far is on the device: 0, or the
+ * errno of the sync that failed. The flusher's next syncfs vouches
+ * where it still runs; else a syncfs of its own.
+ */
+int
+ferry_copy_target_make_durable (FerryCopyTarget *self)
+{
+  if (ferry_strategy_vouch (self->first))
+    return 0;
+  if (ferry_control_is_ending (self->control))
+    return ECANCELED;
+  return syncfs (self->dir_fd) == 0 ? 0 : errno;
+}
+
 /* A file that takes more than one chunk is named on display at its first
  * chunk, whatever the interval: a name skipped by the interval is never
  * shown later. */
@@ -200,7 +235,9 @@ ferry_copy_target_journal_file (FerryCopyTarget *self, FerryFileCopy *fc)
       = { fc->st.st_size, fc->st.st_mtim.tv_sec, fc->st.st_mtim.tv_nsec };
   int errsv;
 
-  if (self->journal == NULL || fc->whole != NULL
+  /* A file made under its final name in a hidden folder keeps it: a
+   * kill removes the whole folder anyway. */
+  if (self->journal == NULL || fc->whole != NULL || fc->tmp.in_place
       || ferry_copy_target_get_method (self) != FERRY_COPY_METHOD_WINDOW)
     return;
   if (!ferry_temp_file_name_for_journal (&fc->tmp, ferry_journal_get_id (self->journal), &errsv))

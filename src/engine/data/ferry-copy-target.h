@@ -53,6 +53,8 @@ gboolean ferry_copy_target_finish (FerryCopyTarget *self, GError **error);
 gboolean ferry_copy_target_notes_names (FerryCopyTarget *self);
 void ferry_copy_target_note_named (FerryCopyTarget *self, FerryNamedFile *named);
 gboolean ferry_copy_target_adopt_named (FerryCopyTarget *self, GPtrArray *named);
+gboolean ferry_copy_target_places_folders (FerryCopyTarget *self);
+int ferry_copy_target_make_durable (FerryCopyTarget *self);
 
 void ferry_copy_target_journal_file (FerryCopyTarget *self, FerryFileCopy *fc);
 void ferry_copy_target_add_written (FerryCopyTarget *self, FerryFileCopy *fc, guint64 bytes);

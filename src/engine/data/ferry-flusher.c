@@ -86,6 +86,9 @@ struct _FerryFlusher
   guint named_open_max;
   int errsv; /* the first syncfs failure */
   GPtrArray *named; /* FerryNamedFile: named since the last syncfs that returned fine */
+  guint64 syncs_begun;
+  guint64 syncs_done; /* the last syncfs that returned fine, as counted by syncs_begun */
+  gboolean vouch_wanted; /* someone waits for a syncfs, whatever was written */
 };
 
 static State
@@ -156,7 +159,7 @@ wait_for_work (FerryFlusher *self)
       guint64 pending = ahead (self);
 
       go_on = self->state == STATE_PROBING || self->state == STATE_FAST;
-      if (!go_on || pending >= window_size (self))
+      if (!go_on || pending >= window_size (self) || self->vouch_wanted)
         break;
       g_cond_wait_until (&self->work, &self->lock, g_get_monotonic_time () + POLL_USEC);
     }
@@ -171,17 +174,23 @@ static gboolean
 sync_named (FerryFlusher *self)
 {
   g_autoptr (GPtrArray) covered = NULL;
+  guint64 this_sync;
   int errsv;
 
   g_mutex_lock (&self->lock);
   covered = g_steal_pointer (&self->named);
   self->named = g_ptr_array_new ();
+  this_sync = ++self->syncs_begun;
+  self->vouch_wanted = FALSE;
   g_mutex_unlock (&self->lock);
 
   errsv = ferry_syncfs_run (self->syncfs, self->cancellable);
   if (errsv == 0)
     {
       ferry_named_files_settle (covered, self->fd, 0);
+      g_mutex_lock (&self->lock);
+      self->syncs_done = this_sync;
+      g_mutex_unlock (&self->lock);
       return TRUE;
     }
   g_mutex_lock (&self->lock);
@@ -331,6 +340,40 @@ ferry_flusher_wait_for_room (FerryFlusher *self, GCancellable *cancellable)
       g_cond_wait_until (&self->room, &self->lock, g_get_monotonic_time () + POLL_USEC);
     }
   g_mutex_unlock (&self->lock);
+}
+
+/**
+ * ferry_flusher_vouch:
+ * Waits for a syncfs that begins after this call to return, asking for
+ * one at once: then everything written before the call is durable
+ * (TRUE). FALSE when the flusher syncs no more (stopped, failed, handed
+ * over to the slow strategy) or the job was cancelled meanwhile.
+ */
+gboolean
+ferry_flusher_vouch (FerryFlusher *self)
+{
+  guint64 wanted;
+  gboolean vouched;
+
+  g_mutex_lock (&self->lock);
+  wanted = self->syncs_begun + 1;
+  self->vouch_wanted = TRUE;
+  g_cond_signal (&self->work);
+  while (self->syncs_done < wanted
+         && (self->state == STATE_PROBING || self->state == STATE_FAST)
+         && !g_cancellable_is_cancelled (self->cancellable))
+    g_cond_wait_until (&self->room, &self->lock, g_get_monotonic_time () + POLL_USEC);
+  vouched = self->syncs_done >= wanted;
+  g_mutex_unlock (&self->lock);
+  return vouched;
+}
+
+/* Whether the device is fast by its class (never measured), and the
+ * flusher still syncs. */
+gboolean
+ferry_flusher_is_fast_by_class (FerryFlusher *self)
+{
+  return self->block_name == NULL && get_state (self) == STATE_FAST;
 }
 
 /* Stops the thread; returns the errno of a syncfs that failed, or 0. */

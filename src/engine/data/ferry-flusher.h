@@ -18,6 +18,8 @@ FerryFlusher *ferry_flusher_new (FerryCopyTarget *target,
                                  gpointer user_data);
 void ferry_flusher_wait_for_room (FerryFlusher *self, GCancellable *cancellable);
 int ferry_flusher_stop (FerryFlusher *self);
+gboolean ferry_flusher_vouch (FerryFlusher *self);
+gboolean ferry_flusher_is_fast_by_class (FerryFlusher *self);
 void ferry_flusher_note_named (FerryFlusher *self, FerryNamedFile *named);
 void ferry_flusher_settle_names (FerryFlusher *self, int errsv);
 void ferry_flusher_free (FerryFlusher *self);

@@ -78,6 +78,22 @@ fast_note_named (FerryStrategy *strategy, FerryNamedFile *named)
   ferry_flusher_note_named (self->flusher, named);
 }
 
+static gboolean
+fast_vouch (FerryStrategy *strategy)
+{
+  FerryStrategyFast *self = (FerryStrategyFast *) strategy;
+
+  return ferry_flusher_vouch (self->flusher);
+}
+
+static gboolean
+fast_knows_fast (FerryStrategy *strategy)
+{
+  FerryStrategyFast *self = (FerryStrategyFast *) strategy;
+
+  return ferry_flusher_is_fast_by_class (self->flusher);
+}
+
 static void
 fast_settle_names (FerryStrategy *strategy, int errsv)
 {
@@ -102,6 +118,8 @@ static const FerryStrategyClass fast_class = {
   .finish = fast_finish,
   .note_named = fast_note_named,
   .settle_names = fast_settle_names,
+  .vouch = fast_vouch,
+  .knows_fast = fast_knows_fast,
   .free = fast_free,
 };
 

@@ -169,24 +169,6 @@ write_behind (FerryStrategySlow *self, FerryFileCopy *fc, off_t offset, size_t l
   return errsv;
 }
 
-/* Before a point on a kernel filesystem (see ferry_write_behind_start()),
- * unless a writer is at it: then the point never waits for a writer held
- * back by the write-behind, and the sync writes back what is left. */
-static void
-start_write_behind (FerryStrategySlow *self)
-{
-  int errsv;
-
-  if (self->behind == NULL || !g_mutex_trylock (&self->behind_lock))
-    return;
-  errsv = ferry_write_behind_start (self->behind);
-  g_mutex_unlock (&self->behind_lock);
-  g_mutex_lock (&self->lock);
-  if (self->errsv == 0 && ferry_errno_is_device_failure (errsv))
-    self->errsv = errsv;
-  g_mutex_unlock (&self->lock);
-}
-
 /* Elsewhere the writer waits while it is a window and a half ahead of the
  * device. */
 static gboolean
@@ -433,7 +415,6 @@ make_point (FerryStrategySlow *self)
     ferry_journal_point_started (self->parent.target->journal);
   g_mutex_unlock (&self->lock);
 
-  start_write_behind (self);
   ticket = ferry_syncfs_start (self->syncfs);
   name_covered (self);
   errsv = wait_for_sync (self, ticket);

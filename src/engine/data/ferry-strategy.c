@@ -50,6 +50,18 @@ ferry_strategy_finish (FerryStrategy *self)
   return self->klass->finish == NULL ? 0 : self->klass->finish (self);
 }
 
+gboolean
+ferry_strategy_vouch (FerryStrategy *self)
+{
+  return self->klass->vouch != NULL && self->klass->vouch (self);
+}
+
+gboolean
+ferry_strategy_knows_fast (FerryStrategy *self)
+{
+  return self->klass->knows_fast != NULL && self->klass->knows_fast (self);
+}
+
 void
 ferry_strategy_settle_names (FerryStrategy *self, int errsv)
 {

@@ -41,6 +41,10 @@ typedef enum
  * @settle_names: the destination's final sync, after @finish, returned
  *   @errsv (0: it reached the device): the files it named since its last
  *   point learn whether their names are on the device
+ * @vouch: waits for a sync that began after the call to return fine;
+ *   FALSE when it has none to offer (NULL: never)
+ * @knows_fast: whether the device is known fast by its class (never
+ *   measured); NULL: never
  * @sends_at_position: chunks go with sendfile, which writes at the
  *   copy's file position (so the pieces of one file cannot share it)
  * @names_later: given a file with durable() set, commit_file() takes it
@@ -61,6 +65,8 @@ typedef struct
   void (*note_named) (FerryStrategy *self, FerryNamedFile *named);
   void (*adopt_named) (FerryStrategy *self, GPtrArray *named);
   void (*settle_names) (FerryStrategy *self, int errsv);
+  gboolean (*vouch) (FerryStrategy *self);
+  gboolean (*knows_fast) (FerryStrategy *self);
   void (*free) (FerryStrategy *self);
   gboolean sends_at_position;
   gboolean names_later;
@@ -82,6 +88,8 @@ gboolean ferry_strategy_chunk_written (FerryStrategy *self,
 FerryCommit ferry_strategy_commit_file (FerryStrategy *self, FerryFileCopy *fc, GError **error);
 int ferry_strategy_settle (FerryStrategy *self);
 int ferry_strategy_finish (FerryStrategy *self);
+gboolean ferry_strategy_vouch (FerryStrategy *self);
+gboolean ferry_strategy_knows_fast (FerryStrategy *self);
 void ferry_strategy_settle_names (FerryStrategy *self, int errsv);
 gboolean ferry_strategy_notes_names (FerryStrategy *self);
 void ferry_strategy_note_named (FerryStrategy *self, FerryNamedFile *named);

@@ -1,7 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #include "config.h"
 
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -16,7 +15,7 @@
 #define TEMP_PREFIX ".ferry-"
 #define TEMP_SUFFIX ".part"
 #define JOURNAL_TAG "-j"
-#define LISTING_BUFFER_SIZE (16 * 1024)
+#define FOLDER_TAG  "-d"
 
 /* ".ferry-BOOT-PID-START-RANDOM.part": the process that made the file
  * is in its name (FerryProcessId), so another run can tell a file whose
@@ -39,6 +38,18 @@ ferry_temp_name_new_for (const char *journal_id)
   return g_strdup_printf (TEMP_PREFIX "%08x-%d-%" G_GUINT64_FORMAT "-%08x%s%s" TEMP_SUFFIX,
                           self->boot, (int) self->pid, self->start, g_random_int (),
                           journal_id != NULL ? JOURNAL_TAG : "", journal_id ? journal_id : "");
+}
+
+/* ".ferry-BOOT-PID-START-RANDOM-d.part": a folder built whole under a
+ * hidden name (a name of its own: a folder named as temporary files are
+ * is not Ferry's). */
+char *
+ferry_temp_name_new_folder (void)
+{
+  const FerryProcessId *self = ferry_process_self ();
+
+  return g_strdup_printf (TEMP_PREFIX "%08x-%d-%" G_GUINT64_FORMAT "-%08x" FOLDER_TAG TEMP_SUFFIX,
+                          self->boot, (int) self->pid, self->start, g_random_int ());
 }
 
 /* What follows the random part: the suffix, or a journal's tag and then
@@ -89,6 +100,25 @@ take_decimal (const char **p, guint64 max, guint64 *value)
   return TRUE;
 }
 
+/* The name up to the end of its random part, and its maker. */
+static const char *
+parse_maker (const char *name, FerryProcessId *owner)
+{
+  const char *p = name;
+  guint32 boot, random;
+  guint64 pid, start;
+
+  if (!g_str_has_prefix (p, TEMP_PREFIX))
+    return NULL;
+  p += strlen (TEMP_PREFIX);
+  if (!take_hex8 (&p, &boot) || *p++ != '-' || !take_decimal (&p, G_MAXINT, &pid) || pid == 0
+      || !take_decimal (&p, G_MAXUINT64, &start) || !take_hex8 (&p, &random))
+    return NULL;
+  if (owner != NULL)
+    *owner = (FerryProcessId){ boot, (pid_t) pid, start };
+  return p;
+}
+
 /**
  * ferry_temp_name_parse:
  * Whether @name is exactly a name ferry_temp_name_new() or
@@ -98,20 +128,19 @@ take_decimal (const char **p, guint64 max, guint64 *value)
 gboolean
 ferry_temp_name_parse (const char *name, FerryProcessId *owner)
 {
-  const char *p = name;
-  guint32 boot, random;
-  guint64 pid, start;
+  const char *ending = parse_maker (name, owner);
 
-  if (!g_str_has_prefix (p, TEMP_PREFIX))
-    return FALSE;
-  p += strlen (TEMP_PREFIX);
-  if (!take_hex8 (&p, &boot) || *p++ != '-' || !take_decimal (&p, G_MAXINT, &pid) || pid == 0
-      || !take_decimal (&p, G_MAXUINT64, &start) || !take_hex8 (&p, &random)
-      || !take_ending (p, NULL))
-    return FALSE;
-  if (owner != NULL)
-    *owner = (FerryProcessId){ boot, (pid_t) pid, start };
-  return TRUE;
+  return ending != NULL && take_ending (ending, NULL);
+}
+
+/* Whether @name is exactly a name ferry_temp_name_new_folder() gives,
+ * and of which process (@owner may be NULL). */
+gboolean
+ferry_temp_name_parse_folder (const char *name, FerryProcessId *owner)
+{
+  const char *ending = parse_maker (name, owner);
+
+  return ending != NULL && strcmp (ending, FOLDER_TAG TEMP_SUFFIX) == 0;
 }
 
 /* A named temporary file is locked while its maker owns it; the kernel
@@ -361,6 +390,8 @@ ferry_temp_file_commit (FerryTempFile *tmp,
                         int *errsv)
 {
   *errsv = 0;
+  if (tmp->in_place)
+    goto committed;
   if (tmp->name == NULL && !replace)
     {
       if (link_unnamed (tmp, final_name) == 0)
@@ -393,6 +424,37 @@ ferry_temp_file_commit (FerryTempFile *tmp,
 
 committed:
   g_clear_pointer (&tmp->name, g_free);
+  tmp->in_place = FALSE;
+  return TRUE;
+}
+
+/**
+ * ferry_temp_file_open_in_place:
+ * A file made at once under its final name @name, in a folder of the
+ * copy that is itself still hidden (it gets its own name only once all
+ * it holds is durable): no temporary file, and no link to name it. A
+ * file that fails is removed again (ferry_temp_file_discard()). FALSE
+ * with *errsv EEXIST when the name is taken.
+ */
+gboolean
+ferry_temp_file_open_in_place (FerryTempFile *tmp,
+                               int dir_fd,
+                               const char *name,
+                               mode_t mode,
+                               int *errsv)
+{
+  *errsv = 0;
+  tmp->dir_fd = dir_fd;
+  tmp->mode = mode;
+  /* No lock: the hidden folder's own speaks for all it holds. */
+  tmp->fd = openat (dir_fd, name, O_CREAT | O_EXCL | O_RDWR | O_NOFOLLOW | O_CLOEXEC, mode);
+  if (tmp->fd < 0)
+    {
+      *errsv = errno;
+      return FALSE;
+    }
+  tmp->name = g_strdup (name);
+  tmp->in_place = TRUE;
   return TRUE;
 }
 
@@ -402,6 +464,7 @@ ferry_temp_file_discard (FerryTempFile *tmp)
   if (tmp->name != NULL && tmp->dir_fd >= 0)
     unlinkat (tmp->dir_fd, tmp->name, 0);
   g_clear_pointer (&tmp->name, g_free);
+  tmp->in_place = FALSE;
   ferry_fd_closep (&tmp->fd);
 }
 
@@ -459,33 +522,4 @@ ferry_temp_file_remove_stale_below (int root_fd, const char *relpath)
   ferry_autofd dir_fd = ferry_open_folder_beneath (root_fd, folder);
 
   return dir_fd >= 0 && ferry_temp_file_remove_stale (dir_fd, name);
-}
-
-/**
- * ferry_temp_file_sweep:
- * Removes every stale temporary file in the folder @dir_fd; returns how
- * many went.
- */
-guint
-ferry_temp_file_sweep (int dir_fd)
-{
-  ferry_autofd fd = openat (dir_fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-  g_autoptr (GPtrArray) found = g_ptr_array_new_with_free_func (g_free);
-  FerryDirReader reader;
-  const char *name;
-  unsigned char d_type;
-  int errsv;
-  guint removed = 0;
-
-  if (fd < 0)
-    return 0;
-  ferry_dir_reader_init (&reader, fd, LISTING_BUFFER_SIZE);
-  while (ferry_dir_reader_next (&reader, &name, &d_type, &errsv))
-    if ((d_type == DT_REG || d_type == DT_UNKNOWN) && ferry_temp_name_parse (name, NULL))
-      g_ptr_array_add (found, g_strdup (name));
-  ferry_dir_reader_clear (&reader);
-
-  for (guint i = 0; i < found->len; i++)
-    removed += ferry_temp_file_remove_stale (dir_fd, g_ptr_array_index (found, i));
-  return removed;
 }

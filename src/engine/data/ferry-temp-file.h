@@ -20,7 +20,7 @@ G_BEGIN_DECLS
  *
  * A named one carries its maker in its name and is locked while it is
  * written, so what a killed run leaves is known for stale, and removed,
- * by the next run into the folder (ferry_temp_file_sweep()); nothing
+ * by the next run into the folder (ferry_temp_sweep()); nothing
  * still being written is ever taken for stale.
  */
 typedef struct
@@ -29,11 +29,12 @@ typedef struct
   int dir_fd;  /* not owned */
   char *name;  /* NULL for an unnamed file */
   mode_t mode; /* asked for at creation, before the umask */
+  gboolean in_place; /* @name is its final name, in a folder still hidden */
 } FerryTempFile;
 
 #define FERRY_TEMP_FILE_INIT                                                                       \
   {                                                                                                \
-    -1, -1, NULL, 0                                                                                \
+    -1, -1, NULL, 0, FALSE                                                                         \
   }
 
 gboolean ferry_temp_file_open (FerryTempFile *tmp,
@@ -47,6 +48,11 @@ gboolean ferry_temp_file_commit (FerryTempFile *tmp,
                                  atomic_bool *links_refused,
                                  int *errsv);
 void ferry_temp_file_discard (FerryTempFile *tmp);
+gboolean ferry_temp_file_open_in_place (FerryTempFile *tmp,
+                                        int dir_fd,
+                                        const char *name,
+                                        mode_t mode,
+                                        int *errsv);
 
 gboolean ferry_temp_file_open_resumable (FerryTempFile *tmp,
                                          int dir_fd,
@@ -60,10 +66,11 @@ char *ferry_temp_name_new (void);
 char *ferry_temp_name_new_for (const char *journal_id);
 gboolean ferry_temp_name_is_claimed (const char *name);
 gboolean ferry_temp_name_parse (const char *name, FerryProcessId *owner);
+char *ferry_temp_name_new_folder (void);
+gboolean ferry_temp_name_parse_folder (const char *name, FerryProcessId *owner);
 int ferry_temp_file_claim_stale (int dir_fd, const char *name, struct stat *st);
 gboolean ferry_temp_file_remove_stale (int dir_fd, const char *name);
 gboolean ferry_temp_file_remove_stale_below (int root_fd, const char *relpath);
-guint ferry_temp_file_sweep (int dir_fd);
 gboolean ferry_rename_noreplace (int dir_fd,
                                  const char *from,
                                  const char *to,

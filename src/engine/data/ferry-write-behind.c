@@ -203,15 +203,6 @@ ferry_write_behind_add (FerryWriteBehind *self, gconstpointer owner, int fd, off
 /* Waits while more than the limit is on its way to the device, or until
  * @control says the job ends: a cancel is not held for the device.
  * Returns 0 or the errno of a writeback that failed. */
-/* Before a durability point: what is not yet on its way starts now, from
- * the writeback CPU, rather than from the point's sync (which a kernel
- * worker on any CPU does). Returns 0 or an errno. */
-int
-ferry_write_behind_start (FerryWriteBehind *self)
-{
-  return self->unstarted > 0 ? start_writeback (self) : 0;
-}
-
 int
 ferry_write_behind_wait_for_room (FerryWriteBehind *self, FerryControl *control)
 {

@@ -18,6 +18,7 @@
 #include "ferry-strategy-fast.h"
 #include "ferry-strategy-slow.h"
 #include "ferry-temp-file.h"
+#include "ferry-temp-folder.h"
 #include "ferry-tree-copy.h"
 #include "ferry-unsupported-private.h"
 
@@ -243,7 +244,7 @@ remove_stale_temps (FerryRun *self, FerryPlan *plan)
 {
   for (guint i = 0; self->stale_temps != NULL && i < self->stale_temps->len; i++)
     ferry_temp_file_remove_stale_below (plan->dst_fd, g_ptr_array_index (self->stale_temps, i));
-  ferry_temp_file_sweep (plan->dst_fd);
+  ferry_temp_sweep (plan->dst_fd);
 }
 
 /* @ctx, set up here, outlives the copy of the tree: files whose names

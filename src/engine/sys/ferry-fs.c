@@ -90,6 +90,32 @@ ferry_dir_reader_next (FerryDirReader *reader, const char **name, unsigned char 
     }
 }
 
+/**
+ * ferry_dir_list_names:
+ * The names in the folder @dir_fd (which may be an O_PATH descriptor, or
+ * -1), read from a descriptor of their own: an empty list when it cannot
+ * be read. @buffer_size: for getdents64.
+ */
+GPtrArray *
+ferry_dir_list_names (int dir_fd, gsize buffer_size)
+{
+  GPtrArray *names = g_ptr_array_new_with_free_func (g_free);
+  int fd = dir_fd >= 0 ? openat (dir_fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC) : -1;
+  FerryDirReader reader;
+  const char *name;
+  unsigned char d_type;
+  int errsv;
+
+  if (fd < 0)
+    return names;
+  ferry_dir_reader_init (&reader, fd, buffer_size);
+  while (ferry_dir_reader_next (&reader, &name, &d_type, &errsv))
+    g_ptr_array_add (names, g_strdup (name));
+  ferry_dir_reader_clear (&reader);
+  close (fd);
+  return names;
+}
+
 gboolean
 ferry_is_dot_or_dotdot (const char *name)
 {

@@ -30,6 +30,8 @@ gboolean ferry_dir_reader_next (FerryDirReader *reader,
                                 unsigned char *d_type,
                                 int *errsv);
 
+GPtrArray *ferry_dir_list_names (int dir_fd, gsize buffer_size);
+
 char *ferry_path_trim_slashes (const char *path);
 gboolean ferry_path_names_folder (const char *path);
 char *ferry_path_resolve (const char *path);

@@ -15,19 +15,32 @@
 #include "ferry-special-file.h"
 #include "ferry-temp-file.h"
 
-/* Gives @name in @dst_fd to the copy @copy at @relpath below @root_fd.
+/* Opens the folder of the copy, where it is (the first of @relpaths
+ * below @root_fd that leads to a folder: a hidden folder it was in may
+ * have its own name by now). */
+static int
+open_copy_folder (int root_fd, const char *const *relpaths, const char **base)
+{
+  int dir_fd = -1;
+
+  for (guint i = 0; dir_fd < 0 && relpaths[i] != NULL; i++)
+    dir_fd = ferry_open_parent_beneath (root_fd, relpaths[i], base);
+  return dir_fd;
+}
+
+/* Gives @name in @dst_fd to the copy @copy at @relpaths below @root_fd.
  * The path is walked without following symlinks and the new name checked
  * to be that copy, so a folder or file someone swapped in since Ferry
  * made it never gets linked into the destination. FALSE with errno. */
 static gboolean
 link_copy_at (int root_fd,
-              const char *relpath,
+              const char *const *relpaths,
               const FerryInodeKey *copy,
               int dst_fd,
               const char *name)
 {
   const char *base;
-  ferry_autofd dir_fd = ferry_open_parent_beneath (root_fd, relpath, &base);
+  ferry_autofd dir_fd = open_copy_folder (root_fd, relpaths, &base);
   struct stat st;
 
   if (dir_fd < 0 || linkat (dir_fd, base, dst_fd, name, 0) != 0)
@@ -45,7 +58,7 @@ link_copy_at (int root_fd,
  * hard links, or the first copy is gone or was replaced). */
 static gboolean
 link_to_copy (const FerryEntry *entry,
-              const char *relpath,
+              const char *const *relpaths,
               const FerryInodeKey *copy,
               GError **error)
 {
@@ -55,14 +68,14 @@ link_to_copy (const FerryEntry *entry,
   if (entry->replace)
     {
       g_autofree char *temp_name = ferry_temp_name_new ();
-      if (link_copy_at (root_fd, relpath, copy, node->dst_fd, temp_name))
+      if (link_copy_at (root_fd, relpaths, copy, node->dst_fd, temp_name))
         {
           if (renameat (node->dst_fd, temp_name, node->dst_fd, entry->dst_name) == 0)
             return TRUE;
           unlinkat (node->dst_fd, temp_name, 0);
         }
     }
-  else if (link_copy_at (root_fd, relpath, copy, node->dst_fd, entry->dst_name))
+  else if (link_copy_at (root_fd, relpaths, copy, node->dst_fd, entry->dst_name))
     return TRUE;
 
   if (errno == EPERM || errno == EMLINK || errno == ENOENT || errno == EXDEV
@@ -78,6 +91,7 @@ static void
 remember_copy (FerryTreeContext *ctx, const FerryEntry *entry, gboolean copied)
 {
   g_autofree char *relpath = NULL;
+  g_autofree char *final_relpath = NULL;
   struct stat st;
   FerryInodeKey copy;
 
@@ -88,7 +102,9 @@ remember_copy (FerryTreeContext *ctx, const FerryEntry *entry, gboolean copied)
     }
   copy = (FerryInodeKey) { st.st_dev, st.st_ino };
   relpath = ferry_dir_node_dst_relpath (entry->node, entry->dst_name);
-  ferry_hardlinks_copied (ctx->hardlinks, &entry->st, relpath, &copy);
+  final_relpath = ferry_dir_node_dst_final_relpath (entry->node, entry->dst_name);
+  ferry_hardlinks_copied (ctx->hardlinks, &entry->st,
+                          (const char *const[]){ relpath, final_relpath, NULL }, &copy);
 }
 
 /* Copies the entry, or links it to the copy of another of its names.
@@ -102,17 +118,17 @@ copy_or_link (FerryTreeContext *ctx,
               GError **error)
 {
   gboolean hardlinked = entry->st.st_nlink > 1 && !ctx->links_apart;
-  g_autofree char *link_relpath = NULL;
+  g_auto (GStrv) link_relpaths = NULL;
   FerryInodeKey copy;
   FerryFileOutcome outcome;
 
   if (hardlinked
-      && (link_relpath = ferry_hardlinks_claim (ctx->hardlinks, &entry->st, &copy)) != NULL)
+      && (link_relpaths = ferry_hardlinks_claim (ctx->hardlinks, &entry->st, &copy)) != NULL)
     {
       GError *link_error = NULL;
 
       *first_name = FALSE;
-      if (link_to_copy (entry, link_relpath, &copy, &link_error))
+      if (link_to_copy (entry, (const char *const *) link_relpaths, &copy, &link_error))
         return FERRY_FILE_COPIED;
       if (link_error != NULL)
         {

@@ -46,6 +46,7 @@ ferry_dir_node_free (FerryDirNode *node)
   g_free (node->dst_name);
   g_free (node->src_base);
   g_free (node->dst_base);
+  g_free (node->hidden_name);
   g_free (node);
 }
 
@@ -75,22 +76,46 @@ append_name (GString *path, const char *name)
   g_string_append (path, name);
 }
 
+/* The name the folder has in its parent's destination folder now: its
+ * hidden one while it is being built whole. */
+const char *
+ferry_dir_node_dst_name_now (const FerryDirNode *node)
+{
+  return node->hidden_name != NULL ? node->hidden_name : node->dst_name;
+}
+
+typedef enum
+{
+  PATH_SOURCE,       /* from the source's base */
+  PATH_DESTINATION,  /* from the destination's base, final names: for a person */
+  PATH_BELOW_NOW,    /* below the destination folder, names as they are now */
+  PATH_BELOW_FINAL,  /* below the destination folder, final names */
+} PathKind;
+
+static const char *
+name_in_path (const FerryDirNode *node, PathKind kind)
+{
+  if (kind == PATH_SOURCE)
+    return node->src_name;
+  return kind == PATH_BELOW_NOW ? ferry_dir_node_dst_name_now (node) : node->dst_name;
+}
+
 /* Joins the names from the root down to @node, then @name. */
 static char *
-build_path (const FerryDirNode *node, const char *name, gboolean source, gboolean with_base)
+build_path (const FerryDirNode *node, const char *name, PathKind kind)
 {
   g_autoptr (GPtrArray) parts = g_ptr_array_new ();
   GString *path = g_string_new (NULL);
 
   for (const FerryDirNode *n = node; n->parent != NULL; n = n->parent)
-    g_ptr_array_add (parts, source ? n->src_name : n->dst_name);
+    g_ptr_array_add (parts, (char *) name_in_path (n, kind));
 
-  if (with_base)
+  if (kind == PATH_SOURCE || kind == PATH_DESTINATION)
     {
       const FerryDirNode *root = node;
       while (root->parent != NULL)
         root = root->parent;
-      g_string_append (path, source ? root->src_base : root->dst_base);
+      g_string_append (path, kind == PATH_SOURCE ? root->src_base : root->dst_base);
     }
 
   for (guint i = parts->len; i > 0; i--)
@@ -103,19 +128,19 @@ build_path (const FerryDirNode *node, const char *name, gboolean source, gboolea
 char *
 ferry_dir_node_src_path (const FerryDirNode *node, const char *name)
 {
-  return build_path (node, name, TRUE, TRUE);
+  return build_path (node, name, PATH_SOURCE);
 }
 
 char *
 ferry_dir_node_dst_path (const FerryDirNode *node, const char *name)
 {
-  return build_path (node, name, FALSE, TRUE);
+  return build_path (node, name, PATH_DESTINATION);
 }
 
 char *
 ferry_dir_node_path (const FerryDirNode *node, const char *name, gboolean source)
 {
-  return build_path (node, name, source, TRUE);
+  return build_path (node, name, source ? PATH_SOURCE : PATH_DESTINATION);
 }
 
 /* The path of @name below the root's destination folder, as linkat()
@@ -123,5 +148,12 @@ ferry_dir_node_path (const FerryDirNode *node, const char *name, gboolean source
 char *
 ferry_dir_node_dst_relpath (const FerryDirNode *node, const char *name)
 {
-  return build_path (node, name, FALSE, FALSE);
+  return build_path (node, name, PATH_BELOW_NOW);
+}
+
+/* The same path once every hidden folder on it has its own name. */
+char *
+ferry_dir_node_dst_final_relpath (const FerryDirNode *node, const char *name)
+{
+  return build_path (node, name, PATH_BELOW_FINAL);
 }

@@ -33,6 +33,8 @@ struct _FerryDirNode
   gint pending;     /* its own listing plus unfinished child folders */
   gboolean failed;  /* reported as failed, which counted it as handled */
   gboolean dst_shapes_new; /* setgid or a default ACL: what is made inside gets its group or mode */
+  char *hidden_name; /* made under this hidden name, until all inside is durable; or NULL */
+  FerryDirNode *hidden_top; /* the hidden folder it is (or is inside), or NULL */
 
   /* roots only */
   char *src_base;
@@ -52,7 +54,9 @@ gboolean ferry_dir_node_is_root (const FerryDirNode *node);
 FerryDirNode *ferry_dir_node_get_root (FerryDirNode *node);
 char *ferry_dir_node_src_path (const FerryDirNode *node, const char *name);
 char *ferry_dir_node_dst_path (const FerryDirNode *node, const char *name);
+const char *ferry_dir_node_dst_name_now (const FerryDirNode *node);
 char *ferry_dir_node_dst_relpath (const FerryDirNode *node, const char *name);
+char *ferry_dir_node_dst_final_relpath (const FerryDirNode *node, const char *name);
 char *ferry_dir_node_path (const FerryDirNode *node, const char *name, gboolean source);
 
 G_END_DECLS

@@ -11,6 +11,7 @@
 #include "ferry-fs.h"
 #include "ferry-place.h"
 #include "ferry-temp-file.h"
+#include "ferry-temp-folder.h"
 
 /* Folders of the copy: made (or merged into) before their entries are
  * copied, given their own metadata as soon as everything inside is
@@ -35,9 +36,9 @@ fail_made (FerryEntry *entry, gboolean source, int errsv, const char *format, GE
  * made: someone who can write to the parent may have put another in its
  * place), then opens it as wide as the finished folder will be. */
 static void
-hand_over (FerryTreeContext *ctx, const FerryEntry *entry)
+hand_over (FerryTreeContext *ctx, const FerryEntry *entry, const char *name)
 {
-  ferry_autofd fd = openat (entry->node->dst_fd, entry->dst_name,
+  ferry_autofd fd = openat (entry->node->dst_fd, name,
                             O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
   FerryMetaTarget dst = { fd, -1, NULL, FALSE, 0 };
   mode_t mode = ferry_metadata_first_folder_mode (&ctx->meta, &entry->st, TRUE);
@@ -52,12 +53,13 @@ hand_over (FerryTreeContext *ctx, const FerryEntry *entry)
     (void) fchmod (fd, mode);
 }
 
-/* Makes the folder so that, whenever the copy is cut short, its owner
- * can open it and nobody can do more there than in the finished copy
- * (ferry_metadata_first_folder_mode()). Its group is the final one
- * where it is Ferry's own and the source's, or nothing changes it. */
+/* Makes the folder, as @name, so that, whenever the copy is cut short,
+ * its owner can open it and nobody can do more there than in the
+ * finished copy (ferry_metadata_first_folder_mode()). Its group is the
+ * final one where it is Ferry's own and the source's, or nothing
+ * changes it. */
 static int
-make_folder (FerryTreeContext *ctx, const FerryEntry *entry)
+make_folder (FerryTreeContext *ctx, const FerryEntry *entry, const char *name)
 {
   const FerryMetaPolicy *meta = &ctx->meta;
   FerryDirNode *node = entry->node;
@@ -65,20 +67,61 @@ make_folder (FerryTreeContext *ctx, const FerryEntry *entry)
 
   if (ferry_metadata_owner_differs (meta, &entry->st))
     {
-      if (mkdirat (node->dst_fd, entry->dst_name, S_IRWXU) != 0)
+      if (mkdirat (node->dst_fd, name, S_IRWXU) != 0)
         return -1;
-      hand_over (ctx, entry);
+      hand_over (ctx, entry, name);
       return 0;
     }
   group_final = !meta->preserve || (!node->dst_shapes_new && entry->st.st_gid == meta->egid);
-  return mkdirat (node->dst_fd, entry->dst_name,
+  return mkdirat (node->dst_fd, name,
                   ferry_metadata_first_folder_mode (meta, &entry->st, group_final));
+}
+
+/* The folder under a fresh hidden name of Ferry's, once its own name is
+ * known to be free (it is taken only when all inside is durable). */
+static int
+make_hidden (FerryTreeContext *ctx, const FerryEntry *entry, char **hidden_name)
+{
+  struct stat st;
+
+  if (fstatat (entry->node->dst_fd, entry->dst_name, &st, AT_SYMLINK_NOFOLLOW) == 0)
+    {
+      errno = EEXIST;
+      return -1;
+    }
+  if (errno != ENOENT)
+    return -1;
+  for (guint attempt = 0; attempt < 100; attempt++)
+    {
+      g_autofree char *name = ferry_temp_name_new_folder ();
+
+      if (make_folder (ctx, entry, name) == 0)
+        {
+          *hidden_name = g_steal_pointer (&name);
+          return 0;
+        }
+      if (errno != EEXIST)
+        break;
+    }
+  return -1;
+}
+
+/* A folder new to the destination is built whole under a hidden name
+ * where the job places folders so (ferry_copy_target_places_folders());
+ * the folders inside it need no name of their own. */
+static int
+make_new (FerryTreeContext *ctx, const FerryEntry *entry, char **hidden_name)
+{
+  if (entry->node->hidden_top == NULL && !ctx->resuming
+      && ferry_copy_target_places_folders (ctx->target))
+    return make_hidden (ctx, entry, hidden_name);
+  return make_folder (ctx, entry, entry->dst_name);
 }
 
 /* One try at making the folder, settling a conflict with what has its
  * name. */
 static Made
-try_make (FerryTreeContext *ctx, FerryEntry *entry, GError **error)
+try_make (FerryTreeContext *ctx, FerryEntry *entry, char **hidden_name, GError **error)
 {
   FerryDirNode *node = entry->node;
   struct stat dst_st;
@@ -90,7 +133,7 @@ try_make (FerryTreeContext *ctx, FerryEntry *entry, GError **error)
    * conflict with the folder the person chose. */
   if (strcmp (entry->dst_name, ".") == 0)
     return MADE_MERGE;
-  if (make_folder (ctx, entry) == 0)
+  if (make_new (ctx, entry, hidden_name) == 0)
     return MADE_CREATED;
   if (errno != EEXIST)
     {
@@ -122,11 +165,12 @@ try_make (FerryTreeContext *ctx, FerryEntry *entry, GError **error)
 FerryDirNode *
 ferry_folder_make (FerryTreeContext *ctx, FerryEntry *entry, GError **error)
 {
+  g_autofree char *hidden_name = NULL;
   Made made = MADE_RETRY;
   FerryDirNode *child;
 
   for (guint attempt = 0; attempt < 8 && made == MADE_RETRY; attempt++)
-    made = try_make (ctx, entry, error);
+    made = try_make (ctx, entry, &hidden_name, error);
   if (made == MADE_RETRY)
     fail_made (entry, FALSE, EEXIST, _ ("Could not create the folder “%s”"), error);
   if (made != MADE_CREATED && made != MADE_MERGE)
@@ -136,6 +180,8 @@ ferry_folder_make (FerryTreeContext *ctx, FerryEntry *entry, GError **error)
   child->created = made == MADE_CREATED;
   child->fresh = child->created;
   child->takes_metadata = child->created;
+  child->hidden_name = g_steal_pointer (&hidden_name);
+  child->hidden_top = child->hidden_name != NULL ? child : entry->node->hidden_top;
   return child;
 }
 
@@ -162,7 +208,7 @@ merge_into (FerryDirNode *node)
 
   node->takes_metadata
       = fstat (node->dst_fd, &st) == 0 && (geteuid () == 0 || st.st_uid == geteuid ());
-  ferry_temp_file_sweep (node->dst_fd);
+  ferry_temp_sweep (node->dst_fd);
 }
 
 /* Opens both sides of a folder found by the walk. */
@@ -177,9 +223,12 @@ ferry_folder_open (FerryDirNode *node, GError **error)
   if (fstat (node->src_fd, &node->src_st) != 0)
     return fail_open (node, TRUE, errno, _ ("Could not read “%s”"), error);
 
-  node->dst_fd = openat (node->parent->dst_fd, node->dst_name, flags);
+  node->dst_fd = openat (node->parent->dst_fd, ferry_dir_node_dst_name_now (node), flags);
   if (node->dst_fd < 0)
     return fail_open (node, FALSE, errno, _ ("Could not open the folder “%s”"), error);
+  /* Another run's sweep spares a hidden folder while it is held. */
+  if (node->hidden_name != NULL)
+    ferry_temp_folder_hold (node->dst_fd);
 
   /* A folder Ferry made got these from its parent (mkdir passes on both
    * setgid and a default ACL); one that was there is asked. */
@@ -201,6 +250,51 @@ ferry_folder_fail (FerryTreeContext *ctx, FerryDirNode *node, const GError *erro
   node->failed = TRUE;
 }
 
+/* A stopped job leaves no empty folder it made without filling it, and
+ * no hidden folder at all (the folders inside go with it). TRUE: the
+ * folder is gone, or goes with the hidden folder it is in. */
+static gboolean
+remove_unfinished (FerryDirNode *node)
+{
+  int parent_fd = node->parent->dst_fd;
+
+  if (node->hidden_name != NULL)
+    ferry_temp_folder_remove (parent_fd, node->hidden_name);
+  if (node->hidden_top != NULL)
+    return TRUE;
+  return unlinkat (parent_fd, node->dst_name, AT_REMOVEDIR) == 0;
+}
+
+/* A folder built whole gets its name once all it holds is durable:
+ * one rename, which never replaces what took the name meanwhile. It is
+ * removed if it cannot have it. FALSE with no error: the job stopped. */
+static gboolean
+place_whole (FerryTreeContext *ctx, FerryDirNode *node, GError **error)
+{
+  const char *format = _ ("Could not put the folder “%s” in place");
+  int parent_fd = node->parent->dst_fd;
+  g_autofree char *path = NULL;
+  int errsv;
+
+  if (node->hidden_name == NULL || !node->created)
+    return TRUE;
+  errsv = ferry_copy_target_make_durable (ctx->target);
+  if (errsv == 0 && !ferry_control_is_ending (ctx->control)
+      && ferry_rename_noreplace (parent_fd, node->hidden_name, node->dst_name, NULL,
+                                 &errsv))
+    {
+      g_clear_pointer (&node->hidden_name, g_free);
+      return TRUE;
+    }
+  ferry_temp_folder_remove (parent_fd, node->hidden_name);
+  if (errsv == 0 || errsv == ECANCELED)
+    return FALSE;
+  path = ferry_dir_node_dst_path (node->parent, node->dst_name);
+  if (errsv == EEXIST)
+    format = _ ("“%s” was created by someone else during the copy; it was left as it is");
+  return ferry_set_error_from_errno (error, errsv, format, path);
+}
+
 /**
  * ferry_folder_finish:
  * Everything inside is copied: now the folder's own times and mode,
@@ -216,21 +310,28 @@ ferry_folder_finish (FerryTreeContext *ctx, FerryDirNode *node)
   g_autofree char *path = NULL;
   int errsv;
 
-  /* A stopped job leaves no empty folder it made without filling it. */
   if (node->created && node->parent->dst_fd >= 0 && ferry_control_is_ending (ctx->control)
-      && unlinkat (node->parent->dst_fd, node->dst_name, AT_REMOVEDIR) == 0)
+      && remove_unfinished (node))
     return;
 
-  if (!node->takes_metadata || node->src_fd < 0 || node->dst_fd < 0
-      || ferry_metadata_apply (&ctx->meta, src, dst, &node->src_st, &errsv))
+  if (node->takes_metadata && node->src_fd >= 0 && node->dst_fd >= 0
+      && !ferry_metadata_apply (&ctx->meta, src, dst, &node->src_st, &errsv))
     {
-      if (!node->failed)
-        ferry_tree_context_file_done (ctx);
+      path = ferry_dir_node_dst_path (node->parent, node->dst_name);
+      ferry_set_error_from_errno (&error, errsv, _ ("Could not set the attributes of “%s”"),
+                                  path);
+      ferry_folder_fail (ctx, node, error, ferry_errno_is_device_failure (errsv));
+      g_clear_error (&error);
+    }
+  /* Its contents are whole even when its own attributes are not. */
+  if (!place_whole (ctx, node, &error))
+    {
+      if (error != NULL && !node->failed)
+        ferry_folder_fail (ctx, node, error, FALSE);
       return;
     }
-  path = ferry_dir_node_dst_path (node->parent, node->dst_name);
-  ferry_set_error_from_errno (&error, errsv, _ ("Could not set the attributes of “%s”"), path);
-  ferry_folder_fail (ctx, node, error, ferry_errno_is_device_failure (errsv));
+  if (!node->failed)
+    ferry_tree_context_file_done (ctx);
 }
 
 /**

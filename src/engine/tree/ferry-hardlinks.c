@@ -21,7 +21,8 @@ struct _FerryHardlinks
 typedef struct
 {
   FerryInodeKey key;
-  char *relpath; /* of the finished copy below the destination folder; NULL while copying */
+  char **relpaths; /* of the finished copy below the destination folder, to try in turn;
+                      NULL while copying */
   FerryInodeKey copy; /* the finished copy's identity, to check a link against */
   gboolean copying;
   nlink_t names_left;
@@ -31,7 +32,7 @@ static void
 entry_free (gpointer data)
 {
   Entry *entry = data;
-  g_free (entry->relpath);
+  g_strfreev (entry->relpaths);
   g_free (entry);
 }
 
@@ -67,17 +68,18 @@ forget_name (FerryHardlinks *self, Entry *entry)
 
 /**
  * ferry_hardlinks_claim:
- * Returns the path (below the destination folder) of a finished copy of
- * the file @st describes, to link to, and sets *@copy to that copy's
+ * Returns the paths (below the destination folder) of a finished copy of
+ * the file @st describes, to link to (where it is, else where it will
+ * be once the hidden folder it is in has its name), and sets *@copy to that copy's
  * identity; or NULL when the caller is to copy it, and then call
  * ferry_hardlinks_copied() or ferry_hardlinks_release(). A caller that
  * meets a file another worker is still copying waits.
  */
-char *
+char **
 ferry_hardlinks_claim (FerryHardlinks *self, const struct stat *st, FerryInodeKey *copy)
 {
   FerryInodeKey key = { st->st_dev, st->st_ino };
-  char *relpath = NULL;
+  char **relpaths = NULL;
   Entry *entry;
 
   g_mutex_lock (&self->lock);
@@ -92,24 +94,24 @@ ferry_hardlinks_claim (FerryHardlinks *self, const struct stat *st, FerryInodeKe
       g_hash_table_insert (self->files, &entry->key, entry);
     }
 
-  if (entry->relpath != NULL)
+  if (entry->relpaths != NULL)
     {
-      relpath = g_strdup (entry->relpath);
+      relpaths = g_strdupv (entry->relpaths);
       *copy = entry->copy;
       forget_name (self, entry);
     }
   else
     entry->copying = TRUE;
   g_mutex_unlock (&self->lock);
-  return relpath;
+  return relpaths;
 }
 
-/* Ends a claim: the copy @copy is at @relpath, or (NULL) it failed or
+/* Ends a claim: the copy @copy is at @relpaths, or (NULL) it failed or
  * was skipped and the next name will copy the file. */
 static void
 end_claim (FerryHardlinks *self,
            const struct stat *st,
-           const char *relpath,
+           const char *const *relpaths,
            const FerryInodeKey *copy)
 {
   FerryInodeKey key = { st->st_dev, st->st_ino };
@@ -120,7 +122,7 @@ end_claim (FerryHardlinks *self,
   if (entry != NULL)
     {
       entry->copying = FALSE;
-      entry->relpath = g_strdup (relpath);
+      entry->relpaths = g_strdupv ((char **) relpaths);
       if (copy != NULL)
         entry->copy = *copy;
       forget_name (self, entry);
@@ -132,10 +134,10 @@ end_claim (FerryHardlinks *self,
 void
 ferry_hardlinks_copied (FerryHardlinks *self,
                         const struct stat *st,
-                        const char *relpath,
+                        const char *const *relpaths,
                         const FerryInodeKey *copy)
 {
-  end_claim (self, st, relpath, copy);
+  end_claim (self, st, relpaths, copy);
 }
 
 void

@@ -13,10 +13,10 @@ typedef struct _FerryHardlinks FerryHardlinks;
 FerryHardlinks *ferry_hardlinks_new (void);
 void ferry_hardlinks_free (FerryHardlinks *self);
 
-char *ferry_hardlinks_claim (FerryHardlinks *self, const struct stat *st, FerryInodeKey *copy);
+char **ferry_hardlinks_claim (FerryHardlinks *self, const struct stat *st, FerryInodeKey *copy);
 void ferry_hardlinks_copied (FerryHardlinks *self,
                              const struct stat *st,
-                             const char *relpath,
+                             const char *const *relpaths,
                              const FerryInodeKey *copy);
 void ferry_hardlinks_release (FerryHardlinks *self, const struct stat *st);
 

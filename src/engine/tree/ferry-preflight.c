@@ -140,25 +140,12 @@ join (const char *parent, const char *name)
 /* ------------------------------------------------------------------ */
 /* Names                                                               */
 
-/* The names in the folder @dir_fd (which may be an O_PATH descriptor):
- * an empty list when it cannot be read, which the copy will report. */
+/* The names in the folder @dir_fd: an empty list when it cannot be
+ * read, which the copy will report. */
 static GPtrArray *
 list_names (int dir_fd)
 {
-  GPtrArray *names = g_ptr_array_new_with_free_func (g_free);
-  ferry_autofd fd = dir_fd >= 0 ? openat (dir_fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC) : -1;
-  FerryDirReader reader;
-  const char *name;
-  unsigned char d_type;
-  int errsv;
-
-  if (fd < 0)
-    return names;
-  ferry_dir_reader_init (&reader, fd, LISTING_BUFFER_SIZE);
-  while (ferry_dir_reader_next (&reader, &name, &d_type, &errsv))
-    g_ptr_array_add (names, g_strdup (name));
-  ferry_dir_reader_clear (&reader);
-  return names;
+  return ferry_dir_list_names (dir_fd, LISTING_BUFFER_SIZE);
 }
 
 /* A temporary file a killed run left, which the copy will remove. */

@@ -81,15 +81,27 @@ open_source (FerryFileCopy *fc, const FerryEntry *entry, GError **error)
   return TRUE;
 }
 
+/* In a folder being built whole under a hidden name, the file is made
+ * under its final name at once: nothing can conflict there, and the
+ * folder gets its name only once the file is durable. */
 static gboolean
-open_temp (FerryTreeContext *ctx, FerryFileCopy *fc, GError **error)
+open_in_place (FerryFileCopy *fc, const FerryEntry *entry, mode_t mode)
 {
   int errsv;
 
-  if (ferry_continue_open_temp (ctx, fc))
+  return entry->node->hidden_top != NULL && entry->node->fresh && !entry->replace
+         && ferry_temp_file_open_in_place (&fc->tmp, fc->dst_dir_fd, entry->dst_name, mode, &errsv);
+}
+
+static gboolean
+open_temp (FerryTreeContext *ctx, FerryFileCopy *fc, const FerryEntry *entry, GError **error)
+{
+  mode_t mode = fc->st.st_mode & 0777 & ~ctx->meta.umask;
+  int errsv;
+
+  if (ferry_continue_open_temp (ctx, fc) || open_in_place (fc, entry, mode))
     return TRUE;
-  if (ferry_temp_file_open (&fc->tmp, fc->dst_dir_fd, fc->st.st_mode & 0777 & ~ctx->meta.umask,
-                            &ctx->tmpfile_unsupported, &errsv))
+  if (ferry_temp_file_open (&fc->tmp, fc->dst_dir_fd, mode, &ctx->tmpfile_unsupported, &errsv))
     return TRUE;
   return ferry_file_copy_fail_errno (fc, errsv, TRUE, error);
 }
@@ -150,7 +162,7 @@ copy_data (FerryTreeContext *ctx, FerryFileCopy *fc, FerryEntry *entry, GError *
 static gboolean
 copy_steps (FerryTreeContext *ctx, FerryFileCopy *fc, FerryEntry *entry, GError **error)
 {
-  return open_source (fc, entry, error) && open_temp (ctx, fc, error)
+  return open_source (fc, entry, error) && open_temp (ctx, fc, entry, error)
          && copy_data (ctx, fc, entry, error)
          && ferry_file_copy_check_source_unchanged (fc, error)
          && (!ctx->verify || ferry_verify_copy (ctx->control, fc, error))
@@ -253,7 +265,8 @@ note_named (FerryTreeContext *ctx, FerryFileCopy *fc, const FerryEntry *entry)
 {
   NamedCopy *copy;
 
-  if (!ferry_copy_target_notes_names (ctx->target))
+  /* In a hidden folder: the folder's name waits for the sync instead. */
+  if (!ferry_copy_target_notes_names (ctx->target) || entry->node->hidden_top != NULL)
     return;
   copy = g_new0 (NamedCopy, 1);
   copy->named.relpath = ferry_dir_node_dst_relpath (entry->node, entry->dst_name);

@@ -243,7 +243,7 @@ list_dir (FerryTreeCopy *self, FerryDirNode *node)
     {
       ferry_folder_fail (self->ctx, node, error, FALSE);
       if (node->created)
-        unlinkat (node->parent->dst_fd, node->dst_name, AT_REMOVEDIR);
+        unlinkat (node->parent->dst_fd, ferry_dir_node_dst_name_now (node), AT_REMOVEDIR);
       node->created = FALSE;
       return;
     }

@@ -1,0 +1,139 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include "config.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "ferry-fs.h"
+#include "ferry-temp-file.h"
+#include "ferry-temp-folder.h"
+
+/* A folder that did not exist before the copy is built under a hidden
+ * name of Ferry's (as temporary files get, with a tag of its own:
+ * ".ferry-*-d.part", ferry_temp_name_new_folder()) and
+ * renamed into place once everything inside is durable. A kill leaves
+ * it hidden; the next run into its parent folder removes it, with all
+ * it holds, once its maker is gone and its lock free. */
+
+#define LISTING_BUFFER_SIZE (16 * 1024)
+
+/* Locked while its maker builds it; the kernel lets go when the process
+ * ends, however it ends. Where locks are refused the name alone speaks
+ * for the folder. */
+gboolean
+ferry_temp_folder_hold (int fd)
+{
+  return flock (fd, LOCK_EX | LOCK_NB) == 0;
+}
+
+/* Removes everything inside the folder @fd, which is Ferry's own copy:
+ * names only, never what a link leads to. A read-only folder copied
+ * inside is opened up first, or its entries could not go. */
+static void
+empty_folder (int fd)
+{
+  g_autoptr (GPtrArray) names = ferry_dir_list_names (fd, LISTING_BUFFER_SIZE);
+
+  (void) fchmod (fd, S_IRWXU);
+  for (guint i = 0; i < names->len; i++)
+    {
+      const char *name = g_ptr_array_index (names, i);
+      ferry_autofd sub = -1;
+
+      if (unlinkat (fd, name, 0) == 0 || (errno != EISDIR && errno != EPERM))
+        continue;
+      sub = openat (fd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+      if (sub < 0)
+        continue;
+      empty_folder (sub);
+      unlinkat (fd, name, AT_REMOVEDIR);
+    }
+}
+
+/* Removes the folder @fd, found at @name in @parent_fd, when the name
+ * still leads to it. */
+static gboolean
+remove_opened (int parent_fd, const char *name, int fd)
+{
+  struct stat opened, now;
+
+  if (fstat (fd, &opened) != 0)
+    return FALSE;
+  empty_folder (fd);
+  return fstatat (parent_fd, name, &now, AT_SYMLINK_NOFOLLOW) == 0
+         && ferry_stat_same_file (&opened, &now) && unlinkat (parent_fd, name, AT_REMOVEDIR) == 0;
+}
+
+/**
+ * ferry_temp_folder_remove:
+ * Removes the hidden folder @name this run made in @parent_fd, and all
+ * it holds (a job cancelled or failed before the folder was placed).
+ */
+gboolean
+ferry_temp_folder_remove (int parent_fd, const char *name)
+{
+  ferry_autofd fd = openat (parent_fd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+
+  return fd >= 0 && remove_opened (parent_fd, name, fd);
+}
+
+/**
+ * ferry_temp_folder_remove_stale:
+ * Removes @name from @parent_fd when it is a hidden folder another run
+ * left: named exactly as Ferry names them (never as its temporary
+ * files), a folder (never reached through a link), its maker gone and
+ * its lock free.
+ */
+gboolean
+ferry_temp_folder_remove_stale (int parent_fd, const char *name)
+{
+  FerryProcessId owner;
+  ferry_autofd fd = -1;
+
+  if (!ferry_temp_name_parse_folder (name, &owner) || !ferry_process_is_gone (&owner))
+    return FALSE;
+  fd = openat (parent_fd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+  if (fd < 0 || !ferry_temp_folder_hold (fd))
+    return FALSE;
+  return remove_opened (parent_fd, name, fd);
+}
+
+/**
+ * ferry_temp_sweep:
+ * Removes every stale temporary file and hidden folder in the folder
+ * @dir_fd; returns how many went.
+ */
+guint
+ferry_temp_sweep (int dir_fd)
+{
+  ferry_autofd fd = openat (dir_fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  g_autoptr (GPtrArray) files = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr (GPtrArray) folders = g_ptr_array_new_with_free_func (g_free);
+  FerryDirReader reader;
+  const char *name;
+  unsigned char d_type;
+  int errsv;
+  guint removed = 0;
+
+  if (fd < 0)
+    return 0;
+  ferry_dir_reader_init (&reader, fd, LISTING_BUFFER_SIZE);
+  while (ferry_dir_reader_next (&reader, &name, &d_type, &errsv))
+    {
+      if ((d_type == DT_REG || d_type == DT_UNKNOWN) && ferry_temp_name_parse (name, NULL))
+        g_ptr_array_add (files, g_strdup (name));
+      if ((d_type == DT_DIR || d_type == DT_UNKNOWN) && ferry_temp_name_parse_folder (name, NULL))
+        g_ptr_array_add (folders, g_strdup (name));
+    }
+  ferry_dir_reader_clear (&reader);
+
+  for (guint i = 0; i < files->len; i++)
+    removed += ferry_temp_file_remove_stale (dir_fd, g_ptr_array_index (files, i));
+  for (guint i = 0; i < folders->len; i++)
+    removed += ferry_temp_folder_remove_stale (dir_fd, g_ptr_array_index (folders, i));
+  return removed;
+}

@@ -1,0 +1,13 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#pragma once
+
+#include <glib.h>
+
+G_BEGIN_DECLS
+
+gboolean ferry_temp_folder_hold (int fd);
+gboolean ferry_temp_folder_remove (int parent_fd, const char *name);
+gboolean ferry_temp_folder_remove_stale (int parent_fd, const char *name);
+guint ferry_temp_sweep (int dir_fd);
+
+G_END_DECLS
