@@ -368,6 +368,12 @@ waiting_for_answer (gpointer data)
   return g_str_has_prefix (ferry_transfer_row_get_status (data), "Waiting for your answer");
 }
 
+static gboolean
+dialog_shown (gpointer data)
+{
+  return ferry_test_ui_find_dialog (data) != NULL;
+}
+
 /* Item 7: while the window asks about a file already on the drive, the
  * row says it waits for the answer; once answered, it goes on. */
 static void
@@ -385,6 +391,8 @@ test_waiting_for_answer (Fixture *f, gconstpointer data)
   assert_no_rate (row);
   save_screenshots (f, "waiting-for-answer-narrow");
 
+  /* The row may say so a moment before the dialog is presented. */
+  g_assert_true (ferry_test_ui_wait_until (dialog_shown, f->w.window, 5000));
   dialog = ferry_test_ui_find_dialog (GTK_WINDOW (f->w.window));
   g_assert_nonnull (dialog);
   adw_message_dialog_response (ADW_MESSAGE_DIALOG (dialog), "skip");
