@@ -400,7 +400,7 @@ make_point (FerryStrategySlow *self)
   guint64 written = ferry_counters_get (&counters->bytes_written);
   gint64 started_at = g_get_monotonic_time ();
   guint64 ticket;
-  int errsv, failed;
+  int errsv, failed, names_result;
 
   self->waiting = g_ptr_array_new ();
   self->named = g_ptr_array_new ();
@@ -431,8 +431,9 @@ make_point (FerryStrategySlow *self)
   g_cond_broadcast (&self->cond);
   g_mutex_unlock (&self->lock);
 
-  settle_names (names, names_errno (self, errsv, failed));
-  ferry_named_files_settle (adopted, self->parent.target->dir_fd, names_errno (self, errsv, failed));
+  names_result = names_errno (self, errsv, failed);
+  settle_names (names, names_result);
+  ferry_named_files_settle (adopted, self->parent.target->dir_fd, names_result);
   /* Only now: the names this point carried are in it too. */
   if (errsv == 0 && failed == 0 && self->parent.target->journal != NULL)
     ferry_journal_point_done (self->parent.target->journal, written,
@@ -497,7 +498,7 @@ slow_settle_names (FerryStrategy *strategy, int errsv)
   FerryStrategySlow *self = (FerryStrategySlow *) strategy;
   g_autoptr (GPtrArray) names = NULL;
   g_autoptr (GPtrArray) adopted = NULL;
-  int failed;
+  int failed, names_result;
 
   g_mutex_lock (&self->lock);
   names = g_steal_pointer (&self->named);
@@ -506,8 +507,9 @@ slow_settle_names (FerryStrategy *strategy, int errsv)
   self->adopted = g_ptr_array_new ();
   failed = self->errsv;
   g_mutex_unlock (&self->lock);
-  settle_names (names, names_errno (self, errsv, failed));
-  ferry_named_files_settle (adopted, self->parent.target->dir_fd, names_errno (self, errsv, failed));
+  names_result = names_errno (self, errsv, failed);
+  settle_names (names, names_result);
+  ferry_named_files_settle (adopted, self->parent.target->dir_fd, names_result);
 }
 
 static void
