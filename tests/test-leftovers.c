@@ -507,14 +507,32 @@ test_overwrite_kill_fit (Fixture *f, gconstpointer data)
 /* ------------------------------------------------------------------ */
 /* Sources without extended attributes                                 */
 
-/* How many calls of @call (with its l/f forms) ferry-copy made, all
- * threads followed. */
+/* @days folders day-0, day-1... in @root, each with @per_day files
+ * @stem-00.@ext, @stem-01.@ext..., of a few KB. */
+static void
+write_days (const char *root, guint days, guint per_day, const char *stem, const char *ext)
+{
+  for (guint d = 0; d < days; d++)
+    for (guint i = 0; i < per_day; i++)
+      {
+        g_autofree char *day = g_strdup_printf ("day-%u", d);
+        g_autofree char *dir = g_build_filename (root, day, NULL);
+        g_autofree char *name = g_strdup_printf ("%s-%02u.%s", stem, i, ext);
+        g_autofree char *path = g_build_filename (dir, name, NULL);
+
+        ferry_test_make_dirs (dir);
+        ferry_test_write_random (path, 2000 + i * 100, d * 100 + i);
+      }
+}
+
+/* How many calls of @call ferry-copy made, all threads followed;
+ * @traced: strace's set of calls to trace, @call among them. */
 static guint
-count_calls (const char *call, const char *const *args)
+count_traced_calls (const char *traced, const char *call, const char *const *args)
 {
   g_autofree char *strace = ferry_test_strace_path ();
   g_autofree char *log = g_build_filename (g_get_tmp_dir (), "ferry-strace-XXXXXX", NULL);
-  g_autofree char *trace = g_strdup_printf ("trace=%s,f%s,l%s", call, call, call);
+  g_autofree char *trace = g_strdup_printf ("trace=%s", traced);
   g_autofree char *no_leak_check = ferry_test_no_leak_check_env ();
   const char *prefix[] = { strace, "-f", "-qq", "-o", log, "-E", no_leak_check, "-e", trace, NULL };
   g_autofree char *err = NULL;
@@ -534,6 +552,40 @@ count_calls (const char *call, const char *const *args)
   return n;
 }
 
+/* How many calls of @call (with its l/f forms) ferry-copy made. */
+static guint
+count_calls (const char *call, const char *const *args)
+{
+  g_autofree char *traced = g_strdup_printf ("%s,f%s,l%s", call, call, call);
+
+  return count_traced_calls (traced, call, args);
+}
+
+/* exfat-fuse refuses a rename that may not replace (RENAME_NOREPLACE),
+ * and has no hard links either: through the daemon each refusal is a
+ * round trip, so a copy onto an exFAT stick asks once, then checks the
+ * name is free and renames (it used to ask for each of the 40 files). */
+static void
+test_rename_asked_once_exfat (Fixture *f, gconstpointer data)
+{
+  g_autoptr (FerryTestStick) stick = NULL;
+  g_autofree char *copy = NULL;
+  guint calls;
+
+  if (ferry_test_skip_without_strace ()
+      || (stick = exfat_stick (f->scratch, 64 * MB, 0)) == NULL)
+    return;
+  write_days (f->src, 4, 10, "note", "txt");
+  calls = count_traced_calls ("renameat2", "renameat2",
+                              ARGS ("--progress=none", "-j", "1", f->src,
+                                    ferry_test_stick_get_mountpoint (stick)));
+  g_test_message ("%u renames asked not to replace", calls);
+  g_assert_cmpuint (calls, ==, 1);
+  copy = g_build_filename (ferry_test_stick_get_mountpoint (stick), "src", NULL);
+  ferry_test_assert_trees_equal (f->src, copy, FERRY_TEST_COMPARE_CONTENT);
+  g_assert_cmpuint (ferry_test_count_temp_files (copy), ==, 0);
+}
+
 /* exFAT keeps no extended attributes: the copy learns it from the first
  * file it asks about and asks no more (it used to ask for each of the 43
  * entries). One thread, so that no other asks at the same moment. */
@@ -548,16 +600,7 @@ test_xattrless_source_exfat (Fixture *f, gconstpointer data)
       || (stick = exfat_stick (f->scratch, 64 * MB, 0)) == NULL)
     return;
   tree = g_build_filename (ferry_test_stick_get_mountpoint (stick), "photos", NULL);
-  for (guint d = 0; d < 3; d++)
-    for (guint i = 0; i < 13; i++)
-      {
-        g_autofree char *name = g_strdup_printf ("day-%u/img-%02u.jpg", d, i);
-        g_autofree char *path = g_build_filename (tree, name, NULL);
-        g_autofree char *dir = g_path_get_dirname (path);
-
-        ferry_test_make_dirs (dir);
-        ferry_test_write_random (path, 2000 + i * 100, d * 100 + i);
-      }
+  write_days (tree, 3, 13, "img", "jpg");
   calls = count_calls ("listxattr", ARGS ("--progress=none", "-j", "1", tree, f->dst));
   g_test_message ("%u calls listed extended attributes", calls);
   g_assert_cmpuint (calls, ==, 1);
@@ -704,6 +747,7 @@ main (int argc, char **argv)
   ADD ("/leftovers/overwrite-kill/fit-ext4-stick", test_overwrite_kill_fit);
   ADD ("/leftovers/folders-after-kill", test_folders_after_kill);
   ADD ("/leftovers/xattrless-source/exfat", test_xattrless_source_exfat);
+  ADD ("/leftovers/rename-asked-once/exfat", test_rename_asked_once_exfat);
 #undef ADD
   return g_test_run ();
 }

@@ -24,6 +24,15 @@
 /* A second run writes at most what was not durable and this much more
  * (metadata, the window compared, folders' times). */
 #define SLACK (16 * MB)
+/* On a kernel filesystem durability points come 1.5 s apart, and the
+ * files a point vouched for get their names on the next one: at a kill
+ * up to this much is durable whose names are not. */
+#define NAMES_BEHIND (3 * RATE / 2)
+/* Through a FUSE daemon the next point starts as the last returns, and
+ * the last one's files are named while it runs: their names ride on the
+ * point after, a window (0.4 s of the device) later than on a kernel
+ * filesystem. */
+#define NAMES_BEHIND_FUSE (2 * RATE / 5)
 
 typedef struct
 {
@@ -312,7 +321,11 @@ run_again (Fixture *f, guint64 total, guint64 durable, const char *extra)
                   written, total, durable, err);
   if (extra == NULL)
     {
-      g_assert_cmpuint (written, <=, total - durable + SLACK);
+      guint64 slack = ferry_test_stick_get_fs (f->stick) == FERRY_TEST_STICK_FS_EXT4
+                          ? SLACK
+                          : SLACK + NAMES_BEHIND_FUSE;
+
+      g_assert_cmpuint (written, <=, total - durable + slack);
       g_assert_nonnull (strstr (err, "Carried over"));
     }
 }
@@ -401,9 +414,10 @@ test_carried_in_json (Fixture *f, gconstpointer data)
   g_assert_true (g_spawn_check_wait_status (status, NULL));
   carried = last_json_count (out, "bytes_carried");
   /* A file durable at the kill whose name was still to ride on the next
-   * point is copied again, not carried. */
+   * point is copied again, not carried (a kill just before that point
+   * returned found 30 MB so, in about one run of ten). */
   g_assert_cmpuint (carried, >, 0);
-  g_assert_cmpuint (carried + SLACK, >=, durable_then);
+  g_assert_cmpuint (carried + NAMES_BEHIND + SLACK, >=, durable_then);
   g_assert_cmpuint (last_json_count (out, "bytes_durable"), ==, 1000 * 100 * 1000);
 }
 

@@ -40,6 +40,12 @@
  * follow while the device writes the next ones, instead of thousands of
  * names at the end with the device idle. */
 #define FILES_AHEAD_MAX 1024
+/* ... and a point is due at half as many: as one returns, the next has
+ * this many files for the device to write while the daemon renames the
+ * last one's (the daemon does one thing at a time, and a device whose
+ * next point held only the few files written since would idle while it
+ * renames). */
+#define FILES_PER_POINT (FILES_AHEAD_MAX / 2)
 
 /**
  * The slow strategy, for pendrives, SD cards and anything measured slow.
@@ -61,11 +67,11 @@
  * it has returned, and that name reaches the device with the next point
  * (or the job's final sync): never a name before its data, and a file
  * counts as copied once its name is there too. Bytes count as durable
- * when the point that covered them returned. When the next point is due
- * as one returns, it starts at once and the files the last one covered
- * get their names while it runs. The writer is held while it is a window
- * and a half (or, through a FUSE daemon, FILES_AHEAD_MAX files) ahead,
- * so the device never idles and dirty memory stays small.
+ * when the point that covered them returned. Through a FUSE daemon a
+ * namer thread gives the names while the next points run (see
+ * name_point_files()). The writer is held while it is a window and a
+ * half (or, through a FUSE daemon, FILES_AHEAD_MAX files) ahead, so the
+ * device never idles and dirty memory stays small.
  *
  * A device that fails while data the kernel accepted is on its way to it
  * (the page cache goes on showing the data right) is told by a point
@@ -92,19 +98,21 @@ typedef struct
   GThread *syncer;
   gboolean stopping;
   gboolean wanted;     /* a point is asked for now */
+  gboolean writer_held; /* the writer waited for room since the last point started */
   guint64 unsynced;    /* written since the last point started */
   guint64 in_flight;   /* written before the point under way started */
   guint files_in_flight; /* complete before the point under way started */
   GPtrArray *waiting;  /* FerryFileCopy: complete, for the next point */
   GPtrArray *named;    /* FerryFileCopy: named since the last point, which carries the names */
   GPtrArray *adopted;  /* FerryNamedFile: named by the strategy before, for the next point */
-  GPtrArray *covered;  /* FerryFileCopy: covered by the point that returned, named while the next runs */
-  int covered_errsv;   /* what that point returned */
-  int covered_failed;  /* the device's first failure then */
+  GThread *namer;        /* through a FUSE daemon, else NULL */
+  GQueue to_name;         /* FerryNameBatch: covered by points that returned, for the namer */
+  guint files_to_name;    /* in to_name and the batch the namer names */
   gint64 waiting_since;
   gint64 last_point_at;
   guint64 started; /* points started */
   guint64 done;    /* points returned, their files dealt with */
+  gboolean namer_stopping;
   guint64 window;
   guint waiting_max;
   int errsv; /* the first failure of the device: no point vouches for a file after it */
@@ -142,7 +150,7 @@ wait_for_room (FerryStrategySlow *self)
 {
   while (self->behind == NULL && self->errsv == 0 && !is_ending (self))
     {
-      if (self->waiting->len + self->files_in_flight >= FILES_AHEAD_MAX)
+      if (self->waiting->len + self->files_in_flight + self->files_to_name >= FILES_AHEAD_MAX)
         {
           /* ... the next point starts as soon as it can */
           self->wanted = TRUE;
@@ -150,6 +158,8 @@ wait_for_room (FerryStrategySlow *self)
         }
       else if (self->unsynced + self->in_flight < self->window + self->window / 2)
         return;
+      else
+        self->writer_held = TRUE;
       g_cond_wait_until (&self->cond, &self->lock, g_get_monotonic_time () + RECHECK_USEC);
     }
 }
@@ -231,7 +241,8 @@ slow_commit_file (FerryStrategy *strategy, FerryFileCopy *fc, GError **error)
   if (self->waiting->len == 0)
     self->waiting_since = g_get_monotonic_time ();
   g_ptr_array_add (self->waiting, fc);
-  if (self->waiting->len >= self->waiting_max)
+  if (self->waiting->len >= self->waiting_max
+      || (self->behind == NULL && self->waiting->len >= FILES_PER_POINT))
     {
       self->wanted = TRUE;
       g_cond_broadcast (&self->cond);
@@ -252,7 +263,13 @@ point_is_due (FerryStrategySlow *self, gint64 now)
            && now - self->last_point_at >= SPACED_POINT_USEC;
   /* The first point comes after a quarter window: through a FUSE daemon
    * nothing reaches the device before it, which would idle meanwhile. */
-  return self->unsynced >= (self->started == 0 ? self->window / 4 : self->window)
+  if (self->started == 0)
+    return self->unsynced >= self->window / 4;
+  /* A writer held while the last point ran has half a window ready: the
+   * next starts as soon as the last returns (that point wrote all the
+   * device had; one that waited for the writer to fill a whole window
+   * left the device idle meanwhile). */
+  return self->unsynced >= (self->writer_held ? self->window / 2 : self->window)
          || (self->waiting->len > 0 && now - self->waiting_since >= POINT_AFTER_USEC);
 }
 
@@ -349,44 +366,82 @@ settle_names (GPtrArray *names, int errsv)
     }
 }
 
-/* Called without the lock: the files the point before covered get
- * their names, while this point's sync runs. */
-static void
-name_covered (FerryStrategySlow *self)
+/* What a point that returned leaves the namer. */
+typedef struct
 {
-  g_autoptr (GPtrArray) covered = g_steal_pointer (&self->covered);
+  GPtrArray *batch; /* FerryFileCopy */
+  int errsv;        /* what the point returned */
+  int failed;       /* the device's first failure then */
+} FerryNameBatch;
 
-  if (covered == NULL)
-    return;
-  name_batch (self, covered, self->covered_errsv, self->covered_failed);
-  g_mutex_lock (&self->lock);
+static void
+name_batch_done (FerryStrategySlow *self, guint files)
+{
   self->done++;
+  self->files_to_name -= MIN (files, self->files_to_name);
   g_cond_broadcast (&self->cond);
+}
+
+/* Through a FUSE daemon: gives the names of the files each returned
+ * point covered, in the order the points returned, while the syncer goes
+ * on with the next points. */
+static gpointer
+namer_main (gpointer data)
+{
+  FerryStrategySlow *self = data;
+
+  g_mutex_lock (&self->lock);
+  for (;;)
+    {
+      FerryNameBatch *job = g_queue_pop_head (&self->to_name);
+
+      if (job == NULL)
+        {
+          if (self->namer_stopping)
+            break;
+          g_cond_wait_until (&self->cond, &self->lock, g_get_monotonic_time () + RECHECK_USEC);
+          continue;
+        }
+      g_mutex_unlock (&self->lock);
+      name_batch (self, job->batch, job->errsv, job->failed);
+      g_mutex_lock (&self->lock);
+      name_batch_done (self, job->batch->len);
+      g_ptr_array_unref (job->batch);
+      g_free (job);
+    }
   g_mutex_unlock (&self->lock);
+  return NULL;
 }
 
 /* Called with the lock, once the point returned (@errsv) and its names
- * are settled. Its files get their names now, or, through a FUSE daemon
- * when the next point is due already, while that one's sync runs: there
- * a rename takes a fraction of a millisecond, and a device that waited
- * for a few hundred would idle. (A kernel filesystem renames in
- * microseconds; there names stay one point behind their data, not two,
- * and a run killed meanwhile carries more over.) */
+ * are settled. Through a FUSE daemon its files get their names from the
+ * namer thread while the next points run: the daemon does one thing at
+ * a time, a rename there takes a fraction of a millisecond, and a syncer
+ * that renamed a few hundred files itself left the device idle
+ * meanwhile (a sync writes all the mount's dirty data, what was written
+ * during it too, so the next point had little left). On a kernel
+ * filesystem a rename takes microseconds; there names stay one point
+ * behind their data, not two, and a run killed meanwhile carries more
+ * over. */
 static void
 name_point_files (FerryStrategySlow *self, GPtrArray *batch, int errsv, int failed)
 {
-  if (errsv == 0 && self->behind == NULL && point_is_due (self, g_get_monotonic_time ()))
+  if (self->namer != NULL)
     {
-      self->covered = g_ptr_array_ref (batch);
-      self->covered_errsv = errsv;
-      self->covered_failed = failed;
+      FerryNameBatch *job = g_new0 (FerryNameBatch, 1);
+
+      job->batch = g_ptr_array_ref (batch);
+      job->errsv = errsv;
+      job->failed = failed;
+      self->files_to_name += batch->len;
+      g_queue_push_tail (&self->to_name, job);
+      g_cond_broadcast (&self->cond);
       return;
     }
   g_mutex_unlock (&self->lock);
   name_batch (self, batch, errsv, failed);
   g_mutex_lock (&self->lock);
-  self->done++;
-  g_cond_broadcast (&self->cond);
+  name_batch_done (self, batch->len);
 }
 
 /* Called with the lock, which it lets go of while the device works. */
@@ -409,6 +464,7 @@ make_point (FerryStrategySlow *self)
   self->files_in_flight = batch->len;
   self->unsynced = 0;
   self->wanted = FALSE;
+  self->writer_held = FALSE;
   self->last_point_at = started_at;
   self->started++;
   if (self->parent.target->journal != NULL)
@@ -416,7 +472,6 @@ make_point (FerryStrategySlow *self)
   g_mutex_unlock (&self->lock);
 
   ticket = ferry_syncfs_start (self->syncfs);
-  name_covered (self);
   errsv = wait_for_sync (self, ticket);
 
   g_mutex_lock (&self->lock);
@@ -475,6 +530,19 @@ slow_settle (FerryStrategy *strategy)
   return errsv;
 }
 
+/* Once the syncer stopped: the namer names what is left and stops. */
+static void
+stop_namer (FerryStrategySlow *self)
+{
+  if (self->namer == NULL)
+    return;
+  g_mutex_lock (&self->lock);
+  self->namer_stopping = TRUE;
+  g_cond_broadcast (&self->cond);
+  g_mutex_unlock (&self->lock);
+  g_thread_join (g_steal_pointer (&self->namer));
+}
+
 static int
 slow_finish (FerryStrategy *strategy)
 {
@@ -487,6 +555,7 @@ slow_finish (FerryStrategy *strategy)
   g_mutex_unlock (&self->lock);
   if (self->syncer != NULL)
     g_thread_join (g_steal_pointer (&self->syncer));
+  stop_namer (self);
   return errsv;
 }
 
@@ -530,7 +599,6 @@ slow_free (FerryStrategy *strategy)
   FerryStrategySlow *self = (FerryStrategySlow *) strategy;
 
   slow_finish (strategy);
-  name_covered (self); /* none left after a point that came when due */
   g_clear_pointer (&self->syncfs, ferry_syncfs_free);
   settle_names (self->named, ECANCELED);
   g_ptr_array_unref (self->named);
@@ -582,5 +650,7 @@ ferry_strategy_slow_new (FerryCopyTarget *target)
   self->syncfs = ferry_syncfs_new (target->dir_fd);
   atomic_store (&target->counters->durable_live, TRUE);
   self->syncer = g_thread_new ("ferry-sync", syncer_main, self);
+  if (self->behind == NULL)
+    self->namer = g_thread_new ("ferry-name", namer_main, self);
   return &self->parent;
 }

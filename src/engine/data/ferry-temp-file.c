@@ -331,9 +331,10 @@ ferry_temp_file_reopen (FerryTempFile *tmp, int dir_fd, const char *name, int *e
 
 /* renameat2 (RENAME_NOREPLACE) where the filesystem has it; elsewhere a
  * hard link (which never replaces) and an unlink of the old name. A
- * filesystem without hard links (exFAT, FAT) says so once: @links_refused
+ * filesystem without either (exFAT, FAT) says so once: @links_refused
  * (or NULL) remembers it for the rest of the job, for through a FUSE
- * daemon each refusal costs a round trip to it. */
+ * daemon each refusal costs a round trip to it (exfat-fuse refuses
+ * RENAME_NOREPLACE itself, each time). */
 gboolean
 ferry_rename_noreplace (int dir_fd,
                         const char *from,
@@ -341,14 +342,16 @@ ferry_rename_noreplace (int dir_fd,
                         atomic_bool *links_refused,
                         int *errsv)
 {
-  if (renameat2 (dir_fd, from, dir_fd, to, RENAME_NOREPLACE) == 0)
+  gboolean refused = links_refused != NULL && atomic_load (links_refused);
+
+  if (!refused && renameat2 (dir_fd, from, dir_fd, to, RENAME_NOREPLACE) == 0)
     return TRUE;
-  if (errno != EINVAL && errno != ENOSYS)
+  if (!refused && errno != EINVAL && errno != ENOSYS)
     {
       *errsv = errno;
       return FALSE;
     }
-  if (links_refused == NULL || !atomic_load (links_refused))
+  if (!refused)
     {
       if (linkat (dir_fd, from, dir_fd, to, 0) == 0)
         {
