@@ -24,10 +24,6 @@
 /* A second run writes at most what was not durable and this much more
  * (metadata, the window compared, folders' times). */
 #define SLACK (16 * MB)
-/* On a kernel filesystem durability points come 1.5 s apart, and the
- * files a point vouched for get their names on the next one: at a kill
- * up to this much is durable whose names are not. */
-#define NAMES_BEHIND (3 * RATE / 2)
 /* Through a FUSE daemon the next point starts as the last returns, and
  * the last one's files are named while it runs: their names ride on the
  * point after, a window (0.4 s of the device) later than on a kernel
@@ -413,11 +409,16 @@ test_carried_in_json (Fixture *f, gconstpointer data)
   g_assert_no_error (error);
   g_assert_true (g_spawn_check_wait_status (status, NULL));
   carried = last_json_count (out, "bytes_carried");
-  /* A file durable at the kill whose name was still to ride on the next
-   * point is copied again, not carried (a kill just before that point
-   * returned found 30 MB so, in about one run of ten). */
+  g_test_message ("%" G_GUINT64_FORMAT " bytes carried over, %" G_GUINT64_FORMAT
+                  " durable at the kill",
+                  carried, durable_then);
+  /* On ext4 a point names the files whose data it covers, and carries
+   * their names with it: all that was durable at the kill is carried but
+   * the file then on its way (100 KB). When names rode on the next point,
+   * a kill between the two found 14 to 30 MB durable and not carried, in
+   * about one run of ten. */
   g_assert_cmpuint (carried, >, 0);
-  g_assert_cmpuint (carried + NAMES_BEHIND + SLACK, >=, durable_then);
+  g_assert_cmpuint (carried + MB, >=, durable_then);
   g_assert_cmpuint (last_json_count (out, "bytes_durable"), ==, 1000 * 100 * 1000);
 }
 

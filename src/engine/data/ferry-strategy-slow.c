@@ -2,6 +2,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <unistd.h>
 
 #include "ferry-copy-range.h"
@@ -62,11 +63,14 @@
  * come only every 1.5 s. syncfs() reaches the device on every filesystem
  * Ferry writes to, FUSE block filesystems (ntfs-3g, exfat-fuse) too,
  * where sync_file_range() and fdatasync() do not do what they do on a
- * kernel filesystem. A complete file (data and metadata written into its
- * temporary file) gets its final name only after the point that follows
- * it has returned, and that name reaches the device with the next point
- * (or the job's final sync): never a name before its data, and a file
- * counts as copied once its name is there too. Bytes count as durable
+ * kernel filesystem. Through a FUSE daemon a complete file (data and
+ * metadata written into its temporary file) gets its final name only
+ * after the point that follows it has returned, and that name reaches
+ * the device with a later point (or the job's final sync). On a kernel
+ * filesystem it gets its name as the point starts, once its data is on
+ * the device, and the point's journal commit carries the name with the
+ * file's size and extents (name_before_point()). Never a name before its
+ * data, and a file counts as copied once its name is there too. Bytes count as durable
  * when the point that covered them returned. Through a FUSE daemon a
  * namer thread gives the names while the next points run (see
  * name_point_files()). The writer is held while it is a window and a
@@ -344,11 +348,13 @@ name_batch (FerryStrategySlow *self, GPtrArray *batch, int errsv, int failed)
  * device having failed with @failed, or not (0). After a failure a sync
  * through a FUSE daemon may return 0 having written nothing, and a
  * kernel filesystem's does once it is read-only (ext4 after its journal
- * failed); while it is writable, its sync still commits what it says. */
+ * failed, in this very sync too: the device may fail while it commits
+ * names given before it); while it is writable, its sync committed what
+ * it says. */
 static int
 names_errno (FerryStrategySlow *self, int errsv, int failed)
 {
-  if (errsv != 0 || failed == 0)
+  if (errsv != 0)
     return errsv;
   if (self->behind == NULL)
     return failed;
@@ -444,6 +450,79 @@ name_point_files (FerryStrategySlow *self, GPtrArray *batch, int errsv, int fail
   name_batch_done (self, batch->len);
 }
 
+/* Called with the lock: a point starts now, covering what was written
+ * and @files complete files. */
+static void
+begin_point (FerryStrategySlow *self, guint files, gint64 now)
+{
+  self->waiting = g_ptr_array_new ();
+  self->named = g_ptr_array_new ();
+  self->adopted = g_ptr_array_new ();
+  self->in_flight = self->unsynced;
+  self->files_in_flight = files;
+  self->unsynced = 0;
+  self->wanted = FALSE;
+  self->writer_held = FALSE;
+  self->last_point_at = now;
+  self->started++;
+  if (self->parent.target->journal != NULL)
+    ferry_journal_point_started (self->parent.target->journal);
+}
+
+/* On a kernel filesystem: waits until the file's data is on the device
+ * (its writeback is under way: FerryWriteBehind). 0, or the errno its
+ * writeback failed with. */
+static int
+file_data_errno (FerryStrategySlow *self, FerryFileCopy *fc)
+{
+  int own;
+
+  if (sync_file_range (fc->tmp.fd, 0, 0,
+                       SYNC_FILE_RANGE_WAIT_BEFORE | SYNC_FILE_RANGE_WRITE
+                           | SYNC_FILE_RANGE_WAIT_AFTER)
+      != 0)
+    return errno;
+  g_mutex_lock (&self->behind_lock);
+  own = ferry_write_behind_get_error (self->behind, fc->tmp.fd);
+  g_mutex_unlock (&self->behind_lock);
+  return own;
+}
+
+/* On a kernel filesystem the files complete when a point starts get
+ * their names before its sync, each once its data is on the device; the
+ * sync's journal commit then carries their sizes, extents and names at
+ * once (ext4 commits a transaction with every one before it, so a name
+ * never reaches the device without what it points to, and the data is
+ * there already). One commit, three or four flushes of the device, where
+ * naming them after the point took a second for their names. @failed:
+ * the device's first failure, if any (each file then answers for itself).
+ * Returns the files named. */
+static GPtrArray *
+name_before_point (FerryStrategySlow *self, GPtrArray *batch, int failed)
+{
+  GPtrArray *named = g_ptr_array_new ();
+
+  /* A range that fails here is its file's (ferry_write_behind_get_error()). */
+  g_mutex_lock (&self->behind_lock);
+  ferry_write_behind_start (self->behind);
+  g_mutex_unlock (&self->behind_lock);
+  for (guint i = 0; i < batch->len; i++)
+    {
+      FerryFileCopy *fc = g_ptr_array_index (batch, i);
+      int result;
+
+      if (ferry_control_is_cancelled (self->parent.target->control))
+        result = ECANCELED;
+      else if (failed != 0)
+        result = file_errno (self, fc, failed);
+      else
+        result = file_data_errno (self, fc);
+      if (fc->durable (fc, result))
+        g_ptr_array_add (named, fc);
+    }
+  return named;
+}
+
 /* Called with the lock, which it lets go of while the device works. */
 static void
 make_point (FerryStrategySlow *self)
@@ -452,25 +531,17 @@ make_point (FerryStrategySlow *self)
   g_autoptr (GPtrArray) batch = g_steal_pointer (&self->waiting);
   g_autoptr (GPtrArray) names = g_steal_pointer (&self->named);
   g_autoptr (GPtrArray) adopted = g_steal_pointer (&self->adopted);
+  g_autoptr (GPtrArray) named_first = NULL;
   guint64 written = ferry_counters_get (&counters->bytes_written);
   gint64 started_at = g_get_monotonic_time ();
   guint64 ticket;
-  int errsv, failed, names_result;
+  int errsv, failed, names_result, failed_before = self->errsv;
 
-  self->waiting = g_ptr_array_new ();
-  self->named = g_ptr_array_new ();
-  self->adopted = g_ptr_array_new ();
-  self->in_flight = self->unsynced;
-  self->files_in_flight = batch->len;
-  self->unsynced = 0;
-  self->wanted = FALSE;
-  self->writer_held = FALSE;
-  self->last_point_at = started_at;
-  self->started++;
-  if (self->parent.target->journal != NULL)
-    ferry_journal_point_started (self->parent.target->journal);
+  begin_point (self, batch->len, started_at);
   g_mutex_unlock (&self->lock);
 
+  if (self->behind != NULL)
+    named_first = name_before_point (self, batch, failed_before);
   ticket = ferry_syncfs_start (self->syncfs);
   errsv = wait_for_sync (self, ticket);
 
@@ -488,6 +559,8 @@ make_point (FerryStrategySlow *self)
 
   names_result = names_errno (self, errsv, failed);
   settle_names (names, names_result);
+  if (named_first != NULL)
+    settle_names (named_first, names_result);
   ferry_named_files_settle (adopted, self->parent.target->dir_fd, names_result);
   /* Only now: the names this point carried are in it too. */
   if (errsv == 0 && failed == 0 && self->parent.target->journal != NULL)
@@ -495,7 +568,10 @@ make_point (FerryStrategySlow *self)
                               MAX (atomic_load (&counters->bytes_total), 0));
 
   g_mutex_lock (&self->lock);
-  name_point_files (self, batch, errsv, failed);
+  if (named_first != NULL)
+    name_batch_done (self, 0);
+  else
+    name_point_files (self, batch, errsv, failed);
 }
 
 static gpointer

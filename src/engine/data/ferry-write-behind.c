@@ -171,6 +171,14 @@ start_writeback (FerryWriteBehind *self)
   return errsv;
 }
 
+/* Starts the writeback of every range written and not yet started (from
+ * the same CPU as the others). Returns 0 or an errno. */
+int
+ferry_write_behind_start (FerryWriteBehind *self)
+{
+  return self->unstarted > 0 ? start_writeback (self) : 0;
+}
+
 /* [offset, offset + len) of @fd was written: its writeback starts with
  * the batch it belongs to. Returns 0 or an errno (a device that failed
  * or went away). */
