@@ -117,6 +117,7 @@ typedef struct
   guint64 started; /* points started */
   guint64 done;    /* points returned, their files dealt with */
   gboolean namer_stopping;
+  gboolean settling; /* on a kernel filesystem: no more points, the target's final sync comes */
   guint64 window;
   guint waiting_max;
   int errsv; /* the first failure of the device: no point vouches for a file after it */
@@ -260,6 +261,8 @@ slow_commit_file (FerryStrategy *strategy, FerryFileCopy *fc, GError **error)
 static gboolean
 point_is_due (FerryStrategySlow *self, gint64 now)
 {
+  if (self->settling)
+    return FALSE;
   if (self->wanted)
     return TRUE;
   if (self->behind != NULL)
@@ -586,8 +589,28 @@ syncer_main (gpointer data)
   return NULL;
 }
 
-/* Every file waiting gets its point; the last names reach the device
- * with the target's final sync. */
+/* Called with the lock, on a kernel filesystem, once no point runs and
+ * none will: the files still waiting get their names, each once its
+ * data is on the device, and the target's final sync commits them with
+ * their data's metadata, where a point of their own would cost one more
+ * journal commit just before it. */
+static void
+name_for_final_sync (FerryStrategySlow *self)
+{
+  g_autoptr (GPtrArray) batch = g_steal_pointer (&self->waiting);
+  g_autoptr (GPtrArray) named = NULL;
+  int failed = self->errsv;
+
+  self->waiting = g_ptr_array_new ();
+  g_mutex_unlock (&self->lock);
+  named = name_before_point (self, batch, failed);
+  g_mutex_lock (&self->lock);
+  g_ptr_array_extend_and_steal (self->named, g_steal_pointer (&named));
+}
+
+/* Every file waiting gets its name; the last names reach the device
+ * with the target's final sync. Through a FUSE daemon each waiting file
+ * gets its point first. */
 static int
 slow_settle (FerryStrategy *strategy)
 {
@@ -595,12 +618,16 @@ slow_settle (FerryStrategy *strategy)
   int errsv;
 
   g_mutex_lock (&self->lock);
-  while (self->waiting->len > 0 || self->unsynced > 0 || self->done < self->started)
+  self->settling = self->behind != NULL;
+  while (self->done < self->started
+         || (!self->settling && (self->waiting->len > 0 || self->unsynced > 0)))
     {
-      self->wanted = self->waiting->len > 0 || self->unsynced > 0;
+      self->wanted = !self->settling && (self->waiting->len > 0 || self->unsynced > 0);
       g_cond_broadcast (&self->cond);
       g_cond_wait_until (&self->cond, &self->lock, g_get_monotonic_time () + RECHECK_USEC);
     }
+  if (self->settling && self->waiting->len > 0)
+    name_for_final_sync (self);
   errsv = self->errsv;
   g_mutex_unlock (&self->lock);
   return errsv;
