@@ -69,13 +69,13 @@
  * the device with a later point (or the job's final sync). On a kernel
  * filesystem it gets its name as the point starts, once its data is on
  * the device, and the point's journal commit carries the name with the
- * file's size and extents (name_before_point()). Never a name before its
- * data, and a file counts as copied once its name is there too. Bytes count as durable
- * when the point that covered them returned. Through a FUSE daemon a
- * namer thread gives the names while the next points run (see
- * name_point_files()). The writer is held while it is a window and a
- * half (or, through a FUSE daemon, FILES_AHEAD_MAX files) ahead, so the
- * device never idles and dirty memory stays small.
+ * file's size and extents (name_before_point()). Never a name before
+ * its data, and a file counts as copied once its name is there too.
+ * Bytes count as durable when the point that covered them returned.
+ * Through a FUSE daemon a namer thread gives the names while the next
+ * points run (see hand_to_namer()). The writer is held while it is a
+ * window and a half (or, through a FUSE daemon, FILES_AHEAD_MAX files)
+ * ahead, so the device never idles and dirty memory stays small.
  *
  * A device that fails while data the kernel accepted is on its way to it
  * (the page cache goes on showing the data right) is told by a point
@@ -308,6 +308,19 @@ wait_for_sync (FerryStrategySlow *self, guint64 ticket)
   return ferry_syncfs_wait (self->syncfs, ticket, ferry_control_get_cancellable (control));
 }
 
+/* On a kernel filesystem: the errno the write-behind took from @fc's
+ * writeback, or 0. */
+static int
+write_behind_errno (FerryStrategySlow *self, FerryFileCopy *fc)
+{
+  int own;
+
+  g_mutex_lock (&self->behind_lock);
+  own = ferry_write_behind_get_error (self->behind, fc->tmp.fd);
+  g_mutex_unlock (&self->behind_lock);
+  return own;
+}
+
 /* What a file's data is known to be once the device failed (with
  * @errsv): 0 only when the file itself answers durable. */
 static int
@@ -317,9 +330,7 @@ file_errno (FerryStrategySlow *self, FerryFileCopy *fc, int errsv)
 
   if (self->behind == NULL) /* a FUSE daemon's answer is not the file's */
     return errsv;
-  g_mutex_lock (&self->behind_lock);
-  own = ferry_write_behind_get_error (self->behind, fc->tmp.fd);
-  g_mutex_unlock (&self->behind_lock);
+  own = write_behind_errno (self, fc);
   if (own != 0)
     return own;
   return fdatasync (fc->tmp.fd) == 0 ? 0 : errno;
@@ -422,35 +433,24 @@ namer_main (gpointer data)
   return NULL;
 }
 
-/* Called with the lock, once the point returned (@errsv) and its names
- * are settled. Through a FUSE daemon its files get their names from the
- * namer thread while the next points run: the daemon does one thing at
- * a time, a rename there takes a fraction of a millisecond, and a syncer
- * that renamed a few hundred files itself left the device idle
+/* Called with the lock, through a FUSE daemon, once the point returned
+ * (@errsv) and its names are settled: its files get their names from
+ * the namer thread while the next points run. The daemon does one thing
+ * at a time, a rename there takes a fraction of a millisecond, and a
+ * syncer that renamed a few hundred files itself left the device idle
  * meanwhile (a sync writes all the mount's dirty data, what was written
- * during it too, so the next point had little left). On a kernel
- * filesystem a rename takes microseconds; there names stay one point
- * behind their data, not two, and a run killed meanwhile carries more
- * over. */
+ * during it too, so the next point had little left). */
 static void
-name_point_files (FerryStrategySlow *self, GPtrArray *batch, int errsv, int failed)
+hand_to_namer (FerryStrategySlow *self, GPtrArray *batch, int errsv, int failed)
 {
-  if (self->namer != NULL)
-    {
-      FerryNameBatch *job = g_new0 (FerryNameBatch, 1);
+  FerryNameBatch *job = g_new0 (FerryNameBatch, 1);
 
-      job->batch = g_ptr_array_ref (batch);
-      job->errsv = errsv;
-      job->failed = failed;
-      self->files_to_name += batch->len;
-      g_queue_push_tail (&self->to_name, job);
-      g_cond_broadcast (&self->cond);
-      return;
-    }
-  g_mutex_unlock (&self->lock);
-  name_batch (self, batch, errsv, failed);
-  g_mutex_lock (&self->lock);
-  name_batch_done (self, batch->len);
+  job->batch = g_ptr_array_ref (batch);
+  job->errsv = errsv;
+  job->failed = failed;
+  self->files_to_name += batch->len;
+  g_queue_push_tail (&self->to_name, job);
+  g_cond_broadcast (&self->cond);
 }
 
 /* Called with the lock: a point starts now, covering what was written
@@ -478,17 +478,12 @@ begin_point (FerryStrategySlow *self, guint files, gint64 now)
 static int
 file_data_errno (FerryStrategySlow *self, FerryFileCopy *fc)
 {
-  int own;
-
   if (sync_file_range (fc->tmp.fd, 0, 0,
                        SYNC_FILE_RANGE_WAIT_BEFORE | SYNC_FILE_RANGE_WRITE
                            | SYNC_FILE_RANGE_WAIT_AFTER)
       != 0)
     return errno;
-  g_mutex_lock (&self->behind_lock);
-  own = ferry_write_behind_get_error (self->behind, fc->tmp.fd);
-  g_mutex_unlock (&self->behind_lock);
-  return own;
+  return write_behind_errno (self, fc);
 }
 
 /* On a kernel filesystem the files complete when a point starts get
@@ -505,7 +500,6 @@ name_before_point (FerryStrategySlow *self, GPtrArray *batch, int failed)
 {
   GPtrArray *named = g_ptr_array_new ();
 
-  /* A range that fails here is its file's (ferry_write_behind_get_error()). */
   g_mutex_lock (&self->behind_lock);
   ferry_write_behind_start (self->behind);
   g_mutex_unlock (&self->behind_lock);
@@ -572,9 +566,9 @@ make_point (FerryStrategySlow *self)
 
   g_mutex_lock (&self->lock);
   if (named_first != NULL)
-    name_batch_done (self, 0);
+    name_batch_done (self, 0); /* named before the sync */
   else
-    name_point_files (self, batch, errsv, failed);
+    hand_to_namer (self, batch, errsv, failed);
 }
 
 static gpointer

@@ -172,11 +172,13 @@ start_writeback (FerryWriteBehind *self)
 }
 
 /* Starts the writeback of every range written and not yet started (from
- * the same CPU as the others). Returns 0 or an errno. */
-int
+ * the same CPU as the others). A range that fails is its file's, for
+ * ferry_write_behind_get_error() to tell. */
+void
 ferry_write_behind_start (FerryWriteBehind *self)
 {
-  return self->unstarted > 0 ? start_writeback (self) : 0;
+  if (self->unstarted > 0)
+    start_writeback (self);
 }
 
 /* [offset, offset + len) of @fd was written: its writeback starts with

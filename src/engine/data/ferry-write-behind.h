@@ -13,7 +13,7 @@ typedef struct _FerryWriteBehind FerryWriteBehind;
 FerryWriteBehind *ferry_write_behind_new (void);
 int ferry_write_behind_add (FerryWriteBehind *self, gconstpointer owner, int fd, off_t offset,
                             size_t len);
-int ferry_write_behind_start (FerryWriteBehind *self);
+void ferry_write_behind_start (FerryWriteBehind *self);
 int ferry_write_behind_wait_for_room (FerryWriteBehind *self, FerryControl *control);
 int ferry_write_behind_get_error (FerryWriteBehind *self, int fd);
 void ferry_write_behind_free (FerryWriteBehind *self);
