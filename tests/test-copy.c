@@ -503,26 +503,57 @@ test_source_untouched (Fixture *f, gconstpointer data)
                                  FERRY_TEST_COMPARE_ALL & ~FERRY_TEST_COMPARE_LINKS);
 }
 
+typedef gboolean (*ProcMatch) (const char *path, gconstpointer data);
+
+/* How many entries of @dir (a folder of /proc/self) @matches takes. */
+static guint
+count_proc_entries (const char *dir, ProcMatch matches, gconstpointer data)
+{
+  g_autoptr (GDir) listing = g_dir_open (dir, 0, NULL);
+  const char *name;
+  guint n = 0;
+
+  while (listing != NULL && (name = g_dir_read_name (listing)) != NULL)
+    {
+      g_autofree char *path = g_build_filename (dir, name, NULL);
+
+      if (matches (path, data))
+        n++;
+    }
+  return n;
+}
+
+static gboolean
+thread_copies (const char *task_path, gconstpointer data)
+{
+  g_autofree char *comm_path = g_build_filename (task_path, "comm", NULL);
+  g_autofree char *comm = NULL;
+
+  return g_file_get_contents (comm_path, &comm, NULL, NULL) && g_str_equal (comm, "ferry-copy\n");
+}
+
 /* How many threads of this process copy files now (they are named
  * "ferry-copy"; the job's own thread is the first worker). */
 static gboolean
 count_copy_threads (gpointer user_data)
 {
   guint *most = user_data;
-  g_autoptr (GDir) tasks = g_dir_open ("/proc/self/task", 0, NULL);
-  const char *tid;
-  guint n = 0;
 
-  while (tasks != NULL && (tid = g_dir_read_name (tasks)) != NULL)
-    {
-      g_autofree char *comm_path = g_build_filename ("/proc/self/task", tid, "comm", NULL);
-      g_autofree char *comm = NULL;
-
-      if (g_file_get_contents (comm_path, &comm, NULL, NULL) && g_str_equal (comm, "ferry-copy\n"))
-        n++;
-    }
-  *most = MAX (*most, n);
+  *most = MAX (*most, count_proc_entries ("/proc/self/task", thread_copies, NULL));
   return G_SOURCE_CONTINUE;
+}
+
+/* @dir holding @n files of @size random bytes, named @prefix and a
+ * number (000, 001, ...). */
+static void
+make_numbered_files (const char *dir, const char *prefix, guint n, gsize size)
+{
+  ferry_test_make_dirs (dir);
+  for (guint i = 0; i < n; i++)
+    {
+      g_autofree char *name = g_strdup_printf ("%s%03u", prefix, i);
+      ferry_test_write_random (ferry_test_path (dir, name, NULL), size, i);
+    }
 }
 
 /* The most threads copying at once while @n_workers copy a slow way. */
@@ -537,12 +568,7 @@ most_copy_threads_slow (Fixture *f, guint n_workers)
   guint most = 0;
   guint sampler;
 
-  ferry_test_make_dirs (tree);
-  for (guint i = 0; i < 300; i++)
-    {
-      g_autofree char *name = g_strdup_printf ("%03u", i);
-      ferry_test_write_random (ferry_test_path (tree, name, NULL), 4096, i);
-    }
+  make_numbered_files (tree, "", 300, 4096);
   ferry_test_remove_tree (dest);
   ferry_test_make_dirs (dest);
   job = ferry_test_job_new (sources, dest);
@@ -562,6 +588,86 @@ test_workers_on_slow_destination (Fixture *f, gconstpointer data)
   g_assert_cmpuint (most_copy_threads_slow (f, 1), ==, 0);
   /* The count sees workers where there are some. */
   g_assert_cmpuint (most_copy_threads_slow (f, 3), ==, 2);
+}
+
+#define CARD_FILE_SIZE (256 * 1024)
+
+/* Bytes the thread has written so far (a count that only grows). */
+static guint64
+thread_written (const char *task_path)
+{
+  g_autofree char *io_path = g_build_filename (task_path, "io", NULL);
+  g_autofree char *io = NULL;
+  const char *wchar;
+
+  if (!g_file_get_contents (io_path, &io, NULL, NULL) || (wchar = strstr (io, "wchar: ")) == NULL)
+    return 0;
+  return g_ascii_strtoull (wchar + strlen ("wchar: "), NULL, 10);
+}
+
+/* Notes what each thread alive now has written (threads of the pool
+ * live on from one job to the next). */
+static gboolean
+note_written (const char *task_path, gconstpointer data)
+{
+  GHashTable *before = (GHashTable *) data;
+  guint64 *written = g_new (guint64, 1);
+
+  *written = thread_written (task_path);
+  g_hash_table_insert (before, g_strdup (task_path), written);
+  return FALSE;
+}
+
+/* Whether the thread has written at least two of the card's files since
+ * its count was noted (the test's own thread makes none meanwhile). */
+static gboolean
+thread_wrote_files (const char *task_path, gconstpointer data)
+{
+  const guint64 *before = g_hash_table_lookup ((GHashTable *) data, task_path);
+
+  return thread_written (task_path) >= (before != NULL ? *before : 0) + 2 * CARD_FILE_SIZE;
+}
+
+typedef struct
+{
+  GHashTable *before; /* task path -> guint64 written when the job began */
+  guint most;
+} WritingThreads;
+
+/* How many threads have copied files so far; keeps the most seen. */
+static gboolean
+count_writing_threads (gpointer user_data)
+{
+  WritingThreads *threads = user_data;
+  guint now = count_proc_entries ("/proc/self/task", thread_wrote_files, threads->before);
+
+  threads->most = MAX (threads->most, now);
+  return G_SOURCE_CONTINUE;
+}
+
+/* A folder of many files (a camera card's) on a fast destination is
+ * copied by every worker, not only by the one that lists it: with two,
+ * both write some of its files. */
+static void
+test_workers_share_a_folder (Fixture *f, gconstpointer data)
+{
+  g_autofree char *card = g_build_filename (f->src, "card", NULL);
+  g_autofree char *copy = g_build_filename (f->dst, "card", NULL);
+  const char *sources[] = { card, NULL };
+  g_autoptr (FerryJob) job = ferry_test_job_new (sources, f->dst);
+  g_autoptr (GHashTable) before = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  WritingThreads threads = { before, 0 };
+  guint sampler;
+
+  make_numbered_files (card, "IMG_", 200, CARD_FILE_SIZE);
+  ferry_job_set_device_mode (job, FERRY_DEVICE_MODE_FAST);
+  ferry_job_set_n_workers (job, 2);
+  count_proc_entries ("/proc/self/task", note_written, before);
+  sampler = g_timeout_add (1, count_writing_threads, &threads);
+  run_ok (job, f->dst);
+  g_source_remove (sampler);
+  ferry_test_assert_trees_equal (card, copy, FERRY_TEST_COMPARE_ALL);
+  g_assert_cmpuint (threads.most, ==, 2);
 }
 
 /* Files of /proc and /sys say size 0 or 4096 whatever they hold; they
@@ -625,6 +731,7 @@ main (int argc, char **argv)
   ADD ("/copy/into-folder-with-default-acl", test_into_folder_with_default_acl, NULL);
   ADD ("/copy/source-untouched", test_source_untouched, NULL);
   ADD ("/copy/workers-on-slow-destination", test_workers_on_slow_destination, NULL);
+  ADD ("/copy/workers-share-a-folder", test_workers_share_a_folder, NULL);
   ADD ("/copy/pseudo-files", test_pseudo_files, GINT_TO_POINTER (FALSE));
   ADD ("/copy/pseudo-files/slow-verified", test_pseudo_files, GINT_TO_POINTER (TRUE));
 #undef ADD

@@ -14,6 +14,7 @@
 #include <sys/statvfs.h>
 #include <unistd.h>
 
+#include "ferry-plan.h"
 #include "ferry-test-util.h"
 
 /* A test's child process works in its parent's scratch folder, where the
@@ -630,6 +631,37 @@ test_folder_onto_file (Fixture *f, gconstpointer data)
   assert_refused_quietly (sources, file, f->scratch, FERRY_ERROR, FERRY_ERROR_EXISTS, file);
 }
 
+/* A copy within one filesystem that has more room than it holds in all
+ * cannot run out of space: it starts at once, not once the scan of its
+ * sources has counted them (which on a tree of many files took longer
+ * than a tenth of the copy). */
+static void
+test_room_within_one_filesystem (Fixture *f, gconstpointer data)
+{
+  g_autofree char *tree = g_build_filename (f->src, "tree", NULL);
+  const char *sources[] = { tree, NULL };
+  g_autoptr (FerryPlan) plan = NULL;
+  g_autoptr (GError) error = NULL;
+  struct statvfs vfs;
+  guint64 used, available;
+
+  ferry_test_make_dirs (tree);
+  ferry_test_write_random (ferry_test_path (tree, "a.bin", NULL), 1000, 1);
+  plan = ferry_plan_resolve (sources, f->dst, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (statvfs (f->dst, &vfs), ==, 0);
+  used = (guint64) (vfs.f_blocks - vfs.f_bfree) * vfs.f_frsize;
+  available = (guint64) (geteuid () == 0 ? vfs.f_bfree : vfs.f_bavail) * vfs.f_frsize;
+  if (used + used / 4 >= available || vfs.f_files - vfs.f_ffree >= vfs.f_favail)
+    {
+      g_test_skip ("the scratch folder's filesystem is more than half full");
+      return;
+    }
+  g_assert_cmpuint (((FerrySourceRoot *) g_ptr_array_index (plan->roots, 0))->st.st_dev, ==,
+                    plan->dst_st.st_dev);
+  g_assert_true (ferry_plan_surely_fits (plan));
+}
+
 /* ------------------------------------------------------------------ */
 /* Dry run                                                             */
 
@@ -729,6 +761,7 @@ main (int argc, char **argv)
   ADD ("/refuse/not-writable/read-only-mount", test_read_only_mount);
   ADD ("/refuse/no-room/bytes", test_not_enough_space);
   ADD ("/refuse/no-room/files", test_too_many_files);
+  ADD ("/refuse/no-room/room-within-one-filesystem", test_room_within_one_filesystem);
   ADD ("/refuse/usage/several-sources-into-non-folder", test_several_sources_into_non_folder);
   ADD ("/refuse/usage/folder-onto-file", test_folder_onto_file);
   ADD ("/refuse/dry-run/totals", test_dry_run_totals);

@@ -333,7 +333,9 @@ available_bytes (FerryPlan *plan)
 
 /* When the destination has more room than all the source filesystems
  * hold, the plan fits whatever it turns out to be, and the copy need not
- * wait for the planner's totals. */
+ * wait for the planner's totals. A source on the destination's own
+ * filesystem is no exception: what it holds is part of what is used
+ * there (and a folder is never copied into itself). */
 gboolean
 ferry_plan_surely_fits (FerryPlan *plan)
 {
@@ -348,7 +350,7 @@ ferry_plan_surely_fits (FerryPlan *plan)
       FerrySourceRoot *root = g_ptr_array_index (plan->roots, i);
       struct statvfs vfs;
 
-      if (root->st.st_dev == plan->dst_st.st_dev || fstatvfs (root->parent_fd, &vfs) != 0)
+      if (fstatvfs (root->parent_fd, &vfs) != 0)
         return FALSE;
       used += (guint64) (vfs.f_blocks - vfs.f_bfree) * vfs.f_frsize;
       /* A filesystem that does not count inodes (btrfs) gives no bound

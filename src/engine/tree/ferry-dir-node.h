@@ -33,6 +33,7 @@ struct _FerryDirNode
   gint pending;     /* its own listing plus unfinished child folders */
   gboolean failed;  /* reported as failed, which counted it as handled */
   gboolean dst_shapes_new; /* setgid or a default ACL: what is made inside gets its group or mode */
+  mode_t made_mode; /* made so by this process, its own, nothing shaping it; or 0 */
   char *hidden_name; /* made under this hidden name, until all inside is durable; or NULL */
   FerryDirNode *hidden_top; /* the hidden folder it is (or is inside), or NULL */
 

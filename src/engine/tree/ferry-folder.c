@@ -53,6 +53,20 @@ hand_over (FerryTreeContext *ctx, const FerryEntry *entry, const char *name)
     (void) fchmod (fd, mode);
 }
 
+/* The mode a folder is made with when it stays the maker's own; 0 when
+ * root makes it for another owner (hand_over()). */
+static mode_t
+own_first_mode (FerryTreeContext *ctx, const FerryEntry *entry)
+{
+  const FerryMetaPolicy *meta = &ctx->meta;
+  gboolean group_final;
+
+  if (ferry_metadata_owner_differs (meta, &entry->st))
+    return 0;
+  group_final = !meta->preserve || (!entry->node->dst_shapes_new && entry->st.st_gid == meta->egid);
+  return ferry_metadata_first_folder_mode (meta, &entry->st, group_final);
+}
+
 /* Makes the folder, as @name, so that, whenever the copy is cut short,
  * its owner can open it and nobody can do more there than in the
  * finished copy (ferry_metadata_first_folder_mode()). Its group is the
@@ -61,20 +75,17 @@ hand_over (FerryTreeContext *ctx, const FerryEntry *entry, const char *name)
 static int
 make_folder (FerryTreeContext *ctx, const FerryEntry *entry, const char *name)
 {
-  const FerryMetaPolicy *meta = &ctx->meta;
   FerryDirNode *node = entry->node;
-  gboolean group_final;
+  mode_t mode = own_first_mode (ctx, entry);
 
-  if (ferry_metadata_owner_differs (meta, &entry->st))
+  if (mode == 0)
     {
       if (mkdirat (node->dst_fd, name, S_IRWXU) != 0)
         return -1;
       hand_over (ctx, entry, name);
       return 0;
     }
-  group_final = !meta->preserve || (!node->dst_shapes_new && entry->st.st_gid == meta->egid);
-  return mkdirat (node->dst_fd, name,
-                  ferry_metadata_first_folder_mode (meta, &entry->st, group_final));
+  return mkdirat (node->dst_fd, name, mode);
 }
 
 /* The folder under a fresh hidden name of Ferry's, once its own name is
@@ -178,6 +189,10 @@ ferry_folder_make (FerryTreeContext *ctx, FerryEntry *entry, GError **error)
 
   child = ferry_dir_node_new_child (entry->node, entry->src_name, entry->dst_name);
   child->created = made == MADE_CREATED;
+  /* What mkdir gave it, where nothing shaped it since: its finish asks
+   * no owner or mode that it has already. */
+  if (child->created && !entry->node->dst_shapes_new)
+    child->made_mode = own_first_mode (ctx, entry) & ~ctx->meta.umask;
   child->fresh = child->created;
   child->takes_metadata = child->created;
   child->hidden_name = g_steal_pointer (&hidden_name);
@@ -305,7 +320,7 @@ void
 ferry_folder_finish (FerryTreeContext *ctx, FerryDirNode *node)
 {
   FerryMetaTarget src = { node->src_fd, -1, NULL, FALSE, 0 };
-  FerryMetaTarget dst = { node->dst_fd, -1, NULL, FALSE, 0 };
+  FerryMetaTarget dst = { node->dst_fd, -1, NULL, node->made_mode != 0, node->made_mode };
   g_autoptr (GError) error = NULL;
   g_autofree char *path = NULL;
   int errsv;

@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <glib/gi18n-lib.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "ferry-copy-file.h"
@@ -13,13 +14,20 @@
 #include "ferry-tree-copy.h"
 
 #define LISTING_BUFFER_SIZE (64 * 1024)
+/* Entries of a folder handed to a worker at once: few enough that the
+ * workers end a large folder together, enough that the hand-out costs
+ * nothing next to copying them. */
+#define BATCH_ENTRIES 32
 
 /**
  * FerryTreeCopy:
  * Copies trees with a pool of workers sharing a stack of folders to list
  * (a folder per task, newest first, so the walk stays depth-first and the
  * number of open folders stays near depth times workers). Files are copied
- * by the worker that lists their folder; subfolders become new tasks.
+ * by the worker that lists their folder; subfolders become new tasks. On
+ * a fast disk a worker with nothing to do gets a batch of the entries
+ * still to list: a folder of many files (a camera card's) is copied by
+ * all workers, not one.
  */
 struct _FerryTreeCopy
 {
@@ -28,6 +36,7 @@ struct _FerryTreeCopy
   GCond cond;
   GPtrArray *tasks; /* Task*, used as a stack */
   guint n_busy;
+  guint n_waiting; /* workers waiting for a task */
   GPtrArray *threads; /* besides the one that called run() */
   gboolean running;
 };
@@ -38,6 +47,8 @@ typedef struct
   char *src_name; /* set for an entry to copy; NULL to list the folder */
   char *dst_name;
   unsigned char d_type;
+  GByteArray *batch; /* or entries of the folder to copy: d_type, name, NUL; each */
+  guint n_batched;
 } Task;
 
 static void
@@ -45,6 +56,8 @@ task_free (Task *task)
 {
   g_free (task->src_name);
   g_free (task->dst_name);
+  if (task->batch != NULL)
+    g_byte_array_unref (task->batch);
   g_free (task);
 }
 
@@ -72,8 +85,17 @@ ferry_tree_copy_free (FerryTreeCopy *self)
   g_free (self);
 }
 
+static void
+add_task (FerryTreeCopy *self, Task *task)
+{
+  g_mutex_lock (&self->lock);
+  g_ptr_array_add (self->tasks, task);
+  g_cond_signal (&self->cond);
+  g_mutex_unlock (&self->lock);
+}
+
 /* A folder to list, or (with @src_name) one entry of it to copy: a
- * root's top entry, or a file handed out to keep a slow device busy. */
+ * root's top entry. */
 static void
 push_task (FerryTreeCopy *self,
            FerryDirNode *node,
@@ -87,10 +109,7 @@ push_task (FerryTreeCopy *self,
   task->src_name = g_strdup (src_name);
   task->dst_name = g_strdup (dst_name);
   task->d_type = d_type;
-  g_mutex_lock (&self->lock);
-  g_ptr_array_add (self->tasks, task);
-  g_cond_signal (&self->cond);
-  g_mutex_unlock (&self->lock);
+  add_task (self, task);
 }
 
 /* The root node owns both descriptors; the caller keeps its own. */
@@ -228,10 +247,66 @@ copy_entry (FerryTreeCopy *self,
 /* ------------------------------------------------------------------ */
 /* Folders                                                             */
 
+/* Whether a worker waits with no task to take (a guess: it may get one
+ * of its own meanwhile, and then the batch waits for the next). */
+static gboolean
+worker_waits (FerryTreeCopy *self)
+{
+  gboolean waits;
+
+  g_mutex_lock (&self->lock);
+  waits = self->n_waiting > self->tasks->len;
+  g_mutex_unlock (&self->lock);
+  return waits;
+}
+
+/* A batch of the folder's entries being gathered for a waiting worker. */
+static Task *
+batch_new (FerryDirNode *node)
+{
+  Task *task = g_new0 (Task, 1);
+
+  task->node = node;
+  task->batch = g_byte_array_sized_new (BATCH_ENTRIES * 32);
+  return task;
+}
+
+/* Returns how many entries the batch holds now. */
+static guint
+batch_add (Task *task, const char *name, unsigned char d_type)
+{
+  g_byte_array_append (task->batch, &d_type, 1);
+  g_byte_array_append (task->batch, (const guint8 *) name, strlen (name) + 1);
+  return ++task->n_batched;
+}
+
+/* The folder waits for the batch as for a subfolder. */
+static void
+push_batch (FerryTreeCopy *self, Task *task)
+{
+  g_atomic_int_inc (&task->node->pending);
+  add_task (self, task);
+}
+
+static void
+copy_batch (FerryTreeCopy *self, FerryDirNode *node, const GByteArray *batch)
+{
+  for (guint pos = 0; pos < batch->len && !ferry_control_is_ending (self->ctx->control);)
+    {
+      unsigned char d_type = batch->data[pos];
+      const char *name = (const char *) batch->data + pos + 1;
+
+      copy_entry (self, node, name, name, d_type);
+      pos += strlen (name) + 2;
+    }
+}
+
 static void
 list_dir (FerryTreeCopy *self, FerryDirNode *node)
 {
   g_autoptr (GError) error = NULL;
+  Task *batch = NULL;
+  gboolean hands_out;
   FerryDirReader reader;
   const char *name;
   unsigned char d_type;
@@ -248,14 +323,22 @@ list_dir (FerryTreeCopy *self, FerryDirNode *node)
       return;
     }
 
+  hands_out = self->threads->len > 0 && ferry_copy_target_places_folders (self->ctx->target);
   ferry_dir_reader_init (&reader, node->src_fd, LISTING_BUFFER_SIZE);
   while (ferry_dir_reader_next (&reader, &name, &d_type, &errsv))
     {
       if (ferry_control_is_ending (self->ctx->control))
         break;
-      copy_entry (self, node, name, name, d_type);
+      if (batch == NULL && hands_out && worker_waits (self))
+        batch = batch_new (node);
+      if (batch == NULL)
+        copy_entry (self, node, name, name, d_type);
+      else if (batch_add (batch, name, d_type) == BATCH_ENTRIES)
+        push_batch (self, g_steal_pointer (&batch));
     }
   ferry_dir_reader_clear (&reader);
+  if (batch != NULL)
+    push_batch (self, batch);
 
   if (errsv != 0)
     {
@@ -268,7 +351,9 @@ list_dir (FerryTreeCopy *self, FerryDirNode *node)
 static void
 run_task (FerryTreeCopy *self, Task *task)
 {
-  if (task->src_name != NULL)
+  if (task->batch != NULL)
+    copy_batch (self, task->node, task->batch);
+  else if (task->src_name != NULL)
     {
       if (ferry_tree_context_check (self->ctx))
         copy_entry (self, task->node, task->src_name, task->dst_name, task->d_type);
@@ -290,7 +375,11 @@ worker_main (gpointer data)
       Task *task;
 
       while (self->tasks->len == 0 && self->n_busy > 0)
-        g_cond_wait (&self->cond, &self->lock);
+        {
+          self->n_waiting++;
+          g_cond_wait (&self->cond, &self->lock);
+          self->n_waiting--;
+        }
       if (self->tasks->len == 0)
         break;
 
