@@ -5,6 +5,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -619,6 +620,10 @@ test_fail_stops_at_first (Fixture *f, gconstpointer data)
       write_at (f->src, name, "new\n", 1600000000, 0);
       write_at (dst_top, name, "old\n", 1500000000, 0);
     }
+  /* Times of its own, far from the source folder's: a job that stopped
+   * gives the folder it merged into none of the source's. */
+  g_assert_no_errno (utimensat (AT_FDCWD, dst_top,
+                                (struct timespec[]){ { 1500000000, 0 }, { 1500000000, 0 } }, 0));
   before = describe (f->dst, "src");
 
   g_assert_false (run_job_bounded (job, &error));

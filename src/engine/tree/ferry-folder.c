@@ -329,6 +329,10 @@ ferry_folder_finish (FerryTreeContext *ctx, FerryDirNode *node)
       && remove_unfinished (node))
     return;
 
+  /* A folder merged into takes the source's metadata only once the copy
+   * into it is done: a job that stopped leaves it as it found it. */
+  if (!node->created && ferry_control_is_ending (ctx->control))
+    node->takes_metadata = FALSE;
   if (node->takes_metadata && node->src_fd >= 0 && node->dst_fd >= 0
       && !ferry_metadata_apply (&ctx->meta, src, dst, &node->src_st, &errsv))
     {
