@@ -940,12 +940,11 @@ find_failure (GPtrArray *failures, const char *path)
   return NULL;
 }
 
-/* Runs @job until the kernel has accepted all of its data and, with
- * @after_a_point, a point has made some of it durable, then makes the
- * device fail every write, long before the rest can have reached it;
- * returns when the job has ended. */
+/* Runs @job until the kernel has accepted all of its data and a point has
+ * made some of it durable, then makes the device fail every write, long
+ * before the rest can have reached it; returns when the job has ended. */
 static void
-fail_writes_once_accepted (FerryTestStick *stick, FerryJob *job, Watch *w, gboolean after_a_point)
+fail_writes_once_accepted (FerryTestStick *stick, FerryJob *job, Watch *w)
 {
   g_autoptr (GError) error = NULL;
 
@@ -956,7 +955,7 @@ fail_writes_once_accepted (FerryTestStick *stick, FerryJob *job, Watch *w, gbool
 
       ferry_job_get_progress (job, &progress);
       if (progress.bytes_total > 0 && progress.bytes_written >= progress.bytes_total
-          && (progress.bytes_durable > 0 || !after_a_point))
+          && progress.bytes_durable > 0)
         {
           /* Still far from the device: this test proves nothing otherwise. */
           g_assert_cmpuint (progress.bytes_durable, <, progress.bytes_total);
@@ -1037,23 +1036,13 @@ same_content (const char *a, const char *b)
  * daemon it has one, which reaches the device with the data its point
  * made durable; when the rename that follows cannot reach the failed
  * device, the temporary stays there, and that is all it may be: a whole
- * copy of a file that is missing (and failed). Where no point came
- * before the failure (@before_any_point), the folder itself may never
- * have reached the device. */
+ * copy of a file that is missing (and failed). */
 static void
-check_leftovers (const char *tree,
-                 const char *copy,
-                 gboolean named_temps,
-                 gboolean before_any_point)
+check_leftovers (const char *tree, const char *copy, gboolean named_temps)
 {
   g_autoptr (GDir) dir = g_dir_open (copy, 0, NULL);
   const char *name;
 
-  if (dir == NULL && before_any_point)
-    {
-      g_test_message ("%s did not reach the device", copy);
-      return;
-    }
   g_assert_nonnull (dir);
   while ((name = g_dir_read_name (dir)) != NULL)
     {
@@ -1130,7 +1119,7 @@ test_writeback_fails (gconstpointer data)
       sources[0] = tree;
       job = ferry_test_job_new (sources, ferry_test_stick_get_mountpoint (stick));
       ferry_job_set_device_mode (job, c->mode);
-      fail_writes_once_accepted (stick, job, &w, c->mode == FERRY_DEVICE_MODE_SLOW);
+      fail_writes_once_accepted (stick, job, &w);
 
       g_assert_false (w.ok);
       g_assert_nonnull (w.error);
@@ -1141,8 +1130,7 @@ test_writeback_fails (gconstpointer data)
       g_assert_true (ferry_test_stick_remount (stick, &error));
       g_assert_no_error (error);
       g_assert_cmpuint (check_copies_after_failure (tree, copy, failures), >=, 1);
-      check_leftovers (tree, copy, fs != FERRY_TEST_STICK_FS_EXT4,
-                       c->mode != FERRY_DEVICE_MODE_SLOW);
+      check_leftovers (tree, copy, fs != FERRY_TEST_STICK_FS_EXT4);
       /* The job names the file it lost first. (Once ext4 has turned
        * read-only under a failing device, a file still being written
        * fails on its write, before any point: "Could not write “…”:
@@ -1157,11 +1145,8 @@ test_writeback_fails (gconstpointer data)
 /* Cancel on a slow stick answers within half a second (issue 15, item
  * 8), even when it lands while a sync is under way: a durability point's
  * on a FUSE stick, or one of the syncs that measure the device in
- * automatic mode there. The device is made very slow once the sync is
- * under way, so that it would take a minute; the bound is far from both.
- * An ext4 stick is measured by the writeback of what Ferry wrote, with
- * no sync: it is made very slow while being measured, with writers held
- * for it.
+ * automatic mode. The device is made very slow once the sync is under
+ * way, so that it would take a minute; the bound is far from both.
  * (What the kernel makes a cancel wait for, and no one can cut short, is
  * kept out of it: a FUSE daemon rewriting a record the sync writes out,
  * ext4 dropping the pages of a file that the device is writing.) */
@@ -1170,7 +1155,6 @@ typedef struct
   FerryTestStickFs fs;
   FerryDeviceMode mode;
   guint n_photos; /* before a video of 64 MiB */
-  gboolean measured_by_writeback;
 } CancelCase;
 
 #define CANCEL_BOUND_USEC (2 * G_USEC_PER_SEC)
@@ -1254,27 +1238,6 @@ wait_for_sync_under_way (FerryJob *job, Watch *w)
     }
 }
 
-/* Until @job wrote more than its device could while it is measured,
- * holding its writers. */
-static void
-wait_while_measuring (FerryJob *job, Watch *w)
-{
-  gint64 deadline = g_get_monotonic_time () + 60 * G_USEC_PER_SEC;
-
-  for (;;)
-    {
-      g_auto (FerryProgress) progress = { 0 };
-
-      ferry_job_get_progress (job, &progress);
-      g_assert_cmpstr (ferry_job_get_strategy (job), !=, "window");
-      if (progress.bytes_written >= 6 * MB)
-        break;
-      g_assert_false (w->done);
-      g_assert_cmpint (g_get_monotonic_time (), <, deadline);
-      ferry_test_spin (1);
-    }
-}
-
 /* A sync given up for a cancel keeps the stick open only until it
  * returns: then nothing of Ferry's holds it (it can be ejected). */
 static void
@@ -1340,10 +1303,7 @@ test_cancel_during_sync (gconstpointer data)
   job = ferry_test_job_new ((const char *[]){ tree, NULL }, mountpoint);
   ferry_job_set_device_mode (job, c->mode);
   ferry_job_run_async (job, NULL, on_done, &w);
-  if (c->measured_by_writeback)
-    wait_while_measuring (job, &w);
-  else
-    wait_for_sync_under_way (job, &w);
+  wait_for_sync_under_way (job, &w);
   /* The sync writes the device in order, the filesystem's records (at
    * its start) first: the daemon, which rewrites them, never waits for a
    * stalled device, only Ferry would. */
@@ -1351,8 +1311,6 @@ test_cancel_during_sync (gconstpointer data)
   g_assert_true (ferry_test_stick_set_rate (stick, STALL_RATE, &error));
   ferry_test_spin (300);
   g_assert_false (w.done);
-  if (c->measured_by_writeback)
-    g_assert_cmpstr (ferry_job_get_strategy (job), !=, "window");
 
   cancelled_at = g_get_monotonic_time ();
   ferry_job_cancel (job);
@@ -1383,20 +1341,18 @@ static const struct
   /* Not NTFS: ntfs-3g rewrites its file records as it writes, and when
    * the stalled sync holds one, the daemon (and Ferry's next request, a
    * cancel's clean-up too) waits for the device as long as the sync. */
-  { "/slow-device/cancel-during-point/exfat", { FERRY_TEST_STICK_FS_EXFAT, SLOW, 4, FALSE } },
+  { "/slow-device/cancel-during-point/exfat", { FERRY_TEST_STICK_FS_EXFAT, SLOW, 4 } },
   /* Cancelled in the middle of a small file, not of one whose pages a
    * stalled device is writing: ext4 waits for those to drop them. */
-  { "/slow-device/cancel-while-measuring/ext4", { FERRY_TEST_STICK_FS_EXT4, AUTO, 24, TRUE } },
-  { "/slow-device/cancel-while-measuring/exfat", { FERRY_TEST_STICK_FS_EXFAT, AUTO, 24, FALSE } },
+  { "/slow-device/cancel-while-measuring/ext4", { FERRY_TEST_STICK_FS_EXT4, AUTO, 24 } },
+  { "/slow-device/cancel-while-measuring/exfat", { FERRY_TEST_STICK_FS_EXFAT, AUTO, 24 } },
 #undef SLOW
 #undef AUTO
 };
 
-/* The slow strategy (4 files of 4 MB: a point made some durable, the
- * next one fails), and the fast one an ext4 stick starts on while it is
- * measured (4 files of 3 MB, named as soon as written while the device
- * is measured by their writeback, with no point yet: the device fails
- * before the first). */
+/* The slow strategy (4 files of 4 MB), and the fast one a stick starts
+ * on while it is measured (4 files of 3 MB: a measuring point made some
+ * durable, the next one fails). */
 static const struct
 {
   const char *path;
