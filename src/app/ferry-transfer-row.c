@@ -96,16 +96,16 @@ format_rate_and_time (const FerryProgress *p)
     return g_strdup ("");
   rate = g_format_size ((guint64) p->rate);
   if (p->eta < 0)
-    /* TRANSLATORS: a transfer rate, added after the bytes copied, like
-     * "Copying: 1.2 GB of 2.9 GB · 38.2 MB/s"; keep the spaces and the dot */
+    /* TRANSLATORS: a transfer rate, added after the items copied, like
+     * "3 of 12 items · 38.2 MB/s"; keep the spaces and the dot */
     return g_strdup_printf (_ (" · %s/s"), rate);
   if (p->eta < 60)
-    /* TRANSLATORS: a transfer rate and the time left, added after the bytes
-     * copied, like "Copying: 1.2 GB of 2.9 GB · 38.2 MB/s · 12 seconds left" */
+    /* TRANSLATORS: a transfer rate and the time left, added after the items
+     * copied, like "3 of 12 items · 38.2 MB/s · 12 seconds left" */
     return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, " · %s/s · %u second left",
                                          " · %s/s · %u seconds left", (guint) p->eta + 1),
                             rate, (guint) p->eta + 1);
-  /* TRANSLATORS: like "Copying: 1.2 GB of 2.9 GB · 38.2 MB/s · 3 minutes left" */
+  /* TRANSLATORS: like "3 of 12 items · 38.2 MB/s · 3 minutes left" */
   return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, " · %s/s · %u minute left",
                                        " · %s/s · %u minutes left", (guint) (p->eta / 60) + 1),
                           rate, (guint) (p->eta / 60) + 1);
@@ -130,15 +130,29 @@ format_item_count (guint64 done, guint64 total, gboolean growing)
                           done_str, total_str);
 }
 
+/* What a person reads under the bar while the job runs: "3 of 12 items
+ * · 4.1 MB/s · 2 minutes left". The rate and time left change often and
+ * by a few characters: here, on a line of their own, they never make the
+ * status wrap onto another line and move the bar under the pointer. */
+static char *
+describe_count (FerryTransferRow *self, const FerryProgress *p)
+{
+  g_autofree char *items = format_item_count (p->files_done, p->files_total, !p->planning_done);
+  g_autofree char *tail = NULL;
+
+  /* Paused or waiting for an answer, no rate or time left holds. */
+  if (p->paused || self->questions > 0)
+    return g_steal_pointer (&items);
+  tail = format_rate_and_time (p);
+  return g_strconcat (items, tail, NULL);
+}
+
 /* What a person reads under the title while the job runs. */
 static char *
 describe_progress (FerryTransferRow *self, const FerryProgress *p)
 {
   g_autofree char *done = g_format_size (p->bytes_durable);
   g_autofree char *total = g_format_size (p->bytes_total);
-  /* Paused or waiting for an answer, no rate or time left holds. */
-  gboolean held = p->paused || self->questions > 0;
-  g_autofree char *tail = held ? g_strdup ("") : format_rate_and_time (p);
   const char *where = ferry_destination_get_name (self->destination);
   g_autofree char *text = NULL;
 
@@ -158,19 +172,15 @@ describe_progress (FerryTransferRow *self, const FerryProgress *p)
         }
       default:
         if (writes_to_slow_device (self->job))
-          /* TRANSLATORS: the drive, bytes on it, bytes in all, then the rate and
-           * time left when known (" · 38.2 MB/s · 2 minutes left"), like
-           * "Writing to SanDisk Cruzer: 120 MB of 500 MB on the drive · 4.1 MB/s" */
-          text = g_strdup_printf (_ ("Writing to %s: %s of %s on the drive%s"), where, done, total,
-                                  tail);
+          /* TRANSLATORS: the drive, bytes on it, bytes in all, like
+           * "Writing to SanDisk Cruzer: 120 MB of 500 MB on the drive" */
+          text = g_strdup_printf (_ ("Writing to %s: %s of %s on the drive"), where, done, total);
         else if (ferry_job_get_verify (self->job))
           /* TRANSLATORS: "Copying and verifying: 1.2 GB of 2.9 GB" */
-          text = g_strdup_printf (_ ("Copying and verifying: %s of %s%s"), done, total, tail);
+          text = g_strdup_printf (_ ("Copying and verifying: %s of %s"), done, total);
         else
-          /* TRANSLATORS: bytes copied, bytes in all, then the rate and time left
-           * when known (" · 38.2 MB/s · 2 minutes left"), like
-           * "Copying: 1.2 GB of 2.9 GB · 38.2 MB/s" */
-          text = g_strdup_printf (_ ("Copying: %s of %s%s"), done, total, tail);
+          /* TRANSLATORS: bytes copied, bytes in all, like "Copying: 1.2 GB of 2.9 GB" */
+          text = g_strdup_printf (_ ("Copying: %s of %s"), done, total);
     }
   if (p->paused)
     /* TRANSLATORS: a transfer's state while paused, then what it had done */
@@ -237,7 +247,7 @@ update (FerryTransferRow *self)
   gtk_progress_bar_set_fraction (
       self->written_bar, p.bytes_total ? MIN (1.0, (double) p.bytes_written / p.bytes_total) : 0);
   describe_bar (self, &p);
-  files = format_item_count (p.files_done, p.files_total, !p.planning_done);
+  files = describe_count (self, &p);
   show_count (self, files, p.files_total);
   gtk_button_set_icon_name (self->pause_button, p.paused ? "media-playback-start-symbolic"
                                                          : "media-playback-pause-symbolic");
@@ -467,6 +477,14 @@ ferry_transfer_row_get_status (FerryTransferRow *self)
 {
   g_return_val_if_fail (FERRY_IS_TRANSFER_ROW (self), NULL);
   return gtk_label_get_label (self->status);
+}
+
+/* The line under the bar: items done, then the rate and time left. */
+const char *
+ferry_transfer_row_get_count (FerryTransferRow *self)
+{
+  g_return_val_if_fail (FERRY_IS_TRANSFER_ROW (self), NULL);
+  return gtk_label_get_label (self->files);
 }
 
 FerryEjectState

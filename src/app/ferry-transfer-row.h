@@ -31,6 +31,7 @@ void ferry_transfer_row_finished (FerryTransferRow *self, const GError *error);
 void ferry_transfer_row_set_eject_state (FerryTransferRow *self, FerryEjectState state);
 FerryEjectState ferry_transfer_row_get_eject_state (FerryTransferRow *self);
 const char *ferry_transfer_row_get_status (FerryTransferRow *self);
+const char *ferry_transfer_row_get_count (FerryTransferRow *self);
 void ferry_transfer_row_question_asked (FerryTransferRow *self);
 void ferry_transfer_row_question_answered (FerryTransferRow *self);
 gboolean ferry_transfer_row_get_eject_when_done (FerryTransferRow *self);
