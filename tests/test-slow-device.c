@@ -1145,7 +1145,8 @@ test_writeback_fails (gconstpointer data)
 /* Cancel on a slow stick answers within half a second (issue 15, item
  * 8), even when it lands while a sync is under way: a durability point's
  * on a FUSE stick, or one of the syncs that measure the device in
- * automatic mode. The device is made very slow once the sync is under
+ * automatic mode; or while no sync is, an ext4 stick being measured by
+ * its writeback. The device is made very slow once the sync is under
  * way, so that it would take a minute; the bound is far from both.
  * (What the kernel makes a cancel wait for, and no one can cut short, is
  * kept out of it: a FUSE daemon rewriting a record the sync writes out,
@@ -1155,6 +1156,7 @@ typedef struct
   FerryTestStickFs fs;
   FerryDeviceMode mode;
   guint n_photos; /* before a video of 64 MiB */
+  gboolean measured_by_writeback;
 } CancelCase;
 
 #define CANCEL_BOUND_USEC (2 * G_USEC_PER_SEC)
@@ -1238,6 +1240,28 @@ wait_for_sync_under_way (FerryJob *job, Watch *w)
     }
 }
 
+/* Until the first window's sync made some of @job's data durable, and
+ * its writers went on a few MB while the device is measured by its
+ * writeback, with no sync under way. */
+static void
+wait_while_measuring (FerryJob *job, Watch *w)
+{
+  gint64 deadline = g_get_monotonic_time () + 60 * G_USEC_PER_SEC;
+
+  for (;;)
+    {
+      g_auto (FerryProgress) progress = { 0 };
+
+      ferry_job_get_progress (job, &progress);
+      g_assert_cmpstr (ferry_job_get_strategy (job), !=, "window");
+      if (progress.bytes_durable > 0 && progress.bytes_written >= progress.bytes_durable + 2 * MB)
+        break;
+      g_assert_false (w->done);
+      g_assert_cmpint (g_get_monotonic_time (), <, deadline);
+      ferry_test_spin (1);
+    }
+}
+
 /* A sync given up for a cancel keeps the stick open only until it
  * returns: then nothing of Ferry's holds it (it can be ejected). */
 static void
@@ -1303,7 +1327,10 @@ test_cancel_during_sync (gconstpointer data)
   job = ferry_test_job_new ((const char *[]){ tree, NULL }, mountpoint);
   ferry_job_set_device_mode (job, c->mode);
   ferry_job_run_async (job, NULL, on_done, &w);
-  wait_for_sync_under_way (job, &w);
+  if (c->measured_by_writeback)
+    wait_while_measuring (job, &w);
+  else
+    wait_for_sync_under_way (job, &w);
   /* The sync writes the device in order, the filesystem's records (at
    * its start) first: the daemon, which rewrites them, never waits for a
    * stalled device, only Ferry would. */
@@ -1311,6 +1338,8 @@ test_cancel_during_sync (gconstpointer data)
   g_assert_true (ferry_test_stick_set_rate (stick, STALL_RATE, &error));
   ferry_test_spin (300);
   g_assert_false (w.done);
+  if (c->measured_by_writeback)
+    g_assert_cmpstr (ferry_job_get_strategy (job), !=, "window");
 
   cancelled_at = g_get_monotonic_time ();
   ferry_job_cancel (job);
@@ -1345,6 +1374,11 @@ static const struct
   /* Cancelled in the middle of a small file, not of one whose pages a
    * stalled device is writing: ext4 waits for those to drop them. */
   { "/slow-device/cancel-while-measuring/ext4", { FERRY_TEST_STICK_FS_EXT4, AUTO, 24 } },
+  /* After the first window's sync an ext4 stick is measured by the
+   * writeback of what Ferry wrote: the device stalls while writers are
+   * held for it, and the writeback started meanwhile waits for it. */
+  { "/slow-device/cancel-while-measuring/by-writeback/ext4",
+    { FERRY_TEST_STICK_FS_EXT4, AUTO, 40, TRUE } },
   { "/slow-device/cancel-while-measuring/exfat", { FERRY_TEST_STICK_FS_EXFAT, AUTO, 24 } },
 #undef SLOW
 #undef AUTO

@@ -25,6 +25,13 @@
 #define PROBES_TO_TRUST    3
 /* One slow window may be a busy moment of a fast disk; two in a row are not. */
 #define PROBES_TO_DISTRUST 2
+/* Measured by writeback, a device that sat idle for this long while a
+ * window waits for it gets a sync after all: data was written where no
+ * writeback was started (it would wait for the kernel's own). A device
+ * that is busy, however slowly, gets none: it would wait for the device
+ * as well, and its journal commit would hold every writeback started
+ * meanwhile. */
+#define STALL_USEC (G_USEC_PER_SEC / 4)
 /* Below this a device is slow: USB sticks, SD cards, network shares;
  * internal SSDs and hard disks write well above it. */
 #define SLOW_RATE (64.0 * MIB)
@@ -59,7 +66,14 @@ typedef enum
  * slow strategy. Its speed is what the device wrote over the time it was
  * busy writing, not how long a syncfs took: a syncfs of small files
  * waits for journal commits and cache flushes, which make a fast disk
- * look slow.
+ * look slow. On a filesystem the kernel writes itself, only the first
+ * window is measured by a sync (the first bytes a person sees safe);
+ * after it the writeback of what writers wrote is started as they go,
+ * and the device is measured by what it writes, without a sync: on a
+ * slow ext4 stick each sync while measuring was a journal commit, three
+ * or four cache flushes, and none vouched for more than the slow
+ * strategy's first point does anyway. Writers are then held by what the
+ * device wrote (data on its way, not yet durable).
  *
  * Files named before their data is durable are kept until a syncfs that
  * began after they were named returns: fine, they are forgotten; failed,
@@ -83,6 +97,11 @@ struct _FerryFlusher
   FerryBlockStat last_stat;
   guint good_probes;
   guint slow_probes;
+  gboolean by_writeback;   /* measured without syncs (see above) */
+  FerryBlockStat at_start; /* by writeback: the device's counters at the start */
+  guint64 device_wrote;    /* by writeback: bytes the device wrote since */
+  FerryBlockStat at_last_look;
+  gint64 device_busy_at; /* by writeback: when the device was last seen at work */
   guint named_open_max;
   int errsv; /* the first syncfs failure */
   GPtrArray *named; /* FerryNamedFile: named since the last syncfs that returned fine */
@@ -137,31 +156,48 @@ ahead_limit (FerryFlusher *self)
   return self->state == STATE_PROBING ? 2 * window_size (self) : FAST_AHEAD;
 }
 
+/* Whether the device is measured by its writeback, not by syncs: once
+ * the first window's sync returned, so that a person sees the first
+ * bytes safe within a window of the device's time; called with the lock
+ * held. */
+static gboolean
+watching_writeback (FerryFlusher *self)
+{
+  return self->state == STATE_PROBING && self->by_writeback && self->syncs_done > 0;
+}
+
+/* Called with the lock held. */
 static guint64
 ahead (FerryFlusher *self)
 {
   guint64 written = ferry_counters_get (&self->counters->bytes_written);
-  guint64 durable = ferry_counters_get (&self->counters->bytes_durable);
+  guint64 behind = ferry_counters_get (&self->counters->bytes_durable);
 
-  return written > durable ? written - durable : 0;
+  if (watching_writeback (self))
+    behind = MAX (behind, self->device_wrote);
+  return written > behind ? written - behind : 0;
 }
 
 /* Sleeps until there is a window to flush (or a writer is held back
- * waiting for room); FALSE when it is time to end. */
+ * waiting for room), or, while the device is watched by its writeback,
+ * for one look at its counters; FALSE when it is time to end. */
 static gboolean
 wait_for_work (FerryFlusher *self)
 {
   gboolean go_on;
+  gboolean looked = FALSE;
 
   g_mutex_lock (&self->lock);
   for (;;)
     {
-      guint64 pending = ahead (self);
+      gboolean watching = watching_writeback (self);
 
       go_on = self->state == STATE_PROBING || self->state == STATE_FAST;
-      if (!go_on || pending >= window_size (self) || self->vouch_wanted)
+      if (!go_on || self->vouch_wanted || (watching && looked)
+          || (!watching && ahead (self) >= window_size (self)))
         break;
       g_cond_wait_until (&self->work, &self->lock, g_get_monotonic_time () + POLL_USEC);
+      looked = TRUE;
     }
   g_mutex_unlock (&self->lock);
   return go_on;
@@ -226,26 +262,19 @@ hand_over (FerryFlusher *self)
   sync_named (self);
 }
 
-/* What the device wrote since the last window, over the time it spent
- * writing it. Only a window in which it wrote enough counts, one way or
- * the other: a device is handed over on evidence, never on a guess. */
+/* What the device wrote since the last judgement (@now: its counters),
+ * over the time it spent writing it. Only a stretch in which it wrote
+ * enough counts, one way or the other: a device is handed over on
+ * evidence, never on a guess. */
 static void
-judge_speed (FerryFlusher *self)
+judge_rate (FerryFlusher *self, const FerryBlockStat *now)
 {
-  FerryBlockStat now;
   double rate;
 
-  if (get_state (self) != STATE_PROBING)
+  if (ferry_block_stat_bytes_written (&self->last_stat, now) < PROBE_MIN_BYTES)
     return;
-  if (!ferry_block_stat_read (self->block_name, &now))
-    {
-      set_state (self, STATE_FAST); /* no counters: its class has the word */
-      return;
-    }
-  if (ferry_block_stat_bytes_written (&self->last_stat, &now) < PROBE_MIN_BYTES)
-    return;
-  rate = ferry_block_stat_write_rate (&self->last_stat, &now);
-  self->last_stat = now;
+  rate = ferry_block_stat_write_rate (&self->last_stat, now);
+  self->last_stat = *now;
   if (rate >= SLOW_RATE)
     self->slow_probes = 0;
   else if (++self->slow_probes >= PROBES_TO_DISTRUST)
@@ -261,6 +290,56 @@ judge_speed (FerryFlusher *self)
     set_state (self, STATE_FAST);
 }
 
+/* After a window's sync, while measuring. */
+static void
+judge_speed (FerryFlusher *self)
+{
+  FerryBlockStat now;
+
+  if (get_state (self) != STATE_PROBING)
+    return;
+  if (!ferry_block_stat_read (self->block_name, &now))
+    set_state (self, STATE_FAST); /* no counters: its class has the word */
+  else
+    judge_rate (self, &now);
+}
+
+/* One look at a device measured by its writeback: what it wrote lets
+ * writers on, and is judged once there is enough of it. FALSE when a
+ * sync is wanted instead: someone waits for one, or a window waits for
+ * a device that is idle. */
+static gboolean
+watch_writeback (FerryFlusher *self)
+{
+  FerryBlockStat now;
+  gint64 looked_at = g_get_monotonic_time ();
+  guint64 wrote;
+  gboolean stalled;
+
+  g_mutex_lock (&self->lock);
+  stalled = !watching_writeback (self) || self->vouch_wanted;
+  g_mutex_unlock (&self->lock);
+  if (stalled)
+    return FALSE;
+  if (!ferry_block_stat_read (self->block_name, &now))
+    {
+      set_state (self, STATE_FAST);
+      return TRUE;
+    }
+  wrote = ferry_block_stat_bytes_written (&self->at_start, &now);
+  g_mutex_lock (&self->lock);
+  self->device_wrote = MAX (self->device_wrote, wrote);
+  if (now.busy_ms != self->at_last_look.busy_ms)
+    self->device_busy_at = looked_at;
+  self->at_last_look = now;
+  stalled = ahead (self) >= window_size (self) && looked_at - self->device_busy_at > STALL_USEC;
+  g_cond_broadcast (&self->room);
+  g_mutex_unlock (&self->lock);
+  if (!stalled)
+    judge_rate (self, &now);
+  return !stalled;
+}
+
 static gpointer
 flusher_main (gpointer data)
 {
@@ -268,7 +347,11 @@ flusher_main (gpointer data)
 
   while (wait_for_work (self))
     {
-      guint64 written = ferry_counters_get (&self->counters->bytes_written);
+      guint64 written;
+
+      if (watch_writeback (self))
+        continue;
+      written = ferry_counters_get (&self->counters->bytes_written);
 
       if (!sync_named (self))
         {
@@ -312,6 +395,11 @@ ferry_flusher_new (FerryCopyTarget *target,
   self->state = probe_block != NULL && ferry_block_stat_read (probe_block, &self->last_stat)
                     ? STATE_PROBING
                     : STATE_FAST;
+  /* sync_file_range() does not reach a FUSE daemon's device. */
+  self->by_writeback = self->state == STATE_PROBING && !target->through_fuse;
+  self->at_start = self->last_stat;
+  self->at_last_look = self->last_stat;
+  self->device_busy_at = g_get_monotonic_time ();
   self->named = g_ptr_array_new ();
   self->named_open_max = ferry_named_files_open_max (NAMED_OPEN_MAX);
   g_mutex_init (&self->lock);
@@ -340,6 +428,23 @@ ferry_flusher_wait_for_room (FerryFlusher *self, GCancellable *cancellable)
       g_cond_wait_until (&self->room, &self->lock, g_get_monotonic_time () + POLL_USEC);
     }
   g_mutex_unlock (&self->lock);
+}
+
+/**
+ * ferry_flusher_wants_writeback:
+ * Whether the writeback of what writers wrote should be started as they
+ * go (sync_file_range(SYNC_FILE_RANGE_WRITE)): the device is measured by
+ * what it writes, and writers are let on as it does.
+ */
+gboolean
+ferry_flusher_wants_writeback (FerryFlusher *self)
+{
+  gboolean wanted;
+
+  g_mutex_lock (&self->lock);
+  wanted = watching_writeback (self);
+  g_mutex_unlock (&self->lock);
+  return wanted;
 }
 
 /**

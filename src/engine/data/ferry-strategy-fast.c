@@ -4,6 +4,7 @@
 #include "ferry-copy-range.h"
 #include "ferry-reflink.h"
 #include "ferry-strategy-fast.h"
+#include "ferry-writeback-starter.h"
 
 /**
  * The fast strategy, for internal disks: share extents where the
@@ -22,6 +23,8 @@ typedef struct
   FerryStrategy parent;
   FerryFlusher *flusher;
   FerryReflink reflink;
+  GMutex starter_lock;
+  FerryWritebackStarter *starter; /* once the flusher wanted writeback */
 } FerryStrategyFast;
 
 static FerryCopyMethod
@@ -47,6 +50,25 @@ fast_copy_data (FerryStrategy *strategy, FerryFileCopy *fc, GError **error)
   return cloned || ferry_copy_range (target, fc, target->n_pieces, error);
 }
 
+/* While the flusher measures the device by its writeback: starts the
+ * device on what @fc wrote before [@offset, @offset + @len), or on all of
+ * it once that range ends the file. Not on the last chunk of a file
+ * being written: a cancel drops that file, and ext4 waits for pages
+ * the device is writing before it lets them go. */
+static void
+start_writeback (FerryStrategyFast *self, FerryFileCopy *fc, off_t offset, size_t len)
+{
+  gboolean ends_file = offset + (off_t) len >= fc->st.st_size;
+
+  if (!ends_file && offset == 0)
+    return;
+  g_mutex_lock (&self->starter_lock);
+  if (self->starter == NULL)
+    self->starter = ferry_writeback_starter_new ();
+  ferry_writeback_starter_add (self->starter, fc->tmp.fd, 0, ends_file ? 0 : offset);
+  g_mutex_unlock (&self->starter_lock);
+}
+
 /* While the flusher still measures, writers stay only a little ahead. */
 static gboolean
 fast_chunk_written (FerryStrategy *strategy,
@@ -57,6 +79,8 @@ fast_chunk_written (FerryStrategy *strategy,
 {
   FerryStrategyFast *self = (FerryStrategyFast *) strategy;
 
+  if (ferry_flusher_wants_writeback (self->flusher))
+    start_writeback (self, fc, offset, len);
   ferry_flusher_wait_for_room (self->flusher,
                                ferry_control_get_cancellable (strategy->target->control));
   return TRUE;
@@ -108,6 +132,8 @@ fast_free (FerryStrategy *strategy)
   FerryStrategyFast *self = (FerryStrategyFast *) strategy;
 
   g_clear_pointer (&self->flusher, ferry_flusher_free);
+  g_clear_pointer (&self->starter, ferry_writeback_starter_free);
+  g_mutex_clear (&self->starter_lock);
   g_free (self);
 }
 
@@ -136,6 +162,7 @@ ferry_strategy_fast_new (FerryCopyTarget *target,
 
   self->parent.klass = &fast_class;
   self->parent.target = target;
+  g_mutex_init (&self->starter_lock);
   self->flusher = ferry_flusher_new (target, probe_block, on_slow, user_data);
   return &self->parent;
 }
