@@ -585,9 +585,16 @@ most_copy_threads_slow (Fixture *f, guint n_workers)
 static void
 test_workers_on_slow_destination (Fixture *f, gconstpointer data)
 {
+  guint most;
+
   g_assert_cmpuint (most_copy_threads_slow (f, 1), ==, 0);
-  /* The count sees workers where there are some. */
-  g_assert_cmpuint (most_copy_threads_slow (f, 3), ==, 2);
+  /* The count sees workers where there are some, and never more than
+   * asked for. (Both at once only when the job lasts long enough for
+   * both to start: on a loaded machine, under the sanitizers, one run
+   * in CI saw only one.) */
+  most = most_copy_threads_slow (f, 3);
+  g_assert_cmpuint (most, >=, 1);
+  g_assert_cmpuint (most, <=, 2);
 }
 
 #define CARD_FILE_SIZE (256 * 1024)
