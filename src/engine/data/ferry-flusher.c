@@ -445,6 +445,11 @@ ferry_flusher_wants_writeback (FerryFlusher *self)
 {
   gboolean wanted;
 
+  /* Never wanted on a device not measured, or not measured so: no lock
+   * then for each chunk a writer writes (by_writeback is set once, before
+   * the flusher's thread starts). */
+  if (!self->by_writeback)
+    return FALSE;
   g_mutex_lock (&self->lock);
   wanted = watching_writeback (self);
   g_mutex_unlock (&self->lock);
