@@ -67,6 +67,9 @@ static const Expected devices[] = {
     "CT500MX500SSD1 (500.1\xc2\xa0"
     "GB)",
     "root", "sda2" },
+  /* A loop device whose file (/var/tmp/disk.img) is not there to be
+   * judged: measured. One on a file in memory is trusted
+   * (/slow-device/loop-judged-by-its-file). */
   { "/device/loop", 7, 0, "ext4", "/dev/loop0", FERRY_DEVICE_BUS_VIRTUAL, FERRY_DEVICE_SPEED_FAST, TRUE,
     FALSE, TRUE,
     "Virtual disk (536.9\xc2\xa0"

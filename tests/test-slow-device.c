@@ -7,9 +7,13 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <linux/loop.h>
+#include <linux/magic.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/mount.h>
+#include <sys/statfs.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <unistd.h>
@@ -351,6 +355,87 @@ test_fast_override (Fixture *f, gconstpointer data)
   ferry_test_assert_trees_equal (tree, ferry_test_path (f->dst, "tree", NULL),
                                  FERRY_TEST_COMPARE_ALL);
   watch_clear (&w);
+}
+
+/* A loop device on @path that detaches itself once the descriptor
+ * returned is closed, also when the test dies (LOOP_CONFIGURE sets the
+ * file and the flag at once); -1 on failure. */
+static int
+attach_autoclear_loop (const char *path, dev_t *devnum)
+{
+  struct loop_config config = { .info.lo_flags = LO_FLAGS_AUTOCLEAR };
+  int control = open ("/dev/loop-control", O_RDWR | O_CLOEXEC);
+  int number = control >= 0 ? ioctl (control, LOOP_CTL_GET_FREE) : -1;
+  g_autofree char *device = g_strdup_printf ("/dev/loop%d", number);
+  int loop_fd = number >= 0 ? open (device, O_RDWR | O_CLOEXEC) : -1;
+  int file_fd = open (path, O_RDWR | O_CLOEXEC);
+  struct stat st;
+
+  config.fd = (__u32) file_fd;
+  if (loop_fd >= 0 && (ioctl (loop_fd, LOOP_CONFIGURE, &config) != 0 || fstat (loop_fd, &st) != 0))
+    {
+      close (loop_fd);
+      loop_fd = -1;
+    }
+  if (loop_fd >= 0)
+    *devnum = st.st_rdev;
+  if (file_fd >= 0)
+    close (file_fd);
+  if (control >= 0)
+    close (control);
+  return loop_fd;
+}
+
+/* Whether a copy to a loop device on a file in memory measures it: the
+ * device is asked while the loop exists, and everything is taken down
+ * before any assertion. */
+static gboolean
+loop_in_memory_is_measured (FerryDeviceSpeed *speed)
+{
+  g_autofree char *path = g_strdup_printf ("/dev/shm/ferry-test-loop-%d", (int) getpid ());
+  g_autoptr (FerryDevice) device = NULL;
+  dev_t devnum = 0;
+  int loop_fd;
+
+  ferry_test_write_random (path, 8 * 1024 * 1024, 3);
+  loop_fd = attach_autoclear_loop (path, &devnum);
+  if (loop_fd >= 0)
+    device = ferry_device_new_for_devnum (devnum, NULL, NULL);
+  if (loop_fd >= 0)
+    close (loop_fd);
+  unlink (path);
+  g_assert_nonnull (device);
+  *speed = ferry_device_get_speed (device);
+  return ferry_device_get_speed_measured (device);
+}
+
+/* A loop device is measured where its file may be slow (here a stick's,
+ * behind a FUSE daemon), and trusted as fast where its file is in memory
+ * or on a disk fast by its class. */
+static void
+test_loop_judged_by_its_file (Fixture *f, gconstpointer data)
+{
+  g_autoptr (FerryDevice) stick = NULL;
+  FerryDeviceSpeed speed = FERRY_DEVICE_SPEED_SLOW;
+  struct statfs shm;
+  int fd;
+
+  if (!have_stick (f))
+    return;
+  fd = open (f->dst, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  g_assert_cmpint (fd, >=, 0);
+  stick = ferry_device_new_for_fd (fd);
+  close (fd);
+  g_assert_cmpint (ferry_device_get_bus (stick), ==, FERRY_DEVICE_BUS_VIRTUAL);
+  g_assert_true (ferry_device_get_speed_measured (stick));
+
+  if (statfs ("/dev/shm", &shm) != 0 || shm.f_type != TMPFS_MAGIC)
+    {
+      g_test_skip ("needs /dev/shm in memory (tmpfs) for a loop device on a file there");
+      return;
+    }
+  g_assert_false (loop_in_memory_is_measured (&speed));
+  g_assert_cmpint (speed, ==, FERRY_DEVICE_SPEED_FAST);
 }
 
 /* A file of several pieces (copied by several threads) on a device that
@@ -1410,6 +1495,7 @@ main (int argc, char **argv)
   ADD ("/slow-device/slow-from-start", test_slow_from_start, 20);
   ADD ("/slow-device/chunk-sync", test_chunk_sync, 20);
   ADD ("/slow-device/fast-override", test_fast_override, 20);
+  ADD ("/slow-device/loop-judged-by-its-file", test_loop_judged_by_its_file, 0);
   ADD ("/slow-device/large-file-turns-slow", test_large_file_turns_slow, 60);
   ADD ("/slow-device/unplugged", test_unplugged, 10);
   ADD ("/slow-device/retry-after-unplug", test_retry_after_unplug, 10);

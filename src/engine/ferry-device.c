@@ -27,6 +27,7 @@ struct _FerryDevice
   gboolean removable;
   gboolean rotational;
   gboolean stands_in; /* a loop, network or RAM block device */
+  gboolean on_trusted_file; /* a loop device whose file is on storage fast by its class */
   guint64 size;
   char *vendor;
   char *model;
@@ -210,6 +211,41 @@ read_disk (FerryDevice *self, struct udev *udev, struct udev_device *top)
   udev_device_unref (dev);
 }
 
+static FerryDevice *device_new (dev_t devnum, const char *fs_type, const char *fs_source, guint depth);
+
+/* Whether the file behind a loop device is on storage fast by its
+ * class (a disk that is not removable, or memory): the loop is then as
+ * fast, and need not be measured. A file on a removable, remote or FUSE
+ * filesystem, or one gone ("(deleted)"), leaves the loop to be measured.
+ * Loops on loops are followed a few levels. */
+static gboolean
+backing_is_fast_by_class (const char *backing_file, guint depth)
+{
+  g_autoptr (FerryDevice) below = NULL;
+  g_autofree char *fs_type = NULL;
+  g_autofree char *fs_source = NULL;
+  struct stat st;
+
+  if (backing_file == NULL || depth >= 4 || stat (backing_file, &st) != 0 || !S_ISREG (st.st_mode))
+    return FALSE;
+  ferry_fs_find_mount (st.st_dev, &fs_type, &fs_source);
+  below = device_new (st.st_dev, fs_type, fs_source, depth + 1);
+  return ferry_device_get_speed (below) == FERRY_DEVICE_SPEED_FAST
+         && !ferry_device_get_speed_measured (below);
+}
+
+static void
+read_loop_backing (FerryDevice *self, struct udev_device *dev, guint depth)
+{
+  struct udev_device *disk = disk_of (dev);
+  const char *backing_file;
+
+  if (disk == NULL || !g_str_has_prefix (udev_device_get_sysname (disk), "loop"))
+    return;
+  backing_file = udev_device_get_sysattr_value (disk, "loop/backing_file");
+  self->on_trusted_file = backing_is_fast_by_class (backing_file, depth);
+}
+
 static char *
 generic_name (FerryDeviceBus bus, gboolean removable)
 {
@@ -278,14 +314,8 @@ lookup_block_device (struct udev *udev, dev_t devnum, const char *fs_source)
   return dev;
 }
 
-/**
- * ferry_device_new_for_devnum:
- * @devnum: the st_dev of a file on the filesystem
- * @fs_type: (nullable): its filesystem type, from the mount table
- * @fs_source: (nullable): its mount source (a device path, or a share)
- */
-FerryDevice *
-ferry_device_new_for_devnum (dev_t devnum, const char *fs_type, const char *fs_source)
+static FerryDevice *
+device_new (dev_t devnum, const char *fs_type, const char *fs_source, guint depth)
 {
   FerryDevice *self = g_object_new (FERRY_TYPE_DEVICE, NULL);
   struct udev *udev;
@@ -306,12 +336,25 @@ ferry_device_new_for_devnum (dev_t devnum, const char *fs_type, const char *fs_s
       self->block_name = g_strdup (udev_device_get_sysname (dev));
       self->label = tidy (udev_device_get_property_value (dev, "ID_FS_LABEL"));
       read_disk (self, udev, dev);
+      read_loop_backing (self, dev, depth);
       udev_device_unref (dev);
     }
   if (udev != NULL)
     udev_unref (udev);
   compose_names (self, fs_source);
   return self;
+}
+
+/**
+ * ferry_device_new_for_devnum:
+ * @devnum: the st_dev of a file on the filesystem
+ * @fs_type: (nullable): its filesystem type, from the mount table
+ * @fs_source: (nullable): its mount source (a device path, or a share)
+ */
+FerryDevice *
+ferry_device_new_for_devnum (dev_t devnum, const char *fs_type, const char *fs_source)
+{
+  return device_new (devnum, fs_type, fs_source, 0);
 }
 
 /**
@@ -387,10 +430,11 @@ ferry_device_get_speed (FerryDevice *self)
  * ferry_device_get_speed_measured:
  * Whether a copy to a device its class calls fast measures it before it
  * trusts it: a block device that stands in for storage elsewhere (a loop
- * device on a slow file, a network block device) or whose bus is
- * unknown. A disk that is not removable and sits on ATA, NVMe or virtio is
- * fast by its class, and is not measured: a window of small files makes
- * any disk's syncfs look slow.
+ * device on a file that may be slow, a network block device) or whose bus
+ * is unknown. A disk that is not removable and sits on ATA, NVMe or virtio
+ * is fast by its class, and is not measured: a window of small files makes
+ * any disk's syncfs look slow. So is a loop device whose file is on such a
+ * disk or in memory.
  */
 gboolean
 ferry_device_get_speed_measured (FerryDevice *self)
@@ -399,7 +443,7 @@ ferry_device_get_speed_measured (FerryDevice *self)
 
   if (self->block_name == NULL || ferry_device_get_speed (self) == FERRY_DEVICE_SPEED_SLOW)
     return FALSE;
-  return self->stands_in || self->bus == FERRY_DEVICE_BUS_UNKNOWN;
+  return (self->stands_in && !self->on_trusted_file) || self->bus == FERRY_DEVICE_BUS_UNKNOWN;
 }
 
 gboolean
