@@ -156,6 +156,16 @@ disk_of (struct udev_device *dev)
   return dev;
 }
 
+/* A name from sysfs, or NULL for a number: a PCI or virtio device's
+ * "vendor" is an ID like "0x1af4", which no person knows the disk by. */
+static char *
+tidy_name (const char *value)
+{
+  if (value != NULL && g_str_has_prefix (value, "0x"))
+    return NULL;
+  return tidy (value);
+}
+
 /* Without udev's names, the devices a disk hangs from have them: a SCSI
  * device's vendor and model, an SD card's name, an NVMe controller's
  * model. */
@@ -166,9 +176,9 @@ read_names_from_parents (FerryDevice *self, struct udev_device *disk)
        p = udev_device_get_parent (p))
     {
       if (self->vendor == NULL)
-        self->vendor = tidy (udev_device_get_sysattr_value (p, "vendor"));
+        self->vendor = tidy_name (udev_device_get_sysattr_value (p, "vendor"));
       if (self->model == NULL)
-        self->model = tidy (udev_device_get_sysattr_value (p, "model"));
+        self->model = tidy_name (udev_device_get_sysattr_value (p, "model"));
       if (self->model == NULL && g_strcmp0 (udev_device_get_subsystem (p), "mmc") == 0)
         self->model = tidy (udev_device_get_sysattr_value (p, "name"));
       if (self->model != NULL)
