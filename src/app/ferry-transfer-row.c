@@ -120,9 +120,9 @@ format_item_count (guint64 done, guint64 total, gboolean growing)
   g_autofree char *total_str = g_strdup_printf ("%" G_GUINT64_FORMAT, total);
 
   if (growing)
-    /* TRANSLATORS: files and folders copied, and those found so far while
-     * Ferry is still looking, like "3 of 12 items…" */
     return g_strdup_printf (
+        /* TRANSLATORS: files and folders copied, and those found so far while
+         * Ferry is still looking, like "3 of 12 items…" */
         g_dngettext (GETTEXT_PACKAGE, "%s of %s item…", "%s of %s items…", total), done_str,
         total_str);
   /* TRANSLATORS: files and folders copied, and all there are, like "3 of 12 items" */
@@ -355,6 +355,7 @@ show_adaptations (FerryTransferRow *self)
     {
       GtkWidget *more = adw_action_row_new ();
       g_autofree char *text = g_strdup_printf (
+          /* TRANSLATORS: after the first few items adapted for a drive: "and 4 more" */
           g_dngettext (GETTEXT_PACKAGE, "and %u more", "and %u more", items->len - listed),
           items->len - listed);
 

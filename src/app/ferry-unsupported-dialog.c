@@ -70,9 +70,10 @@ describe_names (GPtrArray *items, FerryUnsupportedKind kind, guint n)
   if (n > shown)
     {
       g_string_append_c (text, '\n');
-      /* TRANSLATORS: after the first few names of a group: "and 4 more" */
       g_string_append_printf (
-          text, g_dngettext (GETTEXT_PACKAGE, "and %u more", "and %u more", n - shown), n - shown);
+          text,
+          /* TRANSLATORS: after the first few names of a group: "and 4 more" */
+          g_dngettext (GETTEXT_PACKAGE, "and %u more", "and %u more", n - shown), n - shown);
     }
   return g_string_free (text, FALSE);
 }
@@ -134,10 +135,11 @@ describe_body (FerryUnsupportedReport *report, const char *where)
   guint adaptable = ferry_unsupported_report_count_adaptable (report);
   const char *adapt;
   g_autofree char *what = g_strdup_printf (
-      /* TRANSLATORS: the drive (or folder), its format, and how many of the
-       * files and folders being copied it cannot store:
-       * "STICK is formatted exFAT, which cannot store 7 of the items being copied as they are." */
       g_dngettext (GETTEXT_PACKAGE,
+                   /* TRANSLATORS: the drive (or folder), its format, and how many of
+                    * the files and folders being copied it cannot store: "STICK is
+                    * formatted exFAT, which cannot store 7 of the items being copied
+                    * as they are." */
                    "%s is formatted %s, which cannot store %u of the items being copied as "
                    "it is.",
                    "%s is formatted %s, which cannot store %u of the items being copied as "

@@ -40,9 +40,10 @@ describe_name_group (FerryUnsupportedKind kind, guint n)
                                 n);
       case FERRY_UNSUPPORTED_CASE_COLLISION:
       default:
-        /* TRANSLATORS: names like "Notes.txt" and "notes.txt", which
-         * the drive sees as the same name */
         return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
+                                             /* TRANSLATORS: names like "Notes.txt" and
+                                              * "notes.txt", which the drive sees as the
+                                              * same name */
                                              "%u name differs from another only in capitals",
                                              "%u names differ only in capitals", n),
                                 n);
@@ -63,8 +64,8 @@ ferry_unsupported_text_group (FerryUnsupportedReport *report, FerryUnsupportedKi
     {
       case FERRY_UNSUPPORTED_TOO_LARGE:
         largest = g_format_size (FAT32_LARGEST_FILE);
-        /* TRANSLATORS: "1 file is larger than 4.3 GB, the most a FAT32 drive can hold" */
         return g_strdup_printf (
+            /* TRANSLATORS: "1 file is larger than 4.3 GB, the most a FAT32 drive can hold" */
             g_dngettext (GETTEXT_PACKAGE, "%u file is larger than %s, the most a %s drive can hold",
                          "%u files are larger than %s, the most a %s drive can hold", n),
             n, largest, ferry_unsupported_report_get_filesystem (report));
@@ -183,25 +184,25 @@ ferry_unsupported_text_summary (FerryUnsupportedReport *report)
   if (action == FERRY_UNSUPPORTED_ACTION_ADAPT)
     adapted = ferry_unsupported_report_count_adaptable (report);
   if (adapted == 0)
-    /* TRANSLATORS: "3 items skipped for FAT32": the drive could not store them */
     return g_strdup_printf (
+        /* TRANSLATORS: "3 items skipped for FAT32": the drive could not store them */
         g_dngettext (GETTEXT_PACKAGE, "%u item skipped for %s", "%u items skipped for %s", n), n,
         fs);
   if (only_renamed (report))
-    /* TRANSLATORS: "2 items renamed for exFAT" */
     head = g_strdup_printf (
+        /* TRANSLATORS: "2 items renamed for exFAT" */
         g_dngettext (GETTEXT_PACKAGE, "%u item renamed for %s", "%u items renamed for %s", adapted),
         adapted, fs);
   else
-    /* TRANSLATORS: "2 items adapted for exFAT": renamed, or links copied as their files */
     head = g_strdup_printf (
+        /* TRANSLATORS: "2 items adapted for exFAT": renamed, or links copied as their files */
         g_dngettext (GETTEXT_PACKAGE, "%u item adapted for %s", "%u items adapted for %s", adapted),
         adapted, fs);
   if (adapted == n)
     return g_steal_pointer (&head);
-  /* TRANSLATORS: what was adapted, then how many items were skipped:
-   * "2 items renamed for exFAT, 1 skipped" */
   return g_strdup_printf (
+      /* TRANSLATORS: what was adapted, then how many items were skipped:
+       * "2 items renamed for exFAT, 1 skipped" */
       g_dngettext (GETTEXT_PACKAGE, "%s, %u skipped", "%s, %u skipped", n - adapted), head,
       n - adapted);
 }

@@ -326,8 +326,8 @@ ferry_cli_prompt_ask_unsupported (FerryCliPrompt *self, FerryUnsupportedReport *
   g_return_if_fail (self->pending == NULL && self->pending_report == NULL);
   self->pending_report = g_object_ref (report);
   fprintf (stderr, "\r\033[K");
-  /* TRANSLATORS: the first %s is a number, the second FAT32, exFAT or NTFS */
   fprintf (stderr,
+           /* TRANSLATORS: the first %s is a number, the second FAT32, exFAT or NTFS */
            g_dngettext (GETTEXT_PACKAGE, "%s item cannot be stored on this %s drive as it is:\n",
                         "%s items cannot be stored on this %s drive as they are:\n", items->len),
            count, ferry_unsupported_report_get_filesystem (report));
