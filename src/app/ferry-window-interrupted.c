@@ -84,15 +84,26 @@ describe_destination (FerryWindow *self, FerryUnfinished *unfinished)
   return ferry_destination_name_paths (destination, path);
 }
 
-static GtkWidget *
-new_row (FerryWindow *self, FerryUnfinished *unfinished)
+/* Whole sentences for translators, with the drive's name or without. */
+static char *
+new_title (FerryUnfinished *unfinished)
 {
   g_autofree char *durable = g_format_size (ferry_unfinished_get_bytes_durable (unfinished));
   g_autofree char *total = g_format_size (ferry_unfinished_get_bytes_total (unfinished));
   const char *label = ferry_unfinished_get_label (unfinished);
-  /* TRANSLATORS: a transfer cut short, like "Interrupted: 1.2 GB of 3.0 GB on STICK" */
-  g_autofree char *title = g_strdup_printf (_ ("Interrupted: %s of %s on %s"), durable, total,
-                                            label != NULL ? label : _ ("the drive"));
+
+  if (label != NULL)
+    /* TRANSLATORS: a transfer cut short, like "Interrupted: 1.2 GB of 3.0 GB on STICK" */
+    return g_strdup_printf (_ ("Interrupted: %s of %s on %s"), durable, total, label);
+  /* TRANSLATORS: a transfer cut short on a drive with no name, like
+   * "Interrupted: 1.2 GB of 3.0 GB" */
+  return g_strdup_printf (_ ("Interrupted: %s of %s"), durable, total);
+}
+
+static GtkWidget *
+new_row (FerryWindow *self, FerryUnfinished *unfinished)
+{
+  g_autofree char *title = new_title (unfinished);
   g_autofree char *where = describe_destination (self, unfinished);
   g_autofree char *subtitle = g_markup_escape_text (where, -1);
   GtkWidget *row = adw_action_row_new ();

@@ -11,19 +11,34 @@
 /* ferry-copy --resume: the unfinished transfers listed, one a line, or
  * those named (or all) continued, each on its own drive only. */
 
-static void
-print_unfinished (FerryUnfinished *unfinished)
+/* How much is on the drive, like "1.2 GB of 3.0 GB on STICK". */
+static char *
+describe_amount (FerryUnfinished *unfinished)
 {
   g_autofree char *durable = g_format_size (ferry_unfinished_get_bytes_durable (unfinished));
   g_autofree char *total = g_format_size (ferry_unfinished_get_bytes_total (unfinished));
   const char *label = ferry_unfinished_get_label (unfinished);
-  g_autofree char *where = g_strdup_printf (
-      /* TRANSLATORS: how much of a transfer is on its drive, like "1.2 GB of 3.0 GB on STICK" */
-      _ ("%s of %s on %s"), durable, total, label != NULL ? label : "?");
 
-  printf ("%s  %s  → %s%s\n", ferry_unfinished_get_id (unfinished), where,
-          ferry_unfinished_get_destination (unfinished),
-          ferry_unfinished_is_present (unfinished) ? "" : _ (" (not plugged in)"));
+  if (label == NULL)
+    /* TRANSLATORS: how much of a transfer is on a drive with no name, like "1.2 GB of 3.0 GB" */
+    return g_strdup_printf (_ ("%s of %s"), durable, total);
+  /* TRANSLATORS: how much of a transfer is on its drive, like "1.2 GB of 3.0 GB on STICK" */
+  return g_strdup_printf (_ ("%s of %s on %s"), durable, total, label);
+}
+
+static void
+print_unfinished (FerryUnfinished *unfinished)
+{
+  const char *folder = ferry_unfinished_get_destination (unfinished);
+  g_autofree char *amount = describe_amount (unfinished);
+  g_autofree char *destination = NULL;
+
+  if (ferry_unfinished_is_present (unfinished))
+    destination = g_strdup (folder);
+  else
+    /* TRANSLATORS: a destination whose drive is away, like "/media/me/STICK (not plugged in)" */
+    destination = g_strdup_printf (_ ("%s (not plugged in)"), folder);
+  printf ("%s  %s  → %s\n", ferry_unfinished_get_id (unfinished), amount, destination);
 }
 
 static FerryCliExit
