@@ -294,17 +294,24 @@ judge_rate (FerryFlusher *self, const FerryBlockStat *now)
     set_state (self, STATE_FAST);
 }
 
+/* The device's counters into @now; FALSE where it has none, and then
+ * its class has the word: the device is trusted as fast. */
+static gboolean
+read_counters (FerryFlusher *self, FerryBlockStat *now)
+{
+  if (ferry_block_stat_read (self->block_name, now))
+    return TRUE;
+  set_state (self, STATE_FAST);
+  return FALSE;
+}
+
 /* After a window's sync, while measuring. */
 static void
 judge_speed (FerryFlusher *self)
 {
   FerryBlockStat now;
 
-  if (get_state (self) != STATE_PROBING)
-    return;
-  if (!ferry_block_stat_read (self->block_name, &now))
-    set_state (self, STATE_FAST); /* no counters: its class has the word */
-  else
+  if (get_state (self) == STATE_PROBING && read_counters (self, &now))
     judge_rate (self, &now);
 }
 
@@ -325,11 +332,8 @@ watch_writeback (FerryFlusher *self)
   g_mutex_unlock (&self->lock);
   if (stalled)
     return FALSE;
-  if (!ferry_block_stat_read (self->block_name, &now))
-    {
-      set_state (self, STATE_FAST);
-      return TRUE;
-    }
+  if (!read_counters (self, &now))
+    return TRUE;
   wrote = ferry_block_stat_bytes_written (&self->at_start, &now);
   g_mutex_lock (&self->lock);
   self->device_wrote = MAX (self->device_wrote, wrote);
