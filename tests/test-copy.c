@@ -556,9 +556,10 @@ make_numbered_files (const char *dir, const char *prefix, guint n, gsize size)
     }
 }
 
-/* The most threads copying at once while @n_workers copy a slow way. */
+/* The most threads copying at once while @n_workers copy @n_files
+ * small files a slow way. */
 static guint
-most_copy_threads_slow (Fixture *f, guint n_workers)
+most_copy_threads_slow (Fixture *f, guint n_workers, guint n_files)
 {
   g_autofree char *tree = g_build_filename (f->src, "many", NULL);
   g_autofree char *dest = g_build_filename (f->dst, "j", NULL);
@@ -568,7 +569,8 @@ most_copy_threads_slow (Fixture *f, guint n_workers)
   guint most = 0;
   guint sampler;
 
-  make_numbered_files (tree, "", 300, 4096);
+  ferry_test_remove_tree (tree);
+  make_numbered_files (tree, "", n_files, 4096);
   ferry_test_remove_tree (dest);
   ferry_test_make_dirs (dest);
   job = ferry_test_job_new (sources, dest);
@@ -587,12 +589,14 @@ test_workers_on_slow_destination (Fixture *f, gconstpointer data)
 {
   guint most;
 
-  g_assert_cmpuint (most_copy_threads_slow (f, 1), ==, 0);
+  g_assert_cmpuint (most_copy_threads_slow (f, 1, 300), ==, 0);
   /* The count sees workers where there are some, and never more than
    * asked for. (Both at once only when the job lasts long enough for
    * both to start: on a loaded machine, under the sanitizers, one run
-   * in CI saw only one.) */
-  most = most_copy_threads_slow (f, 3);
+   * in CI saw only one. With 300 files a loaded machine could finish
+   * the job before a sample saw any worker: 2 runs in 30 with four busy
+   * loops beside it; with 1,000 the job lasts long enough.) */
+  most = most_copy_threads_slow (f, 3, 1000);
   g_assert_cmpuint (most, >=, 1);
   g_assert_cmpuint (most, <=, 2);
 }
