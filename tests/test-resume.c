@@ -13,6 +13,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "ferry-journal.h"
 #include "ferry-test-stick.h"
 #include "ferry-test-util.h"
 
@@ -132,13 +133,13 @@ run_copy (const char *source,
   return g_subprocess_get_exit_status (copy);
 }
 
-/* The only journal kept, or NULL. */
-static GKeyFile *
+/* The only journal kept, read as Ferry reads it (its log too), or NULL. */
+static FerryJournal *
 load_journal (Fixture *f)
 {
   g_autofree char *dir_path = g_build_filename (f->state, "ferry", NULL);
   g_autoptr (GDir) dir = g_dir_open (dir_path, 0, NULL);
-  g_autoptr (GKeyFile) journal = g_key_file_new ();
+  g_autoptr (FerryJournal) journal = NULL;
   const char *name;
   guint found = 0;
 
@@ -146,38 +147,27 @@ load_journal (Fixture *f)
     if (g_str_has_suffix (name, ".journal"))
       {
         g_autofree char *path = g_build_filename (dir_path, name, NULL);
+        g_autofree char *id = g_strndup (name, strlen (name) - strlen (".journal"));
         found++;
-        if (!g_key_file_load_from_file (journal, path, G_KEY_FILE_NONE, NULL))
+        g_clear_object (&journal);
+        if ((journal = ferry_journal_load_file (path, id, NULL)) == NULL)
           return NULL;
       }
   g_assert_cmpuint (found, <=, 1);
-  return found == 1 ? g_steal_pointer (&journal) : NULL;
+  return g_steal_pointer (&journal);
 }
 
-/* The in-flight file's durable offset and temporary name in @journal. */
+/* The big file's durable offset and temporary name in @journal. */
 static guint64
-in_flight_offset (GKeyFile *journal, char **temp_name)
+in_flight_offset (FerryJournal *journal, char **temp_name)
 {
-  g_auto (GStrv) keys = journal ? g_key_file_get_keys (journal, "in-flight", NULL, NULL) : NULL;
-  guint64 best = 0;
+  g_auto (FerryJournalInFlight) in_flight = { 0 };
 
-  for (guint i = 0; keys != NULL && keys[i] != NULL; i++)
-    {
-      g_autofree char *value = g_key_file_get_string (journal, "in-flight", keys[i], NULL);
-      g_auto (GStrv) fields = g_strsplit (value, ";", 0);
-      guint64 offset = g_ascii_strtoull (fields[1], NULL, 10);
-
-      if (offset >= best)
-        {
-          best = offset;
-          if (temp_name != NULL)
-            {
-              g_free (*temp_name);
-              *temp_name = g_strdup (fields[0]);
-            }
-        }
-    }
-  return best;
+  if (journal == NULL || !ferry_journal_find_in_flight (journal, "tree/z/big.bin", &in_flight))
+    return 0;
+  if (temp_name != NULL)
+    *temp_name = g_steal_pointer (&in_flight.temp_name);
+  return in_flight.durable;
 }
 
 /* What the journal says: bytes durable in all, of the file in flight,
@@ -192,16 +182,14 @@ typedef struct
 static JournalSays
 read_journal (Fixture *f)
 {
-  g_autoptr (GKeyFile) journal = load_journal (f);
-  g_auto (GStrv) complete = NULL;
+  g_autoptr (FerryJournal) journal = load_journal (f);
 
   if (journal == NULL)
     return (JournalSays){ 0 };
-  complete = g_key_file_get_keys (journal, "complete", NULL, NULL);
   return (JournalSays){
-    g_key_file_get_uint64 (journal, "transfer", "bytes-durable", NULL),
+    ferry_journal_get_bytes_durable (journal),
     in_flight_offset (journal, NULL),
-    complete != NULL ? g_strv_length (complete) : 0,
+    ferry_journal_get_files_complete (journal),
   };
 }
 
@@ -429,7 +417,7 @@ static void
 test_unplug_replug (Fixture *f, gconstpointer data)
 {
   g_autoptr (GSubprocess) copy = NULL;
-  g_autoptr (GKeyFile) journal = NULL;
+  g_autoptr (FerryJournal) journal = NULL;
   g_autoptr (GError) error = NULL;
   g_autofree char *temp_name = NULL;
   g_autofree char *on_device = NULL;
@@ -458,7 +446,7 @@ test_unplug_replug (Fixture *f, gconstpointer data)
                                       NULL, &error));
   g_assert_cmpuint (length, >=, offset);
   g_assert_true (memcmp (on_device, source, offset) == 0);
-  run_again (f, total, g_key_file_get_uint64 (journal, "transfer", "bytes-durable", NULL), NULL);
+  run_again (f, total, ferry_journal_get_bytes_durable (journal), NULL);
 }
 
 /* Between the runs the big file and a complete one change at the source,
@@ -599,6 +587,7 @@ static void
 test_other_stick_same_label (Fixture *f, gconstpointer data)
 {
   g_autoptr (FerryTestStick) other = NULL;
+  g_autoptr (FerryJournal) kept = NULL;
   g_autoptr (GPtrArray) unfinished = NULL;
   g_autoptr (GError) error = NULL;
   g_autofree char *err = NULL;
@@ -628,7 +617,8 @@ test_other_stick_same_label (Fixture *f, gconstpointer data)
   g_assert_cmpint (run_resume (id, &err), !=, 0);
   g_assert_nonnull (strstr (err, "is not plugged in"));
   g_assert_false (g_file_test (ferry_test_path (f->dst, "tree", NULL), G_FILE_TEST_EXISTS));
-  g_assert_nonnull (load_journal (f));
+  kept = load_journal (f);
+  g_assert_nonnull (kept);
 }
 
 /* A save killed between writing the journal's new text and renaming it

@@ -2,18 +2,26 @@
 #include "config.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <glib/gi18n-lib.h>
 #include <glib/gstdio.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
+#include "ferry-fs.h"
 #include "ferry-journal.h"
 
 #define GROUP_TRANSFER  "transfer"
 #define GROUP_COMPLETE  "complete"
 #define GROUP_IN_FLIGHT "in-flight"
 #define SUFFIX          ".journal"
+#define LOG_SUFFIX      "-log"
 #define ID_LENGTH       16
+/* The log is folded into a new whole journal once it holds as many
+ * records as the journal has files (and at least this many): each
+ * record is then written about twice in all, whatever the file count. */
+#define LOG_MIN_RECORDS 4096
 
 /**
  * FerryJournal:
@@ -28,6 +36,15 @@
  * when the point started. So it never claims more than the device has,
  * and it costs the device nothing (the home disk takes the write).
  * Any thread may use it.
+ *
+ * On disk it is two files: "ID.journal", the whole journal as of one
+ * generation, written under a temporary name and renamed; and
+ * "ID.journal-log", what each point changed since, one line a file,
+ * appended. A point thus writes what it changed, not every file the
+ * transfer has done (rewriting those made a copy of many small files
+ * slower the longer it ran). A log of another generation than the
+ * journal's is an older one, already folded in, and is ignored, as is a
+ * line a kill cut short.
  */
 struct _FerryJournal
 {
@@ -42,6 +59,11 @@ struct _FerryJournal
   guint64 bytes_durable;
   GHashTable *complete;  /* relpath → FerryJournalStamp */
   GHashTable *in_flight; /* relpath → InFlight */
+  GHashTable *changed;   /* relpaths whose record changed since the last save */
+  gboolean tracking;     /* a whole journal is written: changes from then on go to the log */
+  guint64 generation;    /* of the whole journal on disk; 0: none yet */
+  guint log_records;     /* in the log of that generation */
+  gboolean log_broken;   /* an append failed: the next save writes all */
 };
 
 G_DEFINE_FINAL_TYPE (FerryJournal, ferry_journal, G_TYPE_OBJECT)
@@ -73,6 +95,7 @@ ferry_journal_finalize (GObject *object)
   ferry_fs_id_clear (&self->filesystem);
   g_hash_table_unref (self->complete);
   g_hash_table_unref (self->in_flight);
+  g_hash_table_unref (self->changed);
   g_mutex_clear (&self->lock);
   G_OBJECT_CLASS (ferry_journal_parent_class)->finalize (object);
 }
@@ -90,6 +113,7 @@ ferry_journal_init (FerryJournal *self)
   self->complete = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
   self->in_flight
       = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, (GDestroyNotify) in_flight_free);
+  self->changed = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
 }
 
 char *
@@ -105,6 +129,21 @@ journal_path (const char *id)
   g_autofree char *name = g_strconcat (id, SUFFIX, NULL);
 
   return g_build_filename (dir, name, NULL);
+}
+
+static char *
+log_path_for (const char *journal_path)
+{
+  return g_strconcat (journal_path, LOG_SUFFIX, NULL);
+}
+
+/* Called with the lock. Until a whole journal is written (and on the
+ * fast path, which saves none) there is nothing to keep apart. */
+static void
+note_changed (FerryJournal *self, const char *relpath)
+{
+  if (self->tracking)
+    g_hash_table_add (self->changed, g_strdup (relpath));
 }
 
 /**
@@ -136,7 +175,9 @@ is_id (const char *id)
 
 /* A journal is saved under "ID.journal.XXXXXX" and renamed: a process
  * killed between the two leaves that name behind. A save takes
- * milliseconds, so one a minute old belongs to nobody. */
+ * milliseconds, so one a minute old belongs to nobody. A log is made
+ * after its journal and removed before it: one without a journal is a
+ * removal cut short. */
 static void
 remove_if_stale_save (const char *dir_path, const char *name)
 {
@@ -144,6 +185,15 @@ remove_if_stale_save (const char *dir_path, const char *name)
   const char *suffix = strstr (name, SUFFIX ".");
   GStatBuf st;
 
+  if (g_str_has_suffix (name, SUFFIX LOG_SUFFIX))
+    {
+      g_autofree char *journal = g_strndup (name, strlen (name) - strlen (LOG_SUFFIX));
+      g_autofree char *journal_path = g_build_filename (dir_path, journal, NULL);
+      path = g_build_filename (dir_path, name, NULL);
+      if (g_lstat (journal_path, &st) != 0 && errno == ENOENT)
+        g_unlink (path);
+      return;
+    }
   if (suffix == NULL || strlen (suffix) != strlen (SUFFIX) + 7)
     return;
   path = g_build_filename (dir_path, name, NULL);
@@ -291,6 +341,17 @@ ferry_journal_dup_temp_paths (FerryJournal *self)
   return (GStrv) g_ptr_array_free (paths, FALSE);
 }
 
+guint
+ferry_journal_get_files_complete (FerryJournal *self)
+{
+  guint files;
+
+  g_mutex_lock (&self->lock);
+  files = g_hash_table_size (self->complete);
+  g_mutex_unlock (&self->lock);
+  return files;
+}
+
 /* The size of the files complete. */
 guint64
 ferry_journal_get_bytes_complete (FerryJournal *self)
@@ -329,6 +390,7 @@ ferry_journal_begin_file (FerryJournal *self,
   record->stamp = *stamp;
   g_mutex_lock (&self->lock);
   g_hash_table_insert (self->in_flight, g_strdup (relpath), record);
+  note_changed (self, relpath);
   g_mutex_unlock (&self->lock);
 }
 
@@ -350,7 +412,8 @@ void
 ferry_journal_drop_file (FerryJournal *self, const char *relpath)
 {
   g_mutex_lock (&self->lock);
-  g_hash_table_remove (self->in_flight, relpath);
+  if (g_hash_table_remove (self->in_flight, relpath))
+    note_changed (self, relpath);
   g_mutex_unlock (&self->lock);
 }
 
@@ -361,6 +424,7 @@ ferry_journal_complete (FerryJournal *self, const char *relpath, const FerryJour
   g_mutex_lock (&self->lock);
   g_hash_table_remove (self->in_flight, relpath);
   g_hash_table_insert (self->complete, g_strdup (relpath), g_memdup2 (stamp, sizeof *stamp));
+  note_changed (self, relpath);
   g_mutex_unlock (&self->lock);
 }
 
@@ -386,13 +450,18 @@ void
 ferry_journal_point_done (FerryJournal *self, guint64 bytes_durable, guint64 bytes_total)
 {
   GHashTableIter iter;
+  const char *relpath;
   InFlight *record;
   g_autoptr (GError) error = NULL;
 
   g_mutex_lock (&self->lock);
   g_hash_table_iter_init (&iter, self->in_flight);
-  while (g_hash_table_iter_next (&iter, NULL, (gpointer *) &record))
-    record->durable = MAX (record->durable, record->candidate);
+  while (g_hash_table_iter_next (&iter, (gpointer *) &relpath, (gpointer *) &record))
+    if (record->candidate > record->durable)
+      {
+        record->durable = record->candidate;
+        note_changed (self, relpath);
+      }
   self->bytes_durable = MAX (self->bytes_durable, bytes_durable);
   self->bytes_total = bytes_total;
   g_mutex_unlock (&self->lock);
@@ -457,39 +526,203 @@ write_files (FerryJournal *self, GKeyFile *file)
     }
 }
 
-/* Written whole under a temporary name, then renamed over the last one:
- * a kill leaves one journal or the other, never half of one. */
+static gboolean
+make_dir (GError **error)
+{
+  g_autofree char *dir = ferry_journal_dir ();
+  int errsv;
+
+  if (g_mkdir_with_parents (dir, 0700) == 0)
+    return TRUE;
+  errsv = errno;
+  g_set_error (error, G_IO_ERROR, g_io_error_from_errno (errsv),
+               _ ("Could not create the folder “%s”: %s"), dir, g_strerror (errsv));
+  return FALSE;
+}
+
+/* Called with the lock: the whole journal, as the next generation. */
+static char *
+whole_text (FerryJournal *self, gsize *length)
+{
+  g_autoptr (GKeyFile) file = g_key_file_new ();
+
+  write_transfer (self, file);
+  g_key_file_set_uint64 (file, GROUP_TRANSFER, "generation", self->generation + 1);
+  write_files (self, file);
+  g_hash_table_remove_all (self->changed);
+  self->tracking = TRUE;
+  return g_key_file_to_data (file, length, NULL);
+}
+
+/* Replaces the log with an empty one of @generation. */
+static gboolean
+start_log (const char *path, guint64 generation, GError **error)
+{
+  g_autofree char *header = g_strdup_printf ("generation %" G_GUINT64_FORMAT "\n", generation);
+
+  return g_file_set_contents_full (path, header, -1, G_FILE_SET_CONTENTS_CONSISTENT, 0600, error);
+}
+
+/* Written whole under a temporary name, then renamed over the last one
+ * (a kill leaves one journal or the other, never half of one); only then
+ * is the log emptied for the new generation: a log left of the one
+ * before is ignored. */
+static gboolean
+save_whole (FerryJournal *self, GError **error)
+{
+  g_autofree char *path = journal_path (self->id);
+  g_autofree char *log_path = log_path_for (path);
+  g_autofree char *data = NULL;
+  guint64 generation;
+  gsize length;
+  gboolean ok;
+
+  g_mutex_lock (&self->lock);
+  data = whole_text (self, &length);
+  generation = self->generation + 1;
+  g_mutex_unlock (&self->lock);
+  ok = make_dir (error)
+       && g_file_set_contents_full (path, data, length, G_FILE_SET_CONTENTS_CONSISTENT, 0600,
+                                    error);
+  if (ok)
+    ok = start_log (log_path, generation, error);
+  g_mutex_lock (&self->lock);
+  if (ok)
+    {
+      self->generation = generation;
+      self->log_records = 0;
+    }
+  self->log_broken = !ok;
+  g_mutex_unlock (&self->lock);
+  return ok;
+}
+
+static void
+append_stamp (GString *text, const FerryJournalStamp *stamp)
+{
+  g_string_append_printf (text, " %" G_GUINT64_FORMAT " %" G_GINT64_FORMAT " %" G_GINT64_FORMAT "\n",
+                          stamp->size, stamp->mtime_sec, stamp->mtime_nsec);
+}
+
+/* One file's lines: "c KEY SIZE SEC NSEC" complete (and so not in
+ * flight), then "f KEY TEMP DURABLE SIZE SEC NSEC" in flight, or
+ * "x KEY" no longer in flight. */
+static guint
+append_file (FerryJournal *self, GString *text, const char *relpath)
+{
+  g_autofree char *key = key_for (relpath);
+  FerryJournalStamp *stamp = g_hash_table_lookup (self->complete, relpath);
+  InFlight *record = g_hash_table_lookup (self->in_flight, relpath);
+  g_autofree char *temp = NULL;
+
+  if (stamp != NULL)
+    {
+      g_string_append_printf (text, "c %s", key);
+      append_stamp (text, stamp);
+      if (record == NULL)
+        return 1;
+    }
+  if (record == NULL)
+    {
+      g_string_append_printf (text, "x %s\n", key);
+      return 1;
+    }
+  temp = key_for (record->temp_name);
+  g_string_append_printf (text, "f %s %s %" G_GUINT64_FORMAT, key, temp, record->durable);
+  append_stamp (text, &record->stamp);
+  return stamp != NULL ? 2 : 1;
+}
+
+/* Called with the lock: the lines of what changed since the last save,
+ * and "b DURABLE TOTAL". */
+static GString *
+changes_text (FerryJournal *self)
+{
+  GString *text = g_string_new (NULL);
+  GHashTableIter iter;
+  const char *relpath;
+
+  g_hash_table_iter_init (&iter, self->changed);
+  while (g_hash_table_iter_next (&iter, (gpointer *) &relpath, NULL))
+    self->log_records += append_file (self, text, relpath);
+  g_string_append_printf (text, "b %" G_GUINT64_FORMAT " %" G_GUINT64_FORMAT "\n",
+                          self->bytes_durable, self->bytes_total);
+  self->log_records++;
+  g_hash_table_remove_all (self->changed);
+  return text;
+}
+
+static int
+append_all (int fd, const char *data, gsize length)
+{
+  while (length > 0)
+    {
+      ssize_t n = write (fd, data, length);
+
+      if (n < 0 && errno == EINTR)
+        continue;
+      if (n < 0)
+        return errno;
+      data += n;
+      length -= (gsize) n;
+    }
+  return fdatasync (fd) == 0 ? 0 : errno;
+}
+
+/* The lines go at the end of the log, and are on the home disk when
+ * this returns TRUE. A failure leaves the log to the next save, which
+ * then writes the whole journal. */
+static gboolean
+append_changes (FerryJournal *self, GError **error)
+{
+  g_autofree char *path = journal_path (self->id);
+  g_autofree char *log_path = log_path_for (path);
+  g_autoptr (GString) text = NULL;
+  ferry_autofd fd = -1;
+  int errsv;
+
+  g_mutex_lock (&self->lock);
+  text = changes_text (self);
+  g_mutex_unlock (&self->lock);
+  fd = open (log_path, O_WRONLY | O_APPEND | O_NOFOLLOW | O_CLOEXEC);
+  errsv = fd < 0 ? errno : append_all (fd, text->str, text->len);
+  if (errsv == 0)
+    return TRUE;
+  g_mutex_lock (&self->lock);
+  self->log_broken = TRUE;
+  g_mutex_unlock (&self->lock);
+  return ferry_set_error_from_errno (error, errsv, _ ("Could not write “%s”"), log_path);
+}
+
+/**
+ * ferry_journal_save:
+ * Writes what changed since the last save at the end of the log, or,
+ * when the log has grown as large as the journal (or a save failed),
+ * the whole journal as a new generation.
+ */
 gboolean
 ferry_journal_save (FerryJournal *self, GError **error)
 {
-  g_autoptr (GKeyFile) file = g_key_file_new ();
-  g_autofree char *dir = ferry_journal_dir ();
-  g_autofree char *path = journal_path (self->id);
-  g_autofree char *data = NULL;
-  gsize length;
+  gboolean whole;
+  guint files;
 
   g_mutex_lock (&self->lock);
-  write_transfer (self, file);
-  write_files (self, file);
+  files = g_hash_table_size (self->complete) + g_hash_table_size (self->in_flight);
+  whole = self->generation == 0 || self->log_broken
+          || self->log_records >= MAX (LOG_MIN_RECORDS, files);
   g_mutex_unlock (&self->lock);
-  data = g_key_file_to_data (file, &length, NULL);
-  if (g_mkdir_with_parents (dir, 0700) != 0)
-    {
-      int errsv = errno;
-      g_set_error (error, G_IO_ERROR, g_io_error_from_errno (errsv),
-                   _ ("Could not create the folder “%s”: %s"), dir, g_strerror (errsv));
-      return FALSE;
-    }
-  return g_file_set_contents_full (path, data, length, G_FILE_SET_CONTENTS_CONSISTENT, 0600,
-                                   error);
+  return whole ? save_whole (self, error) : append_changes (self, error);
 }
 
-/* The transfer ended well, or is discarded. */
+/* The transfer ended well, or is discarded: the log first, so that a
+ * log is never left without its journal. */
 void
 ferry_journal_remove (FerryJournal *self)
 {
   g_autofree char *path = journal_path (self->id);
+  g_autofree char *log_path = log_path_for (path);
 
+  g_unlink (log_path);
   g_unlink (path);
 }
 
@@ -581,24 +814,79 @@ ferry_journal_records_temp (const char *id, const char *temp_name)
   return FALSE;
 }
 
+/* One line of the log (see append_file()); FALSE for a line that is
+ * not one, which ends the log: a kill cut it short. */
+static gboolean
+replay_line (FerryJournal *self, const char *line)
+{
+  g_auto (GStrv) fields = g_strsplit (line, " ", 0);
+  guint n = g_strv_length (fields);
+  g_autofree char *relpath = n >= 2 ? g_uri_unescape_string (fields[1], NULL) : NULL;
+  FerryJournalStamp stamp;
+  InFlight record = { 0 };
+
+  if (n == 3 && g_str_equal (fields[0], "b"))
+    return g_ascii_string_to_unsigned (fields[1], 10, 0, G_MAXUINT64, &self->bytes_durable, NULL)
+           && g_ascii_string_to_unsigned (fields[2], 10, 0, G_MAXUINT64, &self->bytes_total, NULL);
+  if (relpath == NULL)
+    return FALSE;
+  if (n == 2 && g_str_equal (fields[0], "x"))
+    {
+      g_hash_table_remove (self->in_flight, relpath);
+      return TRUE;
+    }
+  if (n == 5 && g_str_equal (fields[0], "c") && parse_stamp (fields + 2, &stamp))
+    {
+      g_hash_table_remove (self->in_flight, relpath);
+      g_hash_table_insert (self->complete, g_steal_pointer (&relpath), g_memdup2 (&stamp, sizeof stamp));
+      return TRUE;
+    }
+  if (n != 7 || !g_str_equal (fields[0], "f")
+      || !g_ascii_string_to_unsigned (fields[3], 10, 0, G_MAXUINT64, &record.durable, NULL)
+      || !parse_stamp (fields + 4, &record.stamp)
+      || (record.temp_name = g_uri_unescape_string (fields[2], "/")) == NULL)
+    return FALSE;
+  record.written = record.candidate = record.durable;
+  g_hash_table_insert (self->in_flight, g_steal_pointer (&relpath), g_memdup2 (&record, sizeof record));
+  return TRUE;
+}
+
+/* The log of the journal's generation, line by line, up to the first
+ * line that is not whole. */
+static void
+replay_log (FerryJournal *self, const char *path)
+{
+  g_autofree char *log_path = log_path_for (path);
+  g_autofree char *text = NULL;
+  g_autofree char *header = NULL;
+  char *line, *end;
+
+  if (self->generation == 0 || !g_file_get_contents (log_path, &text, NULL, NULL))
+    return;
+  header = g_strdup_printf ("generation %" G_GUINT64_FORMAT "\n", self->generation);
+  if (!g_str_has_prefix (text, header))
+    return;
+  for (line = text + strlen (header); (end = strchr (line, '\n')) != NULL; line = end + 1)
+    {
+      *end = '\0';
+      if (!replay_line (self, line))
+        break;
+      self->log_records++;
+    }
+}
+
 /**
- * ferry_journal_load:
- * The journal @id, as its last save left it; NULL with @error when there
- * is none, or it cannot be read.
+ * ferry_journal_load_file:
+ * The journal saved at @path (with its log), as its last save left it;
+ * NULL with @error when it cannot be read. Its first save writes it
+ * whole: its log may end in a line a kill cut short.
  */
 FerryJournal *
-ferry_journal_load (const char *id, GError **error)
+ferry_journal_load_file (const char *path, const char *id, GError **error)
 {
   g_autoptr (GKeyFile) file = g_key_file_new ();
   g_autoptr (FerryJournal) self = NULL;
-  g_autofree char *path = NULL;
 
-  if (!is_id (id))
-    {
-      g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND, _ ("No unfinished transfer “%s”"), id);
-      return NULL;
-    }
-  path = journal_path (id);
   if (!g_key_file_load_from_file (file, path, G_KEY_FILE_NONE, error))
     return NULL;
   self = ferry_journal_new (id);
@@ -611,5 +899,27 @@ ferry_journal_load (const char *id, GError **error)
     }
   read_complete (self, file);
   read_in_flight (self, file);
+  self->generation = g_key_file_get_uint64 (file, GROUP_TRANSFER, "generation", NULL);
+  replay_log (self, path);
+  self->log_broken = TRUE;
   return g_steal_pointer (&self);
+}
+
+/**
+ * ferry_journal_load:
+ * The journal @id, as its last save left it; NULL with @error when there
+ * is none, or it cannot be read.
+ */
+FerryJournal *
+ferry_journal_load (const char *id, GError **error)
+{
+  g_autofree char *path = NULL;
+
+  if (!is_id (id))
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND, _ ("No unfinished transfer “%s”"), id);
+      return NULL;
+    }
+  path = journal_path (id);
+  return ferry_journal_load_file (path, id, error);
 }

@@ -40,6 +40,7 @@ GStrv ferry_journal_list_ids (void);
 
 FerryJournal *ferry_journal_new (const char *id);
 FerryJournal *ferry_journal_load (const char *id, GError **error);
+FerryJournal *ferry_journal_load_file (const char *path, const char *id, GError **error);
 const char *ferry_journal_get_id (FerryJournal *self);
 
 void ferry_journal_set_transfer (FerryJournal *self,
@@ -60,6 +61,7 @@ gboolean ferry_journal_find_in_flight (FerryJournal *self,
                                        FerryJournalInFlight *in_flight);
 GStrv ferry_journal_dup_temp_paths (FerryJournal *self);
 guint64 ferry_journal_get_bytes_complete (FerryJournal *self);
+guint ferry_journal_get_files_complete (FerryJournal *self);
 void ferry_journal_in_flight_clear (FerryJournalInFlight *in_flight);
 
 void ferry_journal_begin_file (FerryJournal *self,
