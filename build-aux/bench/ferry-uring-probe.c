@@ -23,6 +23,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "ferry-probe.h"
+
 #define MAX_SMALL (64 * 1024)
 #define BATCH 32
 
@@ -37,21 +39,6 @@ typedef struct
   unsigned threads;
 } Probe;
 
-static double
-now (void)
-{
-  struct timespec t;
-  clock_gettime (CLOCK_MONOTONIC, &t);
-  return t.tv_sec + t.tv_nsec / 1e9;
-}
-
-static void
-die (const char *what)
-{
-  perror (what);
-  exit (1);
-}
-
 static void
 collect_dirs (Probe *p, int dir_fd, const char *rel, size_t *cap)
 {
@@ -62,7 +49,7 @@ collect_dirs (Probe *p, int dir_fd, const char *rel, size_t *cap)
     p->dirs = realloc (p->dirs, (*cap = *cap * 2 + 16) * sizeof *p->dirs);
   p->dirs[p->n_dirs++] = strdup (rel);
   if (mkdirat (p->dst_root, *rel ? rel : ".", 0755) != 0 && errno != EEXIST)
-    die ("mkdirat");
+    probe_die ("mkdirat");
   while ((e = readdir (dir)) != NULL)
     {
       char child[4096];
@@ -85,14 +72,14 @@ copy_plain (int src_dir, int dst_dir, const char *name, int use_cfr, char *buf)
   ssize_t n;
 
   if (in < 0 || out < 0)
-    die ("openat");
+    probe_die ("openat");
   if (use_cfr)
     while ((n = copy_file_range (in, NULL, out, NULL, 1 << 24, 0)) > 0)
       ;
   else
     while ((n = read (in, buf, 1 << 20)) > 0)
       if (write (out, buf, n) != n)
-        die ("write");
+        probe_die ("write");
   close (in);
   close (out);
 }
@@ -140,11 +127,11 @@ drain (Ring *r, unsigned n)
   for (unsigned got = 0; got < n;)
     {
       if (io_uring_wait_cqe (&r->ring, &cqe) != 0)
-        die ("wait_cqe");
+        probe_die ("wait_cqe");
       if (cqe->res < 0 && cqe->user_data != 1)
         {
           errno = -cqe->res;
-          die ("uring op");
+          probe_die ("uring op");
         }
       if (cqe->user_data == 1)
         got++;
@@ -165,13 +152,13 @@ worker (void *data)
       struct iovec iov;
       unsigned limits[2] = { p->threads, p->threads };
       if (io_uring_queue_init (BATCH * 8, &r.ring, 0) != 0)
-        die ("io_uring_queue_init");
+        probe_die ("io_uring_queue_init");
       r.buffers = aligned_alloc (4096, (size_t) BATCH * MAX_SMALL);
       iov.iov_base = r.buffers;
       iov.iov_len = (size_t) BATCH * MAX_SMALL;
       if (io_uring_register_buffers (&r.ring, &iov, 1) != 0 ||
           io_uring_register_files_sparse (&r.ring, BATCH * 2) != 0)
-        die ("register");
+        probe_die ("register");
       io_uring_register_iowq_max_workers (&r.ring, limits);
     }
 
@@ -203,7 +190,7 @@ worker (void *data)
               continue;
             }
           if (fstatat (src_dir, e->d_name, &st, 0) != 0)
-            die ("fstatat");
+            probe_die ("fstatat");
           if (st.st_size > MAX_SMALL)
             {
               copy_plain (src_dir, dst_dir, e->d_name, 1, buf);
@@ -241,9 +228,9 @@ main (int argc, char **argv)
     }
   p.mode = argv[1];
   p.threads = atoi (argv[2]);
-  start = now ();
+  start = probe_now ();
   if (mkdir (argv[4], 0755) != 0)
-    die (argv[4]);
+    probe_die (argv[4]);
   p.src_root = open (argv[3], O_RDONLY | O_DIRECTORY);
   p.dst_root = open (argv[4], O_RDONLY | O_DIRECTORY);
   collect_dirs (&p, p.src_root, "", &cap);
@@ -252,6 +239,6 @@ main (int argc, char **argv)
   for (unsigned i = 0; i < p.threads; i++)
     pthread_join (threads[i], NULL);
   syncfs (p.dst_root);
-  printf ("%s %u threads: %.2f s\n", p.mode, p.threads, now () - start);
+  printf ("%s %u threads: %.2f s\n", p.mode, p.threads, probe_now () - start);
   return 0;
 }
