@@ -353,6 +353,32 @@ test_kill_mid_tree (Fixture *f, gconstpointer data)
   run_again (f, total, durable, NULL);
 }
 
+/* A stick Ferry measures and finds fast (here 150 MB/s, over twice what
+ * it calls slow) is copied to by the fast strategy, whose syncs the
+ * journal follows too: killed once a sync vouched for some files, the
+ * same command goes on from there instead of asking about the folder
+ * it finds. (Before, only the slow strategy's points saved the journal,
+ * and such a copy left none.) */
+static void
+test_kill_measured_fast (Fixture *f, gconstpointer data)
+{
+  guint64 total = 3000 * 64 * 1024, durable;
+  g_autoptr (GSubprocess) copy = NULL;
+  g_autoptr (GError) error = NULL;
+
+  if (f->stick == NULL)
+    return;
+  make_tree (f->src, 3000, 64 * 1024);
+  g_assert_true (ferry_test_stick_set_rate (f->stick, 150 * MB, &error));
+  g_assert_no_error (error);
+  copy = spawn_copy (f->src, f->dst, "--device=auto", NULL);
+  wait_for_journal (f, copy, &(JournalSays){ 1, 0, 20 });
+  kill_copy (copy);
+  durable = read_journal (f).durable;
+  g_assert_true (ferry_test_stick_set_rate (f->stick, RATE, &error));
+  run_again (f, total, durable, NULL);
+}
+
 /* The last value of "@key": N in ferry-copy's JSON lines @out. */
 static guint64
 last_json_count (const char *out, const char *key)
@@ -660,6 +686,7 @@ main (int argc, char **argv)
   ADD ("/resume/kill-mid-tree", test_kill_mid_tree);
   g_test_add ("/resume/kill-mid-tree/exfat", Fixture, GINT_TO_POINTER (FERRY_TEST_STICK_FS_EXFAT),
               fixture_set_up, test_kill_mid_tree, fixture_tear_down);
+  ADD ("/resume/kill-measured-fast", test_kill_measured_fast);
   ADD ("/resume/unplug-replug", test_unplug_replug);
   ADD ("/resume/changed-between-runs", test_changed_between_runs);
   ADD ("/resume/restart", test_restart);

@@ -359,6 +359,22 @@ watch_writeback (FerryFlusher *self)
   return !stalled;
 }
 
+/* On a device Ferry measures, a copy cut short is continued from its
+ * journal, as on a slow one: after each syncfs that vouched for what was
+ * written, the journal says so, as after the slow strategy's points. (On
+ * a device fast by its class new folders are built hidden, and the
+ * journal has nothing of them to say.) */
+static void
+note_point (FerryFlusher *self, guint64 written)
+{
+  FerryJournal *journal = self->target->journal;
+
+  if (journal == NULL || self->block_name == NULL)
+    return;
+  ferry_journal_point_done (journal, written,
+                            MAX (atomic_load (&self->counters->bytes_total), 0));
+}
+
 static gpointer
 flusher_main (gpointer data)
 {
@@ -380,6 +396,7 @@ flusher_main (gpointer data)
       /* Never past what is written now: a cancelled file takes its
        * bytes back. */
       ferry_counters_set_durable (self->counters, written);
+      note_point (self, written);
       judge_speed (self);
       wake_writers (self);
     }
