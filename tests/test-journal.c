@@ -298,11 +298,17 @@ test_orphan_log_swept (void)
 int
 main (int argc, char **argv)
 {
-  /* Before GLib reads it once and for all: journals of this test only. */
-  g_autofree char *state = g_dir_make_tmp ("ferry-journal-XXXXXX", NULL);
+  /* Before GLib reads it once and for all: journals of this test only,
+   * in the build's scratch folder when there is one (a failed run's are
+   * left there, not in /tmp). */
+  const char *base = g_getenv ("FERRY_TEST_TMPDIR");
+  g_autofree char *state = g_build_filename (base ? base : g_get_tmp_dir (), "journal-XXXXXX", NULL);
   int status;
 
-  g_assert_nonnull (state);
+  if (base != NULL)
+    g_mkdir_with_parents (base, 0700);
+  g_assert_nonnull (g_mkdtemp (state));
+
   g_setenv ("XDG_STATE_HOME", state, TRUE);
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/journal/saves-what-changed", test_saves_what_changed);

@@ -934,6 +934,7 @@ remove_files (FerryTestStick *self)
   g_rmdir (self->fuse_mountpoint);
   if (self->created_mountpoint && self->mountpoint != NULL)
     g_rmdir (self->mountpoint);
+  g_rmdir (self->workdir); /* when nothing else is in it: the next stick makes it again */
 }
 
 void
