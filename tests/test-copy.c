@@ -557,7 +557,9 @@ make_numbered_files (const char *dir, const char *prefix, guint n, gsize size)
 }
 
 /* The most threads copying at once while @n_workers copy @n_files
- * small files a slow way. */
+ * small files a slow way, in four folders: on a slow destination a
+ * folder stays with one worker, so a single folder could leave the
+ * others nothing to start for. */
 static guint
 most_copy_threads_slow (Fixture *f, guint n_workers, guint n_files)
 {
@@ -570,7 +572,11 @@ most_copy_threads_slow (Fixture *f, guint n_workers, guint n_files)
   guint sampler;
 
   ferry_test_remove_tree (tree);
-  make_numbered_files (tree, "", n_files, 4096);
+  for (guint i = 0; i < 4; i++)
+    {
+      g_autofree char *folder = g_strdup_printf ("%s/%u", tree, i);
+      make_numbered_files (folder, "", n_files / 4, 4096);
+    }
   ferry_test_remove_tree (dest);
   ferry_test_make_dirs (dest);
   job = ferry_test_job_new (sources, dest);
@@ -593,9 +599,10 @@ test_workers_on_slow_destination (Fixture *f, gconstpointer data)
   /* The count sees workers where there are some, and never more than
    * asked for. (Both at once only when the job lasts long enough for
    * both to start: on a loaded machine, under the sanitizers, one run
-   * in CI saw only one. With 300 files a loaded machine could finish
-   * the job before a sample saw any worker: 2 runs in 30 with four busy
-   * loops beside it; with 1,000 the job lasts long enough.) */
+   * in CI saw only one. With 300 files in one folder a loaded machine
+   * could finish the job before a sample saw any worker: 2 runs in 30
+   * with four busy loops beside it; with 1,000 in one folder, still 1
+   * sanitized CI run in 3; so the files are in four folders.) */
   most = most_copy_threads_slow (f, 3, 1000);
   g_assert_cmpuint (most, >=, 1);
   g_assert_cmpuint (most, <=, 2);
