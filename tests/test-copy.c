@@ -557,9 +557,8 @@ make_numbered_files (const char *dir, const char *prefix, guint n, gsize size)
 }
 
 /* The most threads copying at once while @n_workers copy @n_files
- * small files a slow way, in four folders: on a slow destination a
- * folder stays with one worker, so a single folder could leave the
- * others nothing to start for. */
+ * small files a slow way, in four folders (each a task a worker takes
+ * on its own). */
 static guint
 most_copy_threads_slow (Fixture *f, guint n_workers, guint n_files)
 {
@@ -599,10 +598,10 @@ test_workers_on_slow_destination (Fixture *f, gconstpointer data)
   /* The count sees workers where there are some, and never more than
    * asked for. (Both at once only when the job lasts long enough for
    * both to start: on a loaded machine, under the sanitizers, one run
-   * in CI saw only one. With 300 files in one folder a loaded machine
-   * could finish the job before a sample saw any worker: 2 runs in 30
-   * with four busy loops beside it; with 1,000 in one folder, still 1
-   * sanitized CI run in 3; so the files are in four folders.) */
+   * in CI saw only one. With 300 files in one folder a sample saw no
+   * worker in 2 runs of 30 with four busy loops beside it, and with
+   * 1,000 in one folder in a sanitized CI run, why is not known; in four
+   * folders, 12 sanitized runs of 12 beside four busy loops saw them.) */
   most = most_copy_threads_slow (f, 3, 1000);
   g_assert_cmpuint (most, >=, 1);
   g_assert_cmpuint (most, <=, 2);
