@@ -238,7 +238,7 @@ test_line_cut_short (void)
   save (journal);
   complete (journal, 5, 10);
   save (journal);
-  append_text (log, "c Photos%2F0%2Flost 12 17");
+  append_text (log, "c Photos%2F0%2Flost 12;17");
 
   back = load ();
   assert_complete (back, 10);
@@ -266,7 +266,7 @@ test_old_log_ignored (void)
   complete (journal, 0, 3);
   save (journal);
   g_assert_true (g_file_set_contents (log, "generation 0\nx Photos%2F0%2FIMG%200%3B%C3%A9.jpg\n"
-                                           "c Photos%2Fghost 1 2 3\n", -1, &error));
+                                           "c Photos%2Fghost 1;2;3\n", -1, &error));
   back = load ();
   assert_complete (back, 3);
   g_assert_false (ferry_journal_find_complete (back, "Photos/ghost", &ghost));

@@ -499,6 +499,16 @@ stamp_text (const FerryJournalStamp *stamp)
                           stamp->size, stamp->mtime_sec, stamp->mtime_nsec);
 }
 
+/* "TEMP;DURABLE;SIZE;SEC;NSEC": the temporary name (Ferry's own) holds
+ * no ';' and no space. */
+static char *
+in_flight_text (const InFlight *record)
+{
+  g_autofree char *stamp = stamp_text (&record->stamp);
+
+  return g_strdup_printf ("%s;%" G_GUINT64_FORMAT ";%s", record->temp_name, record->durable, stamp);
+}
+
 /* Called with the lock. */
 static void
 write_files (FerryJournal *self, GKeyFile *file)
@@ -517,11 +527,8 @@ write_files (FerryJournal *self, GKeyFile *file)
   g_hash_table_iter_init (&iter, self->in_flight);
   while (g_hash_table_iter_next (&iter, (gpointer *) &relpath, &value))
     {
-      InFlight *record = value;
       g_autofree char *key = key_for (relpath);
-      g_autofree char *stamp = stamp_text (&record->stamp);
-      g_autofree char *text = g_strdup_printf ("%s;%" G_GUINT64_FORMAT ";%s", record->temp_name,
-                                               record->durable, stamp);
+      g_autofree char *text = in_flight_text (value);
       g_key_file_set_string (file, GROUP_IN_FLIGHT, key, text);
     }
 }
@@ -597,40 +604,26 @@ save_whole (FerryJournal *self, GError **error)
   return ok;
 }
 
-static void
-append_stamp (GString *text, const FerryJournalStamp *stamp)
-{
-  g_string_append_printf (text, " %" G_GUINT64_FORMAT " %" G_GINT64_FORMAT " %" G_GINT64_FORMAT "\n",
-                          stamp->size, stamp->mtime_sec, stamp->mtime_nsec);
-}
-
-/* One file's lines: "c KEY SIZE SEC NSEC" complete (and so not in
- * flight), then "f KEY TEMP DURABLE SIZE SEC NSEC" in flight, or
- * "x KEY" no longer in flight. */
+/* One file's lines, each value as in the whole journal: "c KEY
+ * SIZE;SEC;NSEC" complete (and so not in flight), then "f KEY
+ * TEMP;DURABLE;SIZE;SEC;NSEC" in flight, or "x KEY" no longer in
+ * flight. */
 static guint
 append_file (FerryJournal *self, GString *text, const char *relpath)
 {
   g_autofree char *key = key_for (relpath);
   FerryJournalStamp *stamp = g_hash_table_lookup (self->complete, relpath);
   InFlight *record = g_hash_table_lookup (self->in_flight, relpath);
-  g_autofree char *temp = NULL;
+  g_autofree char *complete = stamp != NULL ? stamp_text (stamp) : NULL;
+  g_autofree char *in_flight = record != NULL ? in_flight_text (record) : NULL;
 
-  if (stamp != NULL)
-    {
-      g_string_append_printf (text, "c %s", key);
-      append_stamp (text, stamp);
-      if (record == NULL)
-        return 1;
-    }
-  if (record == NULL)
-    {
-      g_string_append_printf (text, "x %s\n", key);
-      return 1;
-    }
-  temp = key_for (record->temp_name);
-  g_string_append_printf (text, "f %s %s %" G_GUINT64_FORMAT, key, temp, record->durable);
-  append_stamp (text, &record->stamp);
-  return stamp != NULL ? 2 : 1;
+  if (complete != NULL)
+    g_string_append_printf (text, "c %s %s\n", key, complete);
+  if (in_flight != NULL)
+    g_string_append_printf (text, "f %s %s\n", key, in_flight);
+  else if (complete == NULL)
+    g_string_append_printf (text, "x %s\n", key);
+  return (complete != NULL && in_flight != NULL) ? 2 : 1;
 }
 
 /* Called with the lock: the lines of what changed since the last save,
@@ -737,45 +730,53 @@ parse_stamp (char **fields, FerryJournalStamp *stamp)
          && g_ascii_string_to_signed (fields[2], 10, 0, G_MAXINT64, &stamp->mtime_nsec, NULL);
 }
 
-static void
-read_complete (FerryJournal *self, GKeyFile *file)
+/* A complete file's "SIZE;SEC;NSEC" at @relpath (escaped), which is
+ * then no longer in flight; FALSE for text that is not one. */
+static gboolean
+set_complete (FerryJournal *self, const char *key, const char *text)
 {
-  g_auto (GStrv) keys = g_key_file_get_keys (file, GROUP_COMPLETE, NULL, NULL);
+  g_auto (GStrv) fields = g_strsplit (text ? text : "", ";", 0);
+  g_autofree char *relpath = g_uri_unescape_string (key, NULL);
+  FerryJournalStamp stamp;
 
-  for (guint i = 0; keys != NULL && keys[i] != NULL; i++)
-    {
-      g_autofree char *text = g_key_file_get_string (file, GROUP_COMPLETE, keys[i], NULL);
-      g_auto (GStrv) fields = g_strsplit (text ? text : "", ";", 0);
-      g_autofree char *relpath = g_uri_unescape_string (keys[i], NULL);
-      FerryJournalStamp stamp;
-
-      if (relpath != NULL && parse_stamp (fields, &stamp))
-        g_hash_table_insert (self->complete, g_steal_pointer (&relpath),
-                             g_memdup2 (&stamp, sizeof stamp));
-    }
+  if (relpath == NULL || !parse_stamp (fields, &stamp))
+    return FALSE;
+  g_hash_table_remove (self->in_flight, relpath);
+  g_hash_table_insert (self->complete, g_steal_pointer (&relpath), g_memdup2 (&stamp, sizeof stamp));
+  return TRUE;
 }
 
-/* "TEMP;DURABLE;SIZE;SEC;NSEC": the temporary name never holds a ';'. */
-static void
-read_in_flight (FerryJournal *self, GKeyFile *file)
+/* A file in flight, "TEMP;DURABLE;SIZE;SEC;NSEC" (see in_flight_text()),
+ * at @relpath (escaped); FALSE for text that is not one. */
+static gboolean
+set_in_flight (FerryJournal *self, const char *key, const char *text)
 {
-  g_auto (GStrv) keys = g_key_file_get_keys (file, GROUP_IN_FLIGHT, NULL, NULL);
+  g_auto (GStrv) fields = g_strsplit (text ? text : "", ";", 0);
+  g_autofree char *relpath = g_uri_unescape_string (key, NULL);
+  InFlight record = { 0 };
+
+  if (relpath == NULL || g_strv_length (fields) != 5 || strchr (fields[0], '/') != NULL
+      || !g_ascii_string_to_unsigned (fields[1], 10, 0, G_MAXUINT64, &record.durable, NULL)
+      || !parse_stamp (fields + 2, &record.stamp))
+    return FALSE;
+  record.temp_name = g_strdup (fields[0]);
+  record.written = record.candidate = record.durable;
+  g_hash_table_insert (self->in_flight, g_steal_pointer (&relpath), g_memdup2 (&record, sizeof record));
+  return TRUE;
+}
+
+static void
+read_group (FerryJournal *self,
+            GKeyFile *file,
+            const char *group,
+            gboolean (*set) (FerryJournal *, const char *, const char *))
+{
+  g_auto (GStrv) keys = g_key_file_get_keys (file, group, NULL, NULL);
 
   for (guint i = 0; keys != NULL && keys[i] != NULL; i++)
     {
-      g_autofree char *text = g_key_file_get_string (file, GROUP_IN_FLIGHT, keys[i], NULL);
-      g_auto (GStrv) fields = g_strsplit (text ? text : "", ";", 0);
-      g_autofree char *relpath = g_uri_unescape_string (keys[i], NULL);
-      InFlight record = { 0 };
-
-      if (relpath == NULL || g_strv_length (fields) != 5 || strchr (fields[0], '/') != NULL
-          || !g_ascii_string_to_unsigned (fields[1], 10, 0, G_MAXUINT64, &record.durable, NULL)
-          || !parse_stamp (fields + 2, &record.stamp))
-        continue;
-      record.temp_name = g_strdup (fields[0]);
-      record.written = record.candidate = record.durable;
-      g_hash_table_insert (self->in_flight, g_steal_pointer (&relpath),
-                           g_memdup2 (&record, sizeof record));
+      g_autofree char *text = g_key_file_get_string (file, group, keys[i], NULL);
+      set (self, keys[i], text);
     }
 }
 
@@ -821,33 +822,18 @@ replay_line (FerryJournal *self, const char *line)
 {
   g_auto (GStrv) fields = g_strsplit (line, " ", 0);
   guint n = g_strv_length (fields);
-  g_autofree char *relpath = n >= 2 ? g_uri_unescape_string (fields[1], NULL) : NULL;
-  FerryJournalStamp stamp;
-  InFlight record = { 0 };
+  g_autofree char *relpath = NULL;
 
   if (n == 3 && g_str_equal (fields[0], "b"))
     return g_ascii_string_to_unsigned (fields[1], 10, 0, G_MAXUINT64, &self->bytes_durable, NULL)
            && g_ascii_string_to_unsigned (fields[2], 10, 0, G_MAXUINT64, &self->bytes_total, NULL);
-  if (relpath == NULL)
+  if (n == 3 && g_str_equal (fields[0], "c"))
+    return set_complete (self, fields[1], fields[2]);
+  if (n == 3 && g_str_equal (fields[0], "f"))
+    return set_in_flight (self, fields[1], fields[2]);
+  if (n != 2 || !g_str_equal (fields[0], "x") || (relpath = g_uri_unescape_string (fields[1], NULL)) == NULL)
     return FALSE;
-  if (n == 2 && g_str_equal (fields[0], "x"))
-    {
-      g_hash_table_remove (self->in_flight, relpath);
-      return TRUE;
-    }
-  if (n == 5 && g_str_equal (fields[0], "c") && parse_stamp (fields + 2, &stamp))
-    {
-      g_hash_table_remove (self->in_flight, relpath);
-      g_hash_table_insert (self->complete, g_steal_pointer (&relpath), g_memdup2 (&stamp, sizeof stamp));
-      return TRUE;
-    }
-  if (n != 7 || !g_str_equal (fields[0], "f")
-      || !g_ascii_string_to_unsigned (fields[3], 10, 0, G_MAXUINT64, &record.durable, NULL)
-      || !parse_stamp (fields + 4, &record.stamp)
-      || (record.temp_name = g_uri_unescape_string (fields[2], "/")) == NULL)
-    return FALSE;
-  record.written = record.candidate = record.durable;
-  g_hash_table_insert (self->in_flight, g_steal_pointer (&relpath), g_memdup2 (&record, sizeof record));
+  g_hash_table_remove (self->in_flight, relpath);
   return TRUE;
 }
 
@@ -897,8 +883,8 @@ ferry_journal_load_file (const char *path, const char *id, GError **error)
                    _ ("The journal “%s” names no transfer"), path);
       return NULL;
     }
-  read_complete (self, file);
-  read_in_flight (self, file);
+  read_group (self, file, GROUP_COMPLETE, set_complete);
+  read_group (self, file, GROUP_IN_FLIGHT, set_in_flight);
   self->generation = g_key_file_get_uint64 (file, GROUP_TRANSFER, "generation", NULL);
   replay_log (self, path);
   self->log_broken = TRUE;
