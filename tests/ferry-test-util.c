@@ -759,6 +759,49 @@ ferry_test_skip_without_strace (void)
   return FALSE;
 }
 
+static void
+umask_022 (gpointer data)
+{
+  umask (022);
+}
+
+/**
+ * ferry_test_count_traced_calls:
+ * How many calls of @call ferry-copy made with @args, all threads
+ * followed, run to its end (umask 022, no input); @traced: strace's set
+ * of calls to trace, @call among them. Fails the test when ferry-copy
+ * fails.
+ */
+guint
+ferry_test_count_traced_calls (const char *traced, const char *call, const char *const *args)
+{
+  g_autofree char *strace = ferry_test_strace_path ();
+  g_autofree char *log = g_build_filename (g_get_tmp_dir (), "ferry-strace-XXXXXX", NULL);
+  g_autofree char *trace = g_strdup_printf ("trace=%s", traced);
+  g_autofree char *no_leak_check = ferry_test_no_leak_check_env ();
+  const char *prefix[] = { strace, "-f", "-qq", "-o", log, "-E", no_leak_check, "-e", trace, NULL };
+  g_auto (GStrv) argv = NULL;
+  g_autofree char *err = NULL;
+  g_autofree char *text = NULL;
+  g_autofree char *opening = g_strconcat (call, "(", NULL);
+  g_autoptr (GError) error = NULL;
+  int status;
+  guint n = 0;
+
+  close (g_mkstemp (log));
+  argv = ferry_test_copy_argv (prefix, args);
+  g_spawn_sync (NULL, argv, NULL, G_SPAWN_STDOUT_TO_DEV_NULL | G_SPAWN_STDIN_FROM_DEV_NULL,
+                umask_022, NULL, NULL, &err, &status, &error);
+  g_assert_no_error (error);
+  if (!g_spawn_check_wait_status (status, NULL))
+    g_error ("ferry-copy failed (wait status %d):\n%s", status, err);
+  g_assert_true (g_file_get_contents (log, &text, NULL, NULL));
+  for (const char *at = text; (at = strstr (at, opening)) != NULL; at += strlen (opening))
+    n++;
+  unlink (log);
+  return n;
+}
+
 guint
 ferry_test_count_entries (const char *dir)
 {

@@ -55,6 +55,7 @@ char **ferry_test_copy_argv (const char *const *prefix, const char *const *args)
 GSubprocess *ferry_test_spawn_copy (const char *const *prefix, const char *const *args);
 char *ferry_test_strace_path (void);
 gboolean ferry_test_skip_without_strace (void);
+guint ferry_test_count_traced_calls (const char *traced, const char *call, const char *const *args);
 char *ferry_test_no_leak_check_env (void);
 guint ferry_test_count_entries (const char *dir);
 guint ferry_test_count_open_below (const char *path);

@@ -525,40 +525,13 @@ write_days (const char *root, guint days, guint per_day, const char *stem, const
       }
 }
 
-/* How many calls of @call ferry-copy made, all threads followed;
- * @traced: strace's set of calls to trace, @call among them. */
-static guint
-count_traced_calls (const char *traced, const char *call, const char *const *args)
-{
-  g_autofree char *strace = ferry_test_strace_path ();
-  g_autofree char *log = g_build_filename (g_get_tmp_dir (), "ferry-strace-XXXXXX", NULL);
-  g_autofree char *trace = g_strdup_printf ("trace=%s", traced);
-  g_autofree char *no_leak_check = ferry_test_no_leak_check_env ();
-  const char *prefix[] = { strace, "-f", "-qq", "-o", log, "-E", no_leak_check, "-e", trace, NULL };
-  g_autofree char *err = NULL;
-  g_autofree char *text = NULL;
-  g_autofree char *opening = g_strconcat (call, "(", NULL);
-  int status;
-  guint n = 0;
-
-  close (g_mkstemp (log));
-  status = run_copy_under (prefix, args, &err);
-  if (!WIFEXITED (status) || WEXITSTATUS (status) != 0)
-    g_error ("ferry-copy failed (wait status %d):\n%s", status, err);
-  g_assert_true (g_file_get_contents (log, &text, NULL, NULL));
-  for (const char *at = text; (at = strstr (at, opening)) != NULL; at += strlen (opening))
-    n++;
-  unlink (log);
-  return n;
-}
-
 /* How many calls of @call (with its l/f forms) ferry-copy made. */
 static guint
 count_calls (const char *call, const char *const *args)
 {
   g_autofree char *traced = g_strdup_printf ("%s,f%s,l%s", call, call, call);
 
-  return count_traced_calls (traced, call, args);
+  return ferry_test_count_traced_calls (traced, call, args);
 }
 
 /* exfat-fuse refuses a rename that may not replace (RENAME_NOREPLACE),
@@ -576,7 +549,7 @@ test_rename_asked_once_exfat (Fixture *f, gconstpointer data)
       || (stick = exfat_stick (f->scratch, 64 * MB, 0)) == NULL)
     return;
   write_days (f->src, 4, 10, "note", "txt");
-  calls = count_traced_calls ("renameat2", "renameat2",
+  calls = ferry_test_count_traced_calls ("renameat2", "renameat2",
                               ARGS ("--progress=none", "-j", "1", f->src,
                                     ferry_test_stick_get_mountpoint (stick)));
   g_test_message ("%u renames asked not to replace", calls);
