@@ -925,16 +925,41 @@ stop_daemon (FerryTestStick *self)
   self->daemon_pid = 0;
 }
 
+/**
+ * ferry_test_stick_remove_workdir:
+ * What a stick made in @workdir leaves when its process died without
+ * taking it down (its daemon's guard unmounts and detaches, but cannot
+ * remove the daemon's pid file and log, nor the stick's own folders):
+ * those, and then @workdir, when nothing else is in it. TRUE when
+ * @workdir is gone.
+ */
+gboolean
+ferry_test_stick_remove_workdir (const char *workdir)
+{
+  const char *files[] = { BACKING_NAME, PID_FILE_NAME, LOG_FILE_NAME };
+  const char *folders[] = { FUSE_DIR_NAME, MOUNT_DIR_NAME };
+
+  for (guint i = 0; i < G_N_ELEMENTS (files); i++)
+    {
+      g_autofree char *path = g_build_filename (workdir, files[i], NULL);
+      g_unlink (path);
+    }
+  for (guint i = 0; i < G_N_ELEMENTS (folders); i++)
+    {
+      g_autofree char *path = g_build_filename (workdir, folders[i], NULL);
+      g_rmdir (path);
+    }
+  return g_rmdir (workdir) == 0;
+}
+
 static void
 remove_files (FerryTestStick *self)
 {
-  g_unlink (self->backing_file);
-  g_unlink (self->pid_file);
-  g_unlink (self->log_file);
-  g_rmdir (self->fuse_mountpoint);
   if (self->created_mountpoint && self->mountpoint != NULL)
     g_rmdir (self->mountpoint);
-  g_rmdir (self->workdir); /* when nothing else is in it: the next stick makes it again */
+  /* The folder goes too when nothing else is in it: the next stick
+   * makes it again. */
+  ferry_test_stick_remove_workdir (self->workdir);
 }
 
 void

@@ -156,6 +156,7 @@ gboolean ferry_test_stick_mount_again (FerryTestStick *self, GError **error);
  * loop device, stops the daemon and deletes the backing file. Problems are
  * reported with g_message() only. NULL is allowed. */
 void ferry_test_stick_free (FerryTestStick *self);
+gboolean ferry_test_stick_remove_workdir (const char *workdir);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (FerryTestStick, ferry_test_stick_free)
 

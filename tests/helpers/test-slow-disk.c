@@ -410,28 +410,6 @@ crash_info_path (void)
   return g_build_filename (workdir, CRASH_INFO_NAME, NULL);
 }
 
-/* What the crashed child's stick could not remove itself: its daemon's
- * pid file and log, its empty mount folders, and the folder they were in. */
-static void
-remove_crashed_workdir (void)
-{
-  g_autofree char *workdir = workdir_path ("ferry-slow-disk-crash-test");
-  const char *files[] = { "ferry-slow-disk.pid", "ferry-slow-disk.log" };
-  const char *folders[] = { "ferry-stick-mnt", "ferry-stick-fuse" };
-
-  for (guint i = 0; i < G_N_ELEMENTS (files); i++)
-    {
-      g_autofree char *path = g_build_filename (workdir, files[i], NULL);
-      g_unlink (path);
-    }
-  for (guint i = 0; i < G_N_ELEMENTS (folders); i++)
-    {
-      g_autofree char *path = g_build_filename (workdir, folders[i], NULL);
-      g_rmdir (path);
-    }
-  g_assert_cmpint (g_rmdir (workdir), ==, 0);
-}
-
 /* In the child: a stick with dirty data, its traces written down for the
  * parent, then a crash like that of a failed assertion. */
 static void
@@ -484,6 +462,7 @@ test_crash (gconstpointer data)
   FerryTestStickFs fs = GPOINTER_TO_INT (data);
   g_autofree char *reason = NULL;
   g_autofree char *info_path = crash_info_path ();
+  g_autofree char *crash_workdir = workdir_path ("ferry-slow-disk-crash-test");
   g_auto (StickTraces) traces = { 0 };
   gint64 deadline;
 
@@ -510,7 +489,7 @@ test_crash (gconstpointer data)
 
   assert_no_traces_left (&traces);
   g_unlink (info_path);
-  remove_crashed_workdir ();
+  g_assert_true (ferry_test_stick_remove_workdir (crash_workdir));
 }
 
 int
