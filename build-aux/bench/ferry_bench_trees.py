@@ -5,8 +5,12 @@ every run copies the same bytes. A tree is made once and reused while its
 marker says it is complete and of the same recipe.
 
     build-aux/bench/ferry_bench_trees.py BASE TREE...   makes trees under BASE
-    build-aux/bench/ferry_bench_trees.py --plan everyday  prints its files and total"""
+    build-aux/bench/ferry_bench_trees.py --plan everyday  prints its files and total
 
+Also the syncfs() that the fast-disk benchmarks time every copy against
+(sync_filesystem)."""
+
+import ctypes
 import math
 import os
 import random
@@ -14,6 +18,20 @@ import sys
 
 RECIPE_VERSION = "1"
 MB = 1_000_000
+
+
+LIBC = ctypes.CDLL(None, use_errno=True)
+
+
+def sync_filesystem(path):
+    """syncfs() of the filesystem `path` (or its folder) is on."""
+    folder = path if os.path.isdir(path) else os.path.dirname(path)
+    fd = os.open(folder, os.O_RDONLY | os.O_DIRECTORY)
+    try:
+        if LIBC.syncfs(fd) != 0:
+            raise OSError(ctypes.get_errno(), f"syncfs of {folder} failed")
+    finally:
+        os.close(fd)
 
 
 def write_random(path, size, rnd):
