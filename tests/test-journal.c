@@ -302,7 +302,8 @@ main (int argc, char **argv)
    * in the build's scratch folder when there is one (a failed run's are
    * left there, not in /tmp). */
   const char *base = g_getenv ("FERRY_TEST_TMPDIR");
-  g_autofree char *state = g_build_filename (base ? base : g_get_tmp_dir (), "journal-XXXXXX", NULL);
+  g_autofree char *state
+      = g_build_filename (base ? base : g_get_tmp_dir (), "journal-XXXXXX", NULL);
   int status;
 
   if (base != NULL)

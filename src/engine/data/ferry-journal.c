@@ -63,7 +63,7 @@ struct _FerryJournal
   gboolean tracking;     /* a whole journal is written: changes from then on go to the log */
   guint64 generation;    /* of the whole journal on disk; 0: none yet */
   guint log_records;     /* in the log of that generation */
-  gboolean log_broken;   /* an append failed: the next save writes all */
+  gboolean whole_wanted; /* a save failed, or the log was read back: the next writes all */
 };
 
 G_DEFINE_FINAL_TYPE (FerryJournal, ferry_journal, G_TYPE_OBJECT)
@@ -599,7 +599,7 @@ save_whole (FerryJournal *self, GError **error)
       self->generation = generation;
       self->log_records = 0;
     }
-  self->log_broken = !ok;
+  self->whole_wanted = !ok;
   g_mutex_unlock (&self->lock);
   return ok;
 }
@@ -682,7 +682,7 @@ append_changes (FerryJournal *self, GError **error)
   if (errsv == 0)
     return TRUE;
   g_mutex_lock (&self->lock);
-  self->log_broken = TRUE;
+  self->whole_wanted = TRUE;
   g_mutex_unlock (&self->lock);
   return ferry_set_error_from_errno (error, errsv, _ ("Could not write “%s”"), log_path);
 }
@@ -701,7 +701,7 @@ ferry_journal_save (FerryJournal *self, GError **error)
 
   g_mutex_lock (&self->lock);
   files = g_hash_table_size (self->complete) + g_hash_table_size (self->in_flight);
-  whole = self->generation == 0 || self->log_broken
+  whole = self->generation == 0 || self->whole_wanted
           || self->log_records >= MAX (LOG_MIN_RECORDS, files);
   g_mutex_unlock (&self->lock);
   return whole ? save_whole (self, error) : append_changes (self, error);
@@ -742,7 +742,8 @@ set_complete (FerryJournal *self, const char *key, const char *text)
   if (relpath == NULL || !parse_stamp (fields, &stamp))
     return FALSE;
   g_hash_table_remove (self->in_flight, relpath);
-  g_hash_table_insert (self->complete, g_steal_pointer (&relpath), g_memdup2 (&stamp, sizeof stamp));
+  g_hash_table_insert (self->complete, g_steal_pointer (&relpath),
+                       g_memdup2 (&stamp, sizeof stamp));
   return TRUE;
 }
 
@@ -761,7 +762,8 @@ set_in_flight (FerryJournal *self, const char *key, const char *text)
     return FALSE;
   record.temp_name = g_strdup (fields[0]);
   record.written = record.candidate = record.durable;
-  g_hash_table_insert (self->in_flight, g_steal_pointer (&relpath), g_memdup2 (&record, sizeof record));
+  g_hash_table_insert (self->in_flight, g_steal_pointer (&relpath),
+                       g_memdup2 (&record, sizeof record));
   return TRUE;
 }
 
@@ -831,7 +833,8 @@ replay_line (FerryJournal *self, const char *line)
     return set_complete (self, fields[1], fields[2]);
   if (n == 3 && g_str_equal (fields[0], "f"))
     return set_in_flight (self, fields[1], fields[2]);
-  if (n != 2 || !g_str_equal (fields[0], "x") || (relpath = g_uri_unescape_string (fields[1], NULL)) == NULL)
+  if (n != 2 || !g_str_equal (fields[0], "x")
+      || (relpath = g_uri_unescape_string (fields[1], NULL)) == NULL)
     return FALSE;
   g_hash_table_remove (self->in_flight, relpath);
   return TRUE;
@@ -887,7 +890,7 @@ ferry_journal_load_file (const char *path, const char *id, GError **error)
   read_group (self, file, GROUP_IN_FLIGHT, set_in_flight);
   self->generation = g_key_file_get_uint64 (file, GROUP_TRANSFER, "generation", NULL);
   replay_log (self, path);
-  self->log_broken = TRUE;
+  self->whole_wanted = TRUE;
   return g_steal_pointer (&self);
 }
 
