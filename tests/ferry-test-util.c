@@ -193,35 +193,79 @@ ferry_test_job_new (const char *const *sources, const char *destination)
   return ferry_job_new ((GFile *const *) files->pdata, files->len, dest);
 }
 
-typedef struct
+void
+ferry_test_job_run_clear (FerryTestJobRun *run)
 {
-  gboolean done;
-  gboolean ok;
-  GError *error;
-} RunState;
+  g_clear_error (&run->error);
+}
 
 static void
 on_job_done (GObject *source, GAsyncResult *result, gpointer user_data)
 {
-  RunState *state = user_data;
+  FerryTestJobRun *run = user_data;
 
-  state->ok = ferry_job_run_finish (FERRY_JOB (source), result, &state->error);
-  state->done = TRUE;
+  run->ok = ferry_job_run_finish (FERRY_JOB (source), result, &run->error);
+  run->done = TRUE;
 }
 
-/* Runs @job to its end, iterating the default main context so signals
- * (conflicts, failures) reach the test's handlers. */
+void
+ferry_test_job_start (FerryJob *job, FerryTestJobRun *run)
+{
+  ferry_job_run_async (job, NULL, on_job_done, run);
+}
+
+static gboolean
+on_deadline (gpointer user_data)
+{
+  gboolean *passed = user_data;
+
+  *passed = TRUE;
+  return G_SOURCE_REMOVE;
+}
+
+/* Iterates the default main context (so signals reach the test's
+ * handlers) until the job ends; a job that hangs fails the test instead
+ * of the whole suite timing out. */
+void
+ferry_test_job_wait (FerryTestJobRun *run, guint timeout_ms)
+{
+  gboolean passed = FALSE;
+  guint deadline = g_timeout_add (timeout_ms, on_deadline, &passed);
+
+  while (!run->done && !passed)
+    g_main_context_iteration (NULL, TRUE);
+  if (!run->done)
+    g_error ("the job did not end within %u ms", timeout_ms);
+  g_source_remove (deadline);
+}
+
+/* Waits until the job is in @phase; fails the test if it ends first, or
+ * after 30 s. */
+void
+ferry_test_wait_for_phase (FerryJob *job, FerryPhase phase)
+{
+  gint64 deadline = g_get_monotonic_time () + 30 * G_USEC_PER_SEC;
+
+  while (ferry_job_get_phase (job) != phase)
+    {
+      g_assert_cmpint (g_get_monotonic_time (), <, deadline);
+      g_assert_cmpint (ferry_job_get_phase (job), <, FERRY_PHASE_DONE);
+      ferry_test_spin (1);
+    }
+}
+
+/* Runs @job to its end (within ten minutes, the longest any test's job
+ * may take under the sanitizers). */
 gboolean
 ferry_test_run_job (FerryJob *job, GError **error)
 {
-  RunState state = { 0 };
+  g_auto (FerryTestJobRun) run = { 0 };
 
-  ferry_job_run_async (job, NULL, on_job_done, &state);
-  while (!state.done)
-    g_main_context_iteration (NULL, TRUE);
-  if (state.error != NULL)
-    g_propagate_error (error, state.error);
-  return state.ok;
+  ferry_test_job_start (job, &run);
+  ferry_test_job_wait (&run, 600 * 1000);
+  if (run.error != NULL)
+    g_propagate_error (error, g_steal_pointer (&run.error));
+  return run.ok;
 }
 
 void

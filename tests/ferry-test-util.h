@@ -44,6 +44,21 @@ void ferry_test_make_sparse (const char *path, goffset size, goffset data_at, gs
 char *ferry_test_make_everything_tree (const char *parent);
 
 FerryJob *ferry_test_job_new (const char *const *sources, const char *destination);
+
+/* A job started by ferry_test_job_start(): whether it has ended, and how. */
+typedef struct
+{
+  gboolean done;
+  gboolean ok;
+  GError *error;
+} FerryTestJobRun;
+
+void ferry_test_job_run_clear (FerryTestJobRun *run);
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (FerryTestJobRun, ferry_test_job_run_clear)
+
+void ferry_test_job_start (FerryJob *job, FerryTestJobRun *run);
+void ferry_test_job_wait (FerryTestJobRun *run, guint timeout_ms);
+void ferry_test_wait_for_phase (FerryJob *job, FerryPhase phase);
 gboolean ferry_test_run_job (FerryJob *job, GError **error);
 void ferry_test_wait_for_bytes (FerryJob *job, guint64 at_least);
 

@@ -106,49 +106,17 @@ assert_message_names (const char *message, const char *what)
 /* ------------------------------------------------------------------ */
 /* Running jobs                                                        */
 
-typedef struct
-{
-  gboolean done;
-  gboolean ok;
-  gboolean timed_out;
-  GError *error;
-} Run;
-
-static void
-on_run_done (GObject *source, GAsyncResult *result, gpointer user_data)
-{
-  Run *run = user_data;
-
-  run->ok = ferry_job_run_finish (FERRY_JOB (source), result, &run->error);
-  run->done = TRUE;
-}
-
-static gboolean
-on_deadline (gpointer user_data)
-{
-  Run *run = user_data;
-
-  run->timed_out = TRUE;
-  return G_SOURCE_REMOVE;
-}
-
-/* Like ferry_test_run_job(), iterating the main context so the conflict
- * handlers run, but a job that does not end fails the test instead of
- * hanging it. */
+/* Like ferry_test_run_job(), but a job that does not end soon (a
+ * conflict nobody answers) fails the test instead of hanging it. */
 static gboolean
 run_job_bounded (FerryJob *job, GError **error)
 {
-  Run run = { 0 };
-  guint deadline = g_timeout_add_seconds (JOB_DEADLINE_SECONDS, on_deadline, &run);
+  g_auto (FerryTestJobRun) run = { 0 };
 
-  ferry_job_run_async (job, NULL, on_run_done, &run);
-  while (!run.done && !run.timed_out)
-    g_main_context_iteration (NULL, TRUE);
-  if (!run.done)
-    g_error ("the job did not end within %d s", JOB_DEADLINE_SECONDS);
-  g_source_remove (deadline);
+  ferry_test_job_start (job, &run);
+  ferry_test_job_wait (&run, JOB_DEADLINE_SECONDS * 1000);
   if (run.error != NULL)
-    g_propagate_error (error, run.error);
+    g_propagate_error (error, g_steal_pointer (&run.error));
   return run.ok;
 }
 

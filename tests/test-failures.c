@@ -103,51 +103,6 @@ scratch_path (Fixture *f, const char *name)
 /* ------------------------------------------------------------------ */
 /* Running jobs                                                        */
 
-typedef struct
-{
-  gboolean done;
-  gboolean ok;
-  GError *error;
-} JobRun;
-
-static void
-job_run_clear (JobRun *run)
-{
-  g_clear_error (&run->error);
-}
-
-G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (JobRun, job_run_clear)
-
-static void
-on_job_finished (GObject *source, GAsyncResult *result, gpointer user_data)
-{
-  JobRun *run = user_data;
-
-  run->ok = ferry_job_run_finish (FERRY_JOB (source), result, &run->error);
-  run->done = TRUE;
-}
-
-static void
-start_job (FerryJob *job, JobRun *run)
-{
-  ferry_job_run_async (job, NULL, on_job_finished, run);
-}
-
-/* Iterates the main context until the job ends; a job that hangs fails
- * the test instead of the whole suite timing out. */
-static void
-wait_for_job (JobRun *run, guint timeout_ms)
-{
-  gint64 deadline = g_get_monotonic_time () + (gint64) timeout_ms * 1000;
-
-  while (!run->done)
-    {
-      if (g_get_monotonic_time () > deadline)
-        g_error ("the job did not end within %u ms", timeout_ms);
-      ferry_test_spin (1);
-    }
-}
-
 static FerryJob *
 job_new_one_worker (const char *source, const char *destination)
 {
@@ -163,11 +118,11 @@ job_new_one_worker (const char *source, const char *destination)
 /* Starts @job and holds it inside its first file. Returns the source
  * path of the file in flight, as the progress names it. */
 static char *
-pause_in_first_file (FerryJob *job, JobRun *run, guint64 file_size)
+pause_in_first_file (FerryJob *job, FerryTestJobRun *run, guint64 file_size)
 {
   g_auto (FerryProgress) progress = { 0 };
 
-  start_job (job, run);
+  ferry_test_job_start (job, run);
   ferry_test_wait_for_bytes (job, 1);
   ferry_job_pause (job);
   /* The worker stops at its next check, after the chunk it is copying. */
@@ -504,7 +459,7 @@ make_two_big_files (Fixture *f, TwoFiles *files)
 
 /* Pauses @job inside the first of @files and says which one that is. */
 static void
-pause_in_one_of_two (FerryJob *job, JobRun *run, TwoFiles *files)
+pause_in_one_of_two (FerryJob *job, FerryTestJobRun *run, TwoFiles *files)
 {
   files->in_flight = pause_in_first_file (job, run, BIG_FILE_SIZE);
   if (g_str_equal (files->in_flight, files->a))
@@ -528,7 +483,7 @@ static void
 test_vanished_waiting (Fixture *f, gconstpointer data)
 {
   g_autoptr (FerryJob) job = job_new_one_worker (f->src, f->dst);
-  g_auto (JobRun) run = { 0 };
+  g_auto (FerryTestJobRun) run = { 0 };
   g_auto (TwoFiles) files = { 0 };
   g_autofree char *in_flight_copy = NULL;
   g_autofree char *waiting_copy = NULL;
@@ -537,7 +492,7 @@ test_vanished_waiting (Fixture *f, gconstpointer data)
   pause_in_one_of_two (job, &run, &files);
   g_assert_cmpint (unlink (files.waiting), ==, 0);
   ferry_job_resume (job);
-  wait_for_job (&run, JOB_TIMEOUT_MS);
+  ferry_test_job_wait (&run, JOB_TIMEOUT_MS);
 
   g_assert_false (run.ok);
   g_assert_error (run.error, FERRY_ERROR, FERRY_ERROR_PARTIAL);
@@ -556,7 +511,7 @@ static void
 test_vanished_in_flight (Fixture *f, gconstpointer data)
 {
   g_autoptr (FerryJob) job = job_new_one_worker (f->src, f->dst);
-  g_auto (JobRun) run = { 0 };
+  g_auto (FerryTestJobRun) run = { 0 };
   g_auto (TwoFiles) files = { 0 };
   g_autofree char *in_flight_copy = NULL;
   g_autofree char *waiting_copy = NULL;
@@ -565,7 +520,7 @@ test_vanished_in_flight (Fixture *f, gconstpointer data)
   pause_in_one_of_two (job, &run, &files);
   g_assert_cmpint (unlink (files.in_flight), ==, 0);
   ferry_job_resume (job);
-  wait_for_job (&run, JOB_TIMEOUT_MS);
+  ferry_test_job_wait (&run, JOB_TIMEOUT_MS);
 
   g_assert_false (run.ok);
   g_assert_error (run.error, FERRY_ERROR, FERRY_ERROR_PARTIAL);
@@ -606,7 +561,7 @@ test_changed_size (Fixture *f, gconstpointer data)
   g_autofree char *source = g_build_filename (f->src, "growing", NULL);
   g_autofree char *copy = g_build_filename (f->dst, "growing", NULL);
   g_autoptr (FerryJob) job = job_new_one_worker (source, f->dst);
-  g_auto (JobRun) run = { 0 };
+  g_auto (FerryTestJobRun) run = { 0 };
   g_autofree char *in_flight = NULL;
 
   ferry_test_write_random (source, BIG_FILE_SIZE, 3);
@@ -614,7 +569,7 @@ test_changed_size (Fixture *f, gconstpointer data)
   g_assert_cmpstr (in_flight, ==, source);
   change_size (source, change);
   ferry_job_resume (job);
-  wait_for_job (&run, JOB_TIMEOUT_MS);
+  ferry_test_job_wait (&run, JOB_TIMEOUT_MS);
 
   g_assert_false (run.ok);
   g_assert_error (run.error, FERRY_ERROR, FERRY_ERROR_PARTIAL);
@@ -647,19 +602,6 @@ static char *
 space_file_name (guint i)
 {
   return g_strdup_printf ("eight-%u", i);
-}
-
-static void
-wait_for_phase (FerryJob *job, FerryPhase phase)
-{
-  gint64 deadline = g_get_monotonic_time () + 30 * G_USEC_PER_SEC;
-
-  while (ferry_job_get_phase (job) != phase)
-    {
-      g_assert_cmpint (g_get_monotonic_time (), <, deadline);
-      g_assert_cmpint (ferry_job_get_phase (job), <, FERRY_PHASE_DONE);
-      ferry_test_spin (1);
-    }
 }
 
 /* Takes all free space on @dir's filesystem but @left. */
@@ -708,19 +650,19 @@ check_no_space (Fixture *f)
   g_autofree char *small = scratch_path (f, "small");
   g_autoptr (FerryJob) job = job_new_one_worker (f->src, small);
   g_autoptr (GPtrArray) failures = NULL;
-  g_auto (JobRun) run = { 0 };
+  g_auto (FerryTestJobRun) run = { 0 };
 
   /* Paused before it starts, the job plans (and checks that everything
    * fits) and then holds before its first file: the disk fills up
    * between the check and the copy, as when another program writes. */
   ferry_job_pause (job);
-  start_job (job, &run);
-  wait_for_phase (job, FERRY_PHASE_COPYING);
+  ferry_test_job_start (job, &run);
+  ferry_test_wait_for_phase (job, FERRY_PHASE_COPYING);
   ferry_test_spin (SETTLE_MS);
   g_assert_cmpuint (get_bytes_written (job), ==, 0);
   fill_leaving (small, LEFT_FREE);
   ferry_job_resume (job);
-  wait_for_job (&run, JOB_TIMEOUT_MS);
+  ferry_test_job_wait (&run, JOB_TIMEOUT_MS);
 
   g_assert_false (run.ok);
   g_assert_error (run.error, G_IO_ERROR, G_IO_ERROR_NO_SPACE);
@@ -976,7 +918,7 @@ test_destination_write_error (Fixture *f, gconstpointer data)
 #define HUGE_FILE_SIZE (256 * MiB)
 
 static void
-assert_cancelled (FerryJob *job, JobRun *run, const char *copy, const char *dst)
+assert_cancelled (FerryJob *job, FerryTestJobRun *run, const char *copy, const char *dst)
 {
   g_auto (FerryProgress) progress = { 0 };
 
@@ -999,13 +941,13 @@ test_cancel_mid_file (Fixture *f, gconstpointer data)
   g_autofree char *source = g_build_filename (f->src, "huge", NULL);
   g_autofree char *copy = g_build_filename (f->dst, "huge", NULL);
   g_autoptr (FerryJob) job = job_new_one_worker (source, f->dst);
-  g_auto (JobRun) run = { 0 };
+  g_auto (FerryTestJobRun) run = { 0 };
 
   ferry_test_write_random (source, HUGE_FILE_SIZE, 4);
-  start_job (job, &run);
+  ferry_test_job_start (job, &run);
   ferry_test_wait_for_bytes (job, 1);
   ferry_job_cancel (job);
-  wait_for_job (&run, 5000);
+  ferry_test_job_wait (&run, 5000);
   assert_cancelled (job, &run, copy, f->dst);
 }
 
@@ -1015,7 +957,7 @@ test_cancel_while_paused (Fixture *f, gconstpointer data)
   g_autofree char *source = g_build_filename (f->src, "huge", NULL);
   g_autofree char *copy = g_build_filename (f->dst, "huge", NULL);
   g_autoptr (FerryJob) job = job_new_one_worker (source, f->dst);
-  g_auto (JobRun) run = { 0 };
+  g_auto (FerryTestJobRun) run = { 0 };
   g_autofree char *in_flight = NULL;
 
   ferry_test_write_random (source, HUGE_FILE_SIZE, 5);
@@ -1023,7 +965,7 @@ test_cancel_while_paused (Fixture *f, gconstpointer data)
   g_assert_cmpstr (in_flight, ==, source);
   ferry_job_cancel (job);
   /* A paused worker wakes for the cancel; it does not wait for a resume. */
-  wait_for_job (&run, 5000);
+  ferry_test_job_wait (&run, 5000);
   assert_cancelled (job, &run, copy, f->dst);
 }
 
@@ -1033,7 +975,7 @@ test_pause_resume (Fixture *f, gconstpointer data)
   g_autofree char *source = g_build_filename (f->src, "huge", NULL);
   g_autofree char *copy = g_build_filename (f->dst, "huge", NULL);
   g_autoptr (FerryJob) job = job_new_one_worker (source, f->dst);
-  g_auto (JobRun) run = { 0 };
+  g_auto (FerryTestJobRun) run = { 0 };
   g_auto (FerryProgress) progress = { 0 };
   g_autofree char *in_flight = NULL;
   guint64 held_at;
@@ -1051,7 +993,7 @@ test_pause_resume (Fixture *f, gconstpointer data)
 
   ferry_job_resume (job);
   g_assert_false (ferry_job_get_paused (job));
-  wait_for_job (&run, JOB_TIMEOUT_MS);
+  ferry_test_job_wait (&run, JOB_TIMEOUT_MS);
   g_assert_no_error (run.error);
   g_assert_true (run.ok);
   assert_phase (job, FERRY_PHASE_DONE);
@@ -1114,7 +1056,7 @@ test_changed_keeping_mtime (Fixture *f, gconstpointer data)
   g_autofree char *copy = g_build_filename (f->dst, "edited", NULL);
   g_autoptr (FerryJob) job = job_new_one_worker (source, f->dst);
   g_autoptr (GPtrArray) failures = NULL;
-  g_auto (JobRun) run = { 0 };
+  g_auto (FerryTestJobRun) run = { 0 };
   g_autofree char *in_flight = NULL;
   g_autofree char *failed = NULL;
   FerryFailure *failure;
@@ -1124,7 +1066,7 @@ test_changed_keeping_mtime (Fixture *f, gconstpointer data)
   g_assert_cmpstr (in_flight, ==, source);
   change_content_silently (source);
   ferry_job_resume (job);
-  wait_for_job (&run, JOB_TIMEOUT_MS);
+  ferry_test_job_wait (&run, JOB_TIMEOUT_MS);
 
   g_assert_false (run.ok);
   g_assert_error (run.error, FERRY_ERROR, FERRY_ERROR_PARTIAL);

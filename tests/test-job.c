@@ -41,25 +41,16 @@ on_file_failed (FerryJob *job, FerryFailure *failure, gpointer user_data)
  * here. The main context is iterated only in bursts with pauses, as a busy
  * front end does: between bursts no thread owns it. */
 static void
-on_job_done (GObject *source, GAsyncResult *result, gpointer user_data)
-{
-  gboolean *done = user_data;
-
-  ferry_job_run_finish (FERRY_JOB (source), result, NULL);
-  *done = TRUE;
-}
-
-static void
 run_listening (FerryJob *job, Listener *listener)
 {
-  gboolean done = FALSE;
+  g_auto (FerryTestJobRun) run = { 0 };
 
   listener->caller = g_thread_self ();
   listener->elsewhere = g_string_new (NULL);
   g_signal_connect (job, "notify", G_CALLBACK (on_notify), listener);
   g_signal_connect (job, "file-failed", G_CALLBACK (on_file_failed), listener);
-  ferry_job_run_async (job, NULL, on_job_done, &done);
-  while (!done)
+  ferry_test_job_start (job, &run);
+  while (!run.done)
     {
       while (g_main_context_iteration (NULL, FALSE))
         ;

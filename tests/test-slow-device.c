@@ -111,22 +111,11 @@ device_written (Fixture *f)
 
 typedef struct
 {
-  gboolean done;
-  gboolean ok;
-  GError *error;
+  FerryTestJobRun run;
   guint64 worst_lead;    /* bytes_durable beyond what the device completed */
   gint64 peak_pending;   /* dirty + writeback of the device */
   GPtrArray *strategies; /* every strategy seen, in order */
 } Watch;
-
-static void
-on_done (GObject *source, GAsyncResult *result, gpointer user_data)
-{
-  Watch *w = user_data;
-
-  w->ok = ferry_job_run_finish (FERRY_JOB (source), result, &w->error);
-  w->done = TRUE;
-}
 
 static void
 note_strategy (Watch *w, FerryJob *job)
@@ -147,8 +136,8 @@ watch_job (Fixture *f, FerryJob *job, Watch *w)
   guint64 device_start = device_written (f);
 
   w->strategies = g_ptr_array_new_with_free_func (g_free);
-  ferry_job_run_async (job, NULL, on_done, w);
-  while (!w->done)
+  ferry_test_job_start (job, &w->run);
+  while (!w->run.done)
     {
       g_auto (FerryProgress) progress = { 0 };
       guint64 device;
@@ -167,7 +156,7 @@ watch_job (Fixture *f, FerryJob *job, Watch *w)
 static void
 watch_clear (Watch *w)
 {
-  g_clear_error (&w->error);
+  ferry_test_job_run_clear (&w->run);
   g_clear_pointer (&w->strategies, g_ptr_array_unref);
 }
 
@@ -229,8 +218,8 @@ test_measured_slow (Fixture *f, gconstpointer data)
   job = job_for (f, tree, FERRY_DEVICE_MODE_AUTO);
   watch_job (f, job, &w);
 
-  g_assert_no_error (w.error);
-  g_assert_true (w.ok);
+  g_assert_no_error (w.run.error);
+  g_assert_true (w.run.ok);
   g_assert_cmpstr (g_ptr_array_index (w.strategies, w.strategies->len - 1), ==, "window");
   g_assert_cmpuint (w.strategies->len, >=, 2); /* it started on the fast path */
   g_assert_cmpuint (w.worst_lead, <=, WINDOW_BOUND);
@@ -275,7 +264,7 @@ test_flush_cost_not_slow (void)
       tree = make_tree (&f, 40, 100 * 1024, 32 * 1024 * 1024);
       job = job_for (&f, tree, FERRY_DEVICE_MODE_AUTO);
       watch_job (&f, job, &w);
-      g_assert_no_error (w.error);
+      g_assert_no_error (w.run.error);
       for (guint i = 0; i < w.strategies->len; i++)
         g_assert_cmpstr (g_ptr_array_index (w.strategies, i), !=, "window");
       ferry_test_assert_trees_equal (tree, ferry_test_path (f.dst, "tree", NULL),
@@ -301,7 +290,7 @@ test_slow_from_start (Fixture *f, gconstpointer data)
   job = job_for (f, tree, FERRY_DEVICE_MODE_SLOW);
   watch_job (f, job, &w);
 
-  g_assert_no_error (w.error);
+  g_assert_no_error (w.run.error);
   g_assert_cmpuint (w.strategies->len, ==, 1);
   g_assert_cmpstr (g_ptr_array_index (w.strategies, 0), ==, "window");
   g_assert_cmpuint (w.worst_lead, <=, WINDOW_BOUND);
@@ -327,7 +316,7 @@ test_chunk_sync (Fixture *f, gconstpointer data)
   ferry_job_set_slow_method (job, FERRY_SLOW_METHOD_CHUNK_SYNC);
   watch_job (f, job, &w);
 
-  g_assert_no_error (w.error);
+  g_assert_no_error (w.run.error);
   g_assert_cmpstr (g_ptr_array_index (w.strategies, 0), ==, "chunk-sync");
   g_assert_cmpuint (w.worst_lead, <=, WINDOW_BOUND);
   ferry_test_assert_trees_equal (tree, ferry_test_path (f->dst, "tree", NULL),
@@ -349,7 +338,7 @@ test_fast_override (Fixture *f, gconstpointer data)
   job = job_for (f, tree, FERRY_DEVICE_MODE_FAST);
   watch_job (f, job, &w);
 
-  g_assert_no_error (w.error);
+  g_assert_no_error (w.run.error);
   for (guint i = 0; i < w.strategies->len; i++)
     g_assert_cmpstr (g_ptr_array_index (w.strategies, i), !=, "window");
   ferry_test_assert_trees_equal (tree, ferry_test_path (f->dst, "tree", NULL),
@@ -497,7 +486,7 @@ test_large_file_turns_slow (Fixture *f, gconstpointer data)
   ferry_job_set_n_workers (job, 2);
   watch_job (f, job, &w);
 
-  g_assert_no_error (w.error);
+  g_assert_no_error (w.run.error);
   g_assert_cmpstr (g_ptr_array_index (w.strategies, w.strategies->len - 1), ==, "window");
   g_assert_cmpuint (w.worst_lead, <=, WINDOW_BOUND);
   /* Read back from the device, not from the cache. */
@@ -541,14 +530,14 @@ test_unplugged (Fixture *f, gconstpointer data)
   copy = g_build_filename (f->dst, "tree", NULL);
   job = job_for (f, tree, FERRY_DEVICE_MODE_SLOW);
   w.strategies = g_ptr_array_new_with_free_func (g_free);
-  ferry_job_run_async (job, NULL, on_done, &w);
+  ferry_test_job_start (job, &w.run);
   for (;;)
     {
       g_auto (FerryProgress) progress = { 0 };
       ferry_job_get_progress (job, &progress);
       if (progress.files_done >= 9) /* the folder and 8 files */
         break;
-      g_assert_false (w.done);
+      g_assert_false (w.run.done);
       ferry_test_spin (10);
     }
   /* The names of finished files reach the device with later windows,
@@ -557,20 +546,20 @@ test_unplugged (Fixture *f, gconstpointer data)
    * the copy and syncs before the pull. */
   ferry_job_pause (job);
   ferry_test_spin (300);
-  g_assert_false (w.done);
+  g_assert_false (w.run.done);
   sync_filesystem (f->dst);
   g_assert_true (ferry_test_stick_set_fail_writes (f->stick, TRUE, &error));
   ferry_job_resume (job);
-  while (!w.done)
+  while (!w.run.done)
     ferry_test_spin (10);
 
-  g_assert_false (w.ok);
-  g_assert_nonnull (w.error);
+  g_assert_false (w.run.ok);
+  g_assert_nonnull (w.run.error);
   /* The first file that could not reach the device is named. */
   failures = ferry_job_dup_failures (job);
   g_assert_cmpuint (failures->len, >=, 1);
   failure = g_ptr_array_index (failures, 0);
-  g_test_message ("failure: %s (job: %s)", failure->error->message, w.error->message);
+  g_test_message ("failure: %s (job: %s)", failure->error->message, w.run.error->message);
   /* The device failed (EIO), or ext4 took it read-only on that failure. */
   g_assert_true (strstr (failure->error->message, "Input/output error") != NULL
                  || strstr (failure->error->message, "Read-only file system") != NULL);
@@ -929,8 +918,8 @@ test_names_in_batches (void)
       guint steps = 0;
 
       ferry_job_set_device_mode (job, FERRY_DEVICE_MODE_SLOW);
-      ferry_job_run_async (job, NULL, on_done, &w);
-      while (!w.done)
+      ferry_test_job_start (job, &w.run);
+      while (!w.run.done)
         {
           g_auto (FerryProgress) progress = { 0 };
 
@@ -943,8 +932,8 @@ test_names_in_batches (void)
             }
           ferry_test_spin (5);
         }
-      g_assert_no_error (w.error);
-      g_assert_true (w.ok);
+      g_assert_no_error (w.run.error);
+      g_assert_true (w.run.ok);
       g_test_message ("files copied went up in %u steps, by %" G_GUINT64_FORMAT " at most",
                       steps, biggest_jump);
       g_assert_cmpuint (biggest_jump, <=, 1024);
@@ -1075,7 +1064,7 @@ fail_writes_once_accepted (FerryTestStick *stick, FerryJob *job, Watch *w)
 {
   g_autoptr (GError) error = NULL;
 
-  ferry_job_run_async (job, NULL, on_done, w);
+  ferry_test_job_start (job, &w->run);
   for (;;)
     {
       g_auto (FerryProgress) progress = { 0 };
@@ -1088,12 +1077,12 @@ fail_writes_once_accepted (FerryTestStick *stick, FerryJob *job, Watch *w)
           g_assert_cmpuint (progress.bytes_durable, <, progress.bytes_total);
           break;
         }
-      g_assert_false (w->done);
+      g_assert_false (w->run.done);
       ferry_test_spin (5);
     }
   g_assert_true (ferry_test_stick_set_fail_writes (stick, TRUE, &error));
   g_assert_no_error (error);
-  while (!w->done)
+  while (!w->run.done)
     ferry_test_spin (10);
 }
 
@@ -1248,9 +1237,9 @@ test_writeback_fails (gconstpointer data)
       ferry_job_set_device_mode (job, c->mode);
       fail_writes_once_accepted (stick, job, &w);
 
-      g_assert_false (w.ok);
-      g_assert_nonnull (w.error);
-      g_test_message ("%s: the job: %s", ferry_test_stick_fs_to_string (fs), w.error->message);
+      g_assert_false (w.run.ok);
+      g_assert_nonnull (w.run.error);
+      g_test_message ("%s: the job: %s", ferry_test_stick_fs_to_string (fs), w.run.error->message);
       failures = ferry_job_dup_failures (job);
 
       g_assert_true (ferry_test_stick_set_fail_writes (stick, FALSE, &error));
@@ -1262,8 +1251,8 @@ test_writeback_fails (gconstpointer data)
        * read-only under a failing device, a file still being written
        * fails on its write, before any point: "Could not write “…”:
        * Read-only file system", which is as true.) */
-      g_assert_true (g_str_has_prefix (w.error->message, "Could not write “"));
-      g_assert_nonnull (strstr (w.error->message, copy));
+      g_assert_true (g_str_has_prefix (w.run.error->message, "Could not write “"));
+      g_assert_nonnull (strstr (w.run.error->message, copy));
     }
   g_clear_pointer (&stick, ferry_test_stick_free);
   ferry_test_remove_tree (scratch);
@@ -1361,7 +1350,7 @@ wait_for_sync_under_way (FerryJob *job, Watch *w)
   while (held < 3)
     {
       held = sync_holds_the_writer () ? held + 1 : 0;
-      g_assert_false (w->done);
+      g_assert_false (w->run.done);
       g_assert_cmpint (g_get_monotonic_time (), <, deadline);
       ferry_test_spin (1);
     }
@@ -1383,7 +1372,7 @@ wait_while_measuring (FerryJob *job, Watch *w)
       g_assert_cmpstr (ferry_job_get_strategy (job), !=, "window");
       if (progress.bytes_durable > 0 && progress.bytes_written >= progress.bytes_durable + 2 * MB)
         break;
-      g_assert_false (w->done);
+      g_assert_false (w->run.done);
       g_assert_cmpint (g_get_monotonic_time (), <, deadline);
       ferry_test_spin (1);
     }
@@ -1453,7 +1442,7 @@ test_cancel_during_sync (gconstpointer data)
   mountpoint = ferry_test_stick_get_mountpoint (stick);
   job = ferry_test_job_new ((const char *[]){ tree, NULL }, mountpoint);
   ferry_job_set_device_mode (job, c->mode);
-  ferry_job_run_async (job, NULL, on_done, &w);
+  ferry_test_job_start (job, &w.run);
   if (c->measured_by_writeback)
     wait_while_measuring (job, &w);
   else
@@ -1464,22 +1453,22 @@ test_cancel_during_sync (gconstpointer data)
   ferry_test_spin (150);
   g_assert_true (ferry_test_stick_set_rate (stick, STALL_RATE, &error));
   ferry_test_spin (300);
-  g_assert_false (w.done);
+  g_assert_false (w.run.done);
   if (c->measured_by_writeback)
     g_assert_cmpstr (ferry_job_get_strategy (job), !=, "window");
 
   cancelled_at = g_get_monotonic_time ();
   ferry_job_cancel (job);
-  while (!w.done && g_get_monotonic_time () - cancelled_at < 30 * G_USEC_PER_SEC)
+  while (!w.run.done && g_get_monotonic_time () - cancelled_at < 30 * G_USEC_PER_SEC)
     ferry_test_spin (1);
   answer = g_get_monotonic_time () - cancelled_at;
   g_test_message ("cancel answered in %" G_GINT64_FORMAT " ms", answer / 1000);
   /* The sync given up ends once the device writes again. */
   g_assert_true (ferry_test_stick_set_rate (stick, 0, &error));
-  while (!w.done)
+  while (!w.run.done)
     ferry_test_spin (10);
   g_assert_cmpint (answer, <, CANCEL_BOUND_USEC);
-  g_assert_error (w.error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
+  g_assert_error (w.run.error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
 
   assert_named_files_whole (stick, tree, ferry_test_path (mountpoint, "Cancel", NULL));
   watch_clear (&w);

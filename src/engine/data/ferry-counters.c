@@ -70,11 +70,14 @@ ferry_counters_add_total (FerryCounters *self, gint64 bytes)
   ferry_counters_touch (self);
 }
 
-/* Durable can never be ahead of written. */
+/* Durable can never be ahead of written (read once: MIN() would read it
+ * twice, and a writer may add between the two). */
 void
 ferry_counters_set_durable (FerryCounters *self, guint64 bytes)
 {
-  atomic_store (&self->bytes_durable, MIN (bytes, ferry_counters_get (&self->bytes_written)));
+  guint64 written = ferry_counters_get (&self->bytes_written);
+
+  atomic_store (&self->bytes_durable, MIN (bytes, written));
   ferry_counters_touch (self);
 }
 
