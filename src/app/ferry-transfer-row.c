@@ -39,6 +39,7 @@ struct _FerryTransferRow
   GtkButton *cancel_button;
   GtkButton *dismiss_button;
   GtkWidget *bars;
+  GtkLabel *legend; /* the bars' tooltip, kept while no tooltip shows it */
   GtkProgressBar *written_bar;
   GtkProgressBar *durable_bar;
   GtkLabel *files;
@@ -202,7 +203,11 @@ show_count (FerryTransferRow *self, const char *text, guint64 total)
 
 /* The bar's legend, as a tooltip and for screen readers, which cannot
  * see its two tones: "42 MB safe on SanDisk Cruzer · 12 MB still in
- * memory" (in the kernel's cache, lost if the drive is pulled out). */
+ * memory" (in the kernel's cache, lost if the drive is pulled out). The
+ * tooltip is a label of the row's own, changed in place: setting a
+ * widget's tooltip text makes GTK start its half-second wait for the
+ * tooltip again, so a legend that changed more often than that never
+ * showed while a person pointed at the bar. */
 static void
 describe_bar (FerryTransferRow *self, const FerryProgress *p)
 {
@@ -220,7 +225,7 @@ describe_bar (FerryTransferRow *self, const FerryProgress *p)
      * then bytes written but still in the computer's memory, like
      * "42.0 MB safe on SanDisk Cruzer · 12.3 MB still in memory" */
     text = g_strdup_printf (_ ("%s safe on %s · %s still in memory"), safe, where, memory);
-  gtk_widget_set_tooltip_text (self->bars, text);
+  gtk_label_set_label (self->legend, text);
   gtk_accessible_update_property (GTK_ACCESSIBLE (self->durable_bar),
                                   GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, text, -1);
   gtk_accessible_update_property (GTK_ACCESSIBLE (self->written_bar),
@@ -648,6 +653,20 @@ ferry_transfer_row_get_destination (FerryTransferRow *self)
   return self->destination;
 }
 
+static gboolean
+on_bars_query_tooltip (GtkWidget *bars,
+                       int x,
+                       int y,
+                       gboolean keyboard_mode,
+                       GtkTooltip *tooltip,
+                       FerryTransferRow *self)
+{
+  if (*gtk_label_get_label (self->legend) == '\0')
+    return FALSE;
+  gtk_tooltip_set_custom (tooltip, GTK_WIDGET (self->legend));
+  return TRUE;
+}
+
 static void
 ferry_transfer_row_dispose (GObject *object)
 {
@@ -659,6 +678,7 @@ ferry_transfer_row_dispose (GObject *object)
   gtk_widget_dispose_template (GTK_WIDGET (self), FERRY_TYPE_TRANSFER_ROW);
   g_clear_object (&self->job);
   g_clear_object (&self->destination);
+  g_clear_object (&self->legend);
   g_clear_error (&self->outcome);
   G_OBJECT_CLASS (ferry_transfer_row_parent_class)->dispose (object);
 }
@@ -710,4 +730,10 @@ static void
 ferry_transfer_row_init (FerryTransferRow *self)
 {
   gtk_widget_init_template (GTK_WIDGET (self));
+  self->legend = GTK_LABEL (g_object_ref_sink (gtk_label_new (NULL)));
+  gtk_widget_set_name (GTK_WIDGET (self->legend), "legend");
+  gtk_label_set_wrap (self->legend, TRUE);
+  gtk_label_set_max_width_chars (self->legend, 70);
+  gtk_widget_set_has_tooltip (self->bars, TRUE);
+  g_signal_connect (self->bars, "query-tooltip", G_CALLBACK (on_bars_query_tooltip), self);
 }
