@@ -626,6 +626,55 @@ assert_legend_matches_bars (const char *text, Bars *bars)
                                   p.bytes_total / 100.0);
 }
 
+/* GTK asking a widget for its tooltip: each time it does while no
+ * tooltip shows, it starts its half-second wait for one again. */
+static gboolean
+count_tooltip_query (GSignalInvocationHint *hint, guint n_values, const GValue *values,
+                     gpointer data)
+{
+  guint *queries = data;
+
+  (*queries)++;
+  return TRUE;
+}
+
+static void
+count_legend_change (guint *changes)
+{
+  (*changes)++;
+}
+
+static gboolean
+legend_changed_thrice (gpointer data)
+{
+  return *(guint *) data >= 3;
+}
+
+/* While the pointer rests on the bar and the copy goes on (its legend
+ * changes three times), nothing in the window makes GTK ask for a
+ * tooltip again. Each time it would start GTK's wait anew: a tooltip
+ * text set at each progress change (the legend's, and even the pause
+ * button's, to the same text) kept the legend from showing unless the
+ * copy held still for half a second. */
+static void
+assert_tooltips_left_alone (GtkWidget *legend_label, FerryJob *job)
+{
+  guint signal_id = g_signal_lookup ("query-tooltip", GTK_TYPE_WIDGET);
+  guint queries = 0, changes = 0;
+  gulong hook = g_signal_add_emission_hook (signal_id, 0, count_tooltip_query, &queries, NULL);
+  gulong handler = g_signal_connect_swapped (legend_label, "notify::label",
+                                             G_CALLBACK (count_legend_change), &changes);
+
+  g_assert_true (ferry_test_ui_wait_until (legend_changed_thrice, &changes, 30000));
+  g_signal_remove_emission_hook (signal_id, hook);
+  g_signal_handler_disconnect (legend_label, handler);
+  g_test_message ("the legend changed %u times; GTK asked for a tooltip %u times", changes,
+                  queries);
+  g_assert_cmpuint (queries, ==, 0);
+  /* Counted while copying: a copy that ends offers to eject, and may. */
+  g_assert_cmpint (ferry_job_get_phase (job), <, FERRY_PHASE_DONE);
+}
+
 /* Item 11: while a slow stick is written to, the bar has a legend: the
  * tooltip a person sees on pointing at it, and its description for
  * screen readers, say how much is safe on the drive and how much is
@@ -650,7 +699,9 @@ test_bar_legend (Fixture *f, gconstpointer style)
   if ((stick = new_stick_or_skip (f)) == NULL)
     return;
   mount = ferry_test_ui_plug_in (f->drives, DRIVE_NAME, ferry_test_stick_get_mountpoint (stick));
-  ferry_test_write_random (ferry_test_path (f->src, "film.mkv", NULL), 40 * 1024 * 1024, 9);
+  /* Big enough that the copy still writes for seconds after the pointer
+   * found the bar (the stick takes 6 MiB a second). */
+  ferry_test_write_random (ferry_test_path (f->src, "film.mkv", NULL), 72 * 1024 * 1024, 9);
   files = ferry_test_ui_files_in (f->src, "film.mkv", NULL);
   g_assert_true (
       ferry_destination_row_drop_files (ferry_test_window_drive_row (f, DRIVE_NAME), files));
@@ -671,6 +722,8 @@ test_bar_legend (Fixture *f, gconstpointer style)
    * only when the copy held still that long. */
   legend_label = ferry_test_ui_find (tooltip, GTK_TYPE_LABEL, "legend");
   g_assert_nonnull (legend_label);
+  assert_tooltips_left_alone (legend_label, job);
+  g_assert_true (ferry_test_ui_wait_until (two_tones_shown, &bars, 60000));
   legend = gtk_label_get_label (GTK_LABEL (legend_label));
   assert_legend_matches_bars (legend, &bars);
   for (guint i = 0; i < 2; i++)

@@ -95,7 +95,9 @@ void
 ferry_destination_row_set_busy (FerryDestinationRow *self, gboolean busy)
 {
   g_return_if_fail (FERRY_IS_DESTINATION_ROW (self));
-  if (self->eject_button == NULL)
+  /* Only on a change: a tooltip set again makes GTK wait anew before
+   * showing the one under the pointer. */
+  if (self->eject_button == NULL || gtk_widget_get_sensitive (self->eject_button) == !busy)
     return;
   gtk_widget_set_sensitive (self->eject_button, !busy);
   gtk_widget_set_tooltip_text (self->eject_button,

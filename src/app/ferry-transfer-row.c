@@ -232,6 +232,26 @@ describe_bar (FerryTransferRow *self, const FerryProgress *p)
                                   GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, text, -1);
 }
 
+/* The pause button offers what the job is not doing now. Changed only
+ * when that changes: setting a tooltip, even to the text it has, makes
+ * GTK start its wait for the tooltip under the pointer again, so setting
+ * it at each progress change kept every tooltip of the window from
+ * showing while a copy ran. */
+static void
+show_paused (FerryTransferRow *self, gboolean paused)
+{
+  GtkWidget *button = GTK_WIDGET (self->pause_button);
+  const char *offer = paused ? _ ("Resume") : _ ("Pause");
+
+  if (g_strcmp0 (gtk_widget_get_tooltip_text (button), offer) == 0)
+    return;
+  gtk_button_set_icon_name (self->pause_button, paused ? "media-playback-start-symbolic"
+                                                       : "media-playback-pause-symbolic");
+  gtk_widget_set_tooltip_text (button, offer);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (button), GTK_ACCESSIBLE_PROPERTY_LABEL, offer,
+                                  -1);
+}
+
 /* Once finished, the row shows the outcome, which only the window hears
  * of; a last progress notification must not cover it. */
 static void
@@ -254,13 +274,7 @@ update (FerryTransferRow *self)
   describe_bar (self, &p);
   files = describe_count (self, &p);
   show_count (self, files, p.files_total);
-  gtk_button_set_icon_name (self->pause_button, p.paused ? "media-playback-start-symbolic"
-                                                         : "media-playback-pause-symbolic");
-  gtk_widget_set_tooltip_text (GTK_WIDGET (self->pause_button),
-                               p.paused ? _ ("Resume") : _ ("Pause"));
-  gtk_accessible_update_property (GTK_ACCESSIBLE (self->pause_button),
-                                  GTK_ACCESSIBLE_PROPERTY_LABEL,
-                                  p.paused ? _ ("Resume") : _ ("Pause"), -1);
+  show_paused (self, p.paused);
 }
 
 /* Why one file failed. Once the copy is known to have stopped because
