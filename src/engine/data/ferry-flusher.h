@@ -12,6 +12,13 @@ G_BEGIN_DECLS
 typedef struct _FerryFlusher FerryFlusher;
 typedef void (*FerryFlusherSlowFunc) (gpointer user_data);
 
+typedef enum
+{
+  FERRY_WINDOW_FAST,
+  FERRY_WINDOW_SLOW,
+  FERRY_WINDOW_UNTOLD, /* slow to read, but it kept up with all it was given */
+} FerryWindowVerdict;
+
 FerryFlusher *ferry_flusher_new (FerryCopyTarget *target,
                                  const char *probe_block,
                                  FerryFlusherSlowFunc on_slow,
@@ -24,6 +31,7 @@ gboolean ferry_flusher_is_fast_by_class (FerryFlusher *self);
 void ferry_flusher_note_named (FerryFlusher *self, FerryNamedFile *named);
 void ferry_flusher_settle_names (FerryFlusher *self, int errsv);
 void ferry_flusher_free (FerryFlusher *self);
+FerryWindowVerdict ferry_flusher_judge_window (double rate, gboolean held_up);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (FerryFlusher, ferry_flusher_free)
 
