@@ -289,8 +289,11 @@ run_again (Fixture *f, guint64 total, guint64 durable, const char *extra)
   g_autofree char *err = NULL;
   g_autofree char *copy = g_build_filename (f->dst, "tree", NULL);
   guint64 before = device_bytes (f), written;
+  int status = run_copy (f->src, f->dst, extra, NULL, &err);
 
-  g_assert_cmpint (run_copy (f->src, f->dst, extra, NULL, &err), ==, 0);
+  if (status != 0)
+    g_test_message ("the second run failed: %s", err);
+  g_assert_cmpint (status, ==, 0);
   written = device_bytes (f) - before;
   /* exFAT keeps no modes, and times only to its granularity */
   ferry_test_assert_trees_equal (
@@ -514,6 +517,7 @@ test_restart (Fixture *f, gconstpointer data)
 {
   g_autofree char *err = NULL;
   guint64 total, before;
+  int status;
 
   if (f->stick == NULL)
     return;
@@ -521,7 +525,10 @@ test_restart (Fixture *f, gconstpointer data)
   copy_and_kill (f, 24 * MB, TRUE);
   g_assert_cmpuint (ferry_test_count_temp_files (ferry_test_path (f->dst, "tree", "z", NULL)), ==, 1);
   before = device_bytes (f);
-  g_assert_cmpint (run_copy (f->src, f->dst, "--restart", "--conflict=overwrite", &err), ==, 0);
+  status = run_copy (f->src, f->dst, "--restart", "--conflict=overwrite", &err);
+  if (status != 0)
+    g_test_message ("the second run failed: %s", err);
+  g_assert_cmpint (status, ==, 0);
   g_assert_cmpuint (device_bytes (f) - before, >=, total);
   g_assert_null (strstr (err, "Carried over"));
   g_assert_cmpuint (ferry_test_count_temp_files (ferry_test_path (f->dst, "tree", "z", NULL)), ==, 0);
