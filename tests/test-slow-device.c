@@ -1060,13 +1060,19 @@ find_failure (GPtrArray *failures, const char *path)
   return NULL;
 }
 
-/* Runs @job until the kernel has accepted all of its data and a point has
- * made some of it durable, then makes the device fail every write, long
- * before the rest can have reached it; returns when the job has ended. */
+/* Runs @job until a point has made some of its data durable and the
+ * kernel has accepted more, then makes the device fail every write;
+ * returns when the job has ended. The failure comes at the first point,
+ * not once the kernel has accepted everything: the slow strategy keeps
+ * the writer within about a second of the device, so by then the device
+ * had 14 of the 16 MB (measured), and a test held up that long under
+ * load found every file on it, with no failure left to check. */
 static void
-fail_writes_once_accepted (FerryTestStick *stick, FerryJob *job, Watch *w)
+fail_writes_after_first_point (FerryTestStick *stick, FerryJob *job, Watch *w, guint64 data_bytes)
 {
   g_autoptr (GError) error = NULL;
+  guint64 device_before = ferry_test_stick_get_sectors_written (stick);
+  guint64 device_bytes;
 
   ferry_test_job_start (job, &w->run);
   for (;;)
@@ -1074,18 +1080,18 @@ fail_writes_once_accepted (FerryTestStick *stick, FerryJob *job, Watch *w)
       g_auto (FerryProgress) progress = { 0 };
 
       ferry_job_get_progress (job, &progress);
-      if (progress.bytes_total > 0 && progress.bytes_written >= progress.bytes_total
-          && progress.bytes_durable > 0)
-        {
-          /* Still far from the device: this test proves nothing otherwise. */
-          g_assert_cmpuint (progress.bytes_durable, <, progress.bytes_total);
-          break;
-        }
+      if (progress.bytes_durable > 0 && progress.bytes_written > progress.bytes_durable)
+        break;
       g_assert_false (w->run.done);
       ferry_test_spin (5);
     }
   g_assert_true (ferry_test_stick_set_fail_writes (stick, TRUE, &error));
   g_assert_no_error (error);
+  /* What reached the device, metadata included, is less than the data:
+   * this test proves nothing otherwise. */
+  device_bytes = (ferry_test_stick_get_sectors_written (stick) - device_before) * 512;
+  g_test_message ("the device had %" G_GUINT64_FORMAT " bytes when it failed", device_bytes);
+  g_assert_cmpuint (device_bytes, <, data_bytes);
   while (!w->run.done)
     ferry_test_spin (10);
 }
@@ -1107,17 +1113,25 @@ can_open (const char *path)
   return TRUE;
 }
 
+/* What a replug shows of the copies after a failure. */
+typedef struct
+{
+  guint whole;     /* under its final name, byte for byte the source's */
+  guint failed;    /* missing, and in the failure list */
+  guint unreached; /* missing, and not in it: the failure stopped the job first */
+} AfterFailure;
+
 /* Read back from the device after a replug: every file under its final
  * name is the source's, byte for byte; every other one is in the job's
- * failure list, named in its message. (A file whose name may not have
- * reached the device fails too, wherever its name ended up.) Returns how
- * many are missing. */
-static guint
+ * failure list, named in its message, or was never handled: the job
+ * stops when the device fails. (A file whose name may not have reached
+ * the device fails too, wherever its name ended up.) */
+static AfterFailure
 check_copies_after_failure (const char *tree, const char *copy, GPtrArray *failures)
 {
   g_autoptr (GDir) dir = g_dir_open (tree, 0, NULL);
   const char *name;
-  guint failed = 0;
+  AfterFailure found = { 0 };
 
   g_assert_nonnull (dir);
   while ((name = g_dir_read_name (dir)) != NULL)
@@ -1129,78 +1143,105 @@ check_copies_after_failure (const char *tree, const char *copy, GPtrArray *failu
       if (can_open (target))
         {
           ferry_test_assert_files_equal (source, target);
+          found.whole++;
           continue;
         }
       if (failure == NULL)
-        g_error ("“%s” is neither on the device nor in the failure list", target);
+        {
+          g_test_message ("not handled before the job stopped: %s", target);
+          found.unreached++;
+          continue;
+        }
       g_test_message ("%s", failure->error->message);
       g_assert_nonnull (strstr (failure->error->message, target));
-      failed++;
+      found.failed++;
     }
-  return failed;
+  return found;
 }
 
-static gboolean
-same_content (const char *a, const char *b)
+/* What the job says it copied is on the device (its items are the
+ * folder and its files), what it never handled is no more than it says,
+ * and the failure cost at least one file. */
+static void
+check_after_failure_counts (const AfterFailure *found, const char *copy, FerryJob *job)
 {
-  g_autofree char *da = NULL;
-  g_autofree char *db = NULL;
-  gsize la = 0;
-  gsize lb = 0;
+  g_auto (FerryProgress) progress = { 0 };
+  guint folder = g_file_test (copy, G_FILE_TEST_IS_DIR) ? 1 : 0;
 
-  return g_file_get_contents (a, &da, &la, NULL) && g_file_get_contents (b, &db, &lb, NULL)
-         && la == lb && memcmp (da, db, la) == 0;
+  ferry_job_get_progress (job, &progress);
+  g_test_message ("after the replug: folder %s, %u files whole, %u failed, %u never handled; "
+                  "the job: %" G_GUINT64_FORMAT " of %" G_GUINT64_FORMAT " items handled, %" G_GUINT64_FORMAT
+                  " failed",
+                  folder ? "there" : "gone", found->whole, found->failed, found->unreached,
+                  progress.files_done, progress.files_total, progress.files_failed);
+  g_assert_cmpuint (folder + found->whole, >=,
+                    progress.files_done - progress.files_failed - progress.files_skipped);
+  g_assert_cmpuint (found->unreached, <=, progress.files_total - progress.files_done);
+  g_assert_cmpuint (found->failed + found->unreached, >=, 1);
 }
 
 /* On ext4 a temporary file has no name, and none is left. Through a FUSE
- * daemon it has one, which reaches the device with the data its point
- * made durable; when the rename that follows cannot reach the failed
- * device, the temporary stays there, and that is all it may be: a whole
- * copy of a file that is missing (and failed). */
+ * daemon it has one, which reaches the device with its data; once the
+ * device fails, neither the rename that would follow nor the removal
+ * can reach it, and the temporary stays there, hidden, for the next
+ * copy's sweep: a whole copy of a file whose name was lost, or the part
+ * of one that was on its way. So there are no more of them than files
+ * missing, and none is larger than a source. */
 static void
-check_leftovers (const char *tree, const char *copy, gboolean named_temps)
+check_leftovers (const char *copy, gboolean named_temps, guint missing, goffset largest)
 {
-  g_autoptr (GDir) dir = g_dir_open (copy, 0, NULL);
+  g_autoptr (GError) error = NULL;
+  g_autoptr (GDir) dir = g_dir_open (copy, 0, &error);
   const char *name;
+  guint left = 0;
 
-  g_assert_nonnull (dir);
+  /* A FUSE daemon whose metadata writes the device failed half-way may
+   * lose the folder too (ntfs-3g keeps no journal); then no copy is on
+   * the device, which check_after_failure_counts() holds to what the job
+   * said. */
+  if (dir == NULL && named_temps)
+    {
+      g_test_message ("the folder is not on the device: %s", error->message);
+      return;
+    }
+  g_assert_no_error (error);
   while ((name = g_dir_read_name (dir)) != NULL)
     {
       g_autofree char *leftover = g_build_filename (copy, name, NULL);
-      g_autoptr (GDir) sources = NULL;
-      const char *source_name;
-      gboolean whole = FALSE;
+      struct stat st;
 
       if (!g_str_has_prefix (name, ".ferry-"))
         continue;
       g_test_message ("left on the device: %s", leftover);
       g_assert_true (named_temps);
-      sources = g_dir_open (tree, 0, NULL);
-      while (!whole && (source_name = g_dir_read_name (sources)) != NULL)
-        {
-          g_autofree char *source = g_build_filename (tree, source_name, NULL);
-          g_autofree char *target = g_build_filename (copy, source_name, NULL);
-
-          whole = !can_open (target) && same_content (source, leftover);
-        }
-      g_assert_true (whole);
+      g_assert_cmpint (stat (leftover, &st), ==, 0);
+      g_assert_cmpint (st.st_size, <=, largest);
+      left++;
     }
+  g_assert_cmpuint (left, <=, missing);
 }
 
-/* The device fails after a durability point, while the data of the
- * copies, accepted by the kernel, is still on its way to it (the page
- * cache goes on showing it right): no file whose data may not be on the
- * device gets its final name, each failed one is named in the failure
- * list (those named before the failure whose names it lost too), the
- * job says the device failed, and no temporary file is left but, on a
- * FUSE stick, a whole copy of a failed file. Checked after a replug, on
- * the device. */
+/* The device fails after the first durability point, while data the
+ * kernel accepted is still on its way to it (the page cache goes on
+ * showing it right) and more is to come: no file whose data may not be
+ * on the device gets its final name, each failed one is named in the
+ * failure list (those named before the failure whose names it lost
+ * too), what the job counts as copied is on the device, the job says
+ * the device failed, and no temporary file is left but, on a FUSE
+ * stick, the hidden ones the failed device kept. Checked after a
+ * replug, on the device. */
 typedef struct
 {
   FerryTestStickFs fs;
   FerryDeviceMode mode;
   guint file_bytes;
 } WritebackCase;
+
+/* On ext4 the first point returns only once the device has most of what
+ * the writer gave the kernel meanwhile: 10 to 14 MB (measured) of 4
+ * photos of 4 MB, which left too little on its way. Of 8, more than half
+ * is. */
+#define WRITEBACK_PHOTOS 8
 
 static void
 test_writeback_fails (gconstpointer data)
@@ -1223,6 +1264,7 @@ test_writeback_fails (gconstpointer data)
   g_autofree char *tree = NULL;
   g_autofree char *copy = NULL;
   Watch w = { 0 };
+  AfterFailure found;
 
   if (stick != NULL)
     {
@@ -1230,7 +1272,7 @@ test_writeback_fails (gconstpointer data)
 
       tree = g_build_filename (scratch, "Photos", NULL);
       ferry_test_make_dirs (tree);
-      for (guint i = 0; i < 4; i++)
+      for (guint i = 0; i < WRITEBACK_PHOTOS; i++)
         {
           g_autofree char *name = g_strdup_printf ("photo-%u.jpg", i);
           ferry_test_write_random (ferry_test_path (tree, name, NULL), c->file_bytes, 40 + i);
@@ -1239,7 +1281,7 @@ test_writeback_fails (gconstpointer data)
       sources[0] = tree;
       job = ferry_test_job_new (sources, ferry_test_stick_get_mountpoint (stick));
       ferry_job_set_device_mode (job, c->mode);
-      fail_writes_once_accepted (stick, job, &w);
+      fail_writes_after_first_point (stick, job, &w, WRITEBACK_PHOTOS * c->file_bytes);
 
       g_assert_false (w.run.ok);
       g_assert_nonnull (w.run.error);
@@ -1249,8 +1291,10 @@ test_writeback_fails (gconstpointer data)
       g_assert_true (ferry_test_stick_set_fail_writes (stick, FALSE, &error));
       g_assert_true (ferry_test_stick_remount (stick, &error));
       g_assert_no_error (error);
-      g_assert_cmpuint (check_copies_after_failure (tree, copy, failures), >=, 1);
-      check_leftovers (tree, copy, fs != FERRY_TEST_STICK_FS_EXT4);
+      found = check_copies_after_failure (tree, copy, failures);
+      check_after_failure_counts (&found, copy, job);
+      check_leftovers (copy, fs != FERRY_TEST_STICK_FS_EXT4, found.failed + found.unreached,
+                       c->file_bytes);
       /* The job names the file it lost first. (Once ext4 has turned
        * read-only under a failing device, a file still being written
        * fails on its write, before any point: "Could not write “…”:
