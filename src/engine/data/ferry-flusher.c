@@ -47,6 +47,18 @@
  * bytes: empty and tiny files fill no window, and each waiting copy
  * holds a record (about 300 bytes; 100,000 empty files held 57 MB). */
 #define NAMED_WAITING_MAX 8192
+/* On a device Ferry measures, complete files wait for a sync before
+ * they get their names, each keeping its descriptor open (an unnamed
+ * file goes with its last descriptor): a sync is due once this many
+ * wait (at most the named copies' share of the descriptors, which there
+ * are only files with several names), or once the first of them has
+ * waited this long; and once names wait for the sync that carries them,
+ * this long after the last one began (the journal says a file complete
+ * only then). Writers wait while that many wait: on the src tree behind
+ * the slower disk's emulator each sync then covered 3,400-5,000 files,
+ * and writers waited for it. */
+#define TAKEN_WAITING_MAX NAMED_OPEN_MAX
+#define NAME_WAIT_USEC    (G_USEC_PER_SEC / 2)
 
 typedef enum
 {
@@ -85,6 +97,17 @@ typedef enum
  * Files named before their data is durable are kept until a syncfs that
  * began after they were named returns: fine, they are forgotten; failed,
  * each is checked at the end (ferry_named_files_settle()).
+ *
+ * On a device it measures, files are not named before their data is
+ * durable: the flusher takes each complete file, names it once a syncfs
+ * that began after it was taken returned fine, and its next syncfs (or
+ * the job's final one) carries the name. A name given at once could
+ * reach the device before the data: ext4 records a file's size and
+ * extents as its writeback starts, marked unwritten until the device
+ * has the data, and any journal commit in between carries them; a
+ * device that failed then left the file under its final name, full
+ * size, its missing part reading as zeros (an 80 MB/s ext4 stick failed
+ * mid-copy, /slow-device/writeback-fails/auto-later/ext4).
  */
 struct _FerryFlusher
 {
@@ -116,6 +139,12 @@ struct _FerryFlusher
   guint64 syncs_begun;
   guint64 syncs_done; /* the last syncfs that returned fine, as counted by syncs_begun */
   gboolean vouch_wanted; /* someone waits for a syncfs, whatever was written */
+  GPtrArray *taken;      /* FerryFileCopy: complete, unnamed, taken since the last syncfs began */
+  gint64 taken_since;    /* when the first of them was taken */
+  gint64 sync_began_at;  /* when the last syncfs began */
+  guint taken_max;
+  GPtrArray *names_sent; /* FerryFileCopy: named by durable() since the last syncfs began */
+  gboolean forwarding;   /* handed over: files taken go to the slow strategy */
 };
 
 static State
@@ -181,6 +210,32 @@ many_named (FerryFlusher *self)
   return self->named->len >= NAMED_WAITING_MAX;
 }
 
+/* Whether files or names have waited long enough for a syncfs; called
+ * with the lock held. Never while the device is watched by its
+ * writeback: there each sync is a journal commit the device may hold
+ * up, and a stalled stick then held every call that touches the
+ * journal (naming a file, setting its times), so a cancel waited for
+ * the device; files wait for the sync that ends the measuring. */
+static gboolean
+names_due (FerryFlusher *self)
+{
+  gint64 now = g_get_monotonic_time ();
+
+  if (watching_writeback (self))
+    return FALSE;
+  return (self->taken->len > 0 && now - self->taken_since >= NAME_WAIT_USEC)
+         || (self->names_sent->len > 0 && now - self->sync_began_at >= NAME_WAIT_USEC);
+}
+
+/* Whether a syncfs is wanted whatever was written: someone waits for
+ * one, or many copies do; called with the lock held. */
+static gboolean
+sync_wanted (FerryFlusher *self)
+{
+  return self->vouch_wanted || many_named (self) || self->taken->len >= self->taken_max
+         || names_due (self);
+}
+
 /* Called with the lock held. */
 static guint64
 ahead (FerryFlusher *self)
@@ -208,7 +263,7 @@ wait_for_work (FerryFlusher *self)
       gboolean watching = watching_writeback (self);
 
       go_on = self->state == STATE_PROBING || self->state == STATE_FAST;
-      if (!go_on || self->vouch_wanted || many_named (self) || (watching && looked)
+      if (!go_on || sync_wanted (self) || (watching && looked)
           || (!watching && ahead (self) >= window_size (self)))
         break;
       g_cond_wait_until (&self->work, &self->lock,
@@ -219,19 +274,90 @@ wait_for_work (FerryFlusher *self)
   return go_on;
 }
 
+/* The names a syncfs carried reached the device (@errsv 0), or may not
+ * have: each file learns which. */
+static void
+settle_names_sent (GPtrArray *sent, int errsv)
+{
+  for (guint i = 0; i < sent->len; i++)
+    {
+      FerryFileCopy *fc = g_ptr_array_index (sent, i);
+
+      fc->name_durable (fc, errsv);
+    }
+  g_ptr_array_set_size (sent, 0);
+}
+
+/* The files a syncfs covered get their names once it returned fine
+ * (@errsv 0), for the next one to carry; after a failure none gets one.
+ * After a cancel each gets its name, whole in the page cache, as where
+ * files are named at once: dropping a copy whose writeback is under way
+ * waits for the device (ext4 lets go of its pages only once written),
+ * and a cancel on a stalled stick took 30 s. */
+static void
+name_taken (FerryFlusher *self, GPtrArray *taken, int errsv)
+{
+  g_autoptr (GPtrArray) named = g_ptr_array_new ();
+
+  for (guint i = 0; i < taken->len; i++)
+    {
+      FerryFileCopy *fc = g_ptr_array_index (taken, i);
+
+      if (fc->durable (fc, errsv == ECANCELED ? 0 : errsv))
+        g_ptr_array_add (named, fc);
+    }
+  g_ptr_array_set_size (taken, 0);
+  g_mutex_lock (&self->lock);
+  g_ptr_array_extend_and_steal (self->names_sent, g_steal_pointer (&named));
+  g_cond_broadcast (&self->room);
+  g_mutex_unlock (&self->lock);
+}
+
+/* What a syncfs covers: the files named and taken before it began. */
+typedef struct
+{
+  GPtrArray *named; /* FerryNamedFile */
+  GPtrArray *taken; /* FerryFileCopy, to be named */
+  GPtrArray *sent;  /* FerryFileCopy, whose names it carries */
+} Covered;
+
+static void
+covered_clear (Covered *covered)
+{
+  g_clear_pointer (&covered->named, g_ptr_array_unref);
+  g_clear_pointer (&covered->taken, g_ptr_array_unref);
+  g_clear_pointer (&covered->sent, g_ptr_array_unref);
+}
+
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (Covered, covered_clear)
+
+/* Called with the lock held. */
+static void
+steal_covered (FerryFlusher *self, Covered *covered)
+{
+  covered->named = g_steal_pointer (&self->named);
+  self->named = g_ptr_array_new ();
+  covered->taken = g_steal_pointer (&self->taken);
+  self->taken = g_ptr_array_new ();
+  covered->sent = g_steal_pointer (&self->names_sent);
+  self->names_sent = g_ptr_array_new ();
+}
+
 /* A syncfs of the destination, which vouches for the files named
- * before it began; FALSE when it failed (the first failure is kept) or
- * was given up for a cancel (the files it covered wait on, unconfirmed). */
+ * before it began, and after which the files taken before it get their
+ * names; FALSE when it failed (the first failure is kept: the files
+ * taken get no names) or was given up for a cancel (see name_taken());
+ * the names it covered then wait on, unconfirmed. */
 static gboolean
 sync_named (FerryFlusher *self)
 {
-  g_autoptr (GPtrArray) covered = NULL;
+  g_auto (Covered) covered = { 0 };
   guint64 this_sync;
   int errsv;
 
   g_mutex_lock (&self->lock);
-  covered = g_steal_pointer (&self->named);
-  self->named = g_ptr_array_new ();
+  steal_covered (self, &covered);
+  self->sync_began_at = g_get_monotonic_time ();
   this_sync = ++self->syncs_begun;
   self->vouch_wanted = FALSE;
   g_mutex_unlock (&self->lock);
@@ -239,7 +365,9 @@ sync_named (FerryFlusher *self)
   errsv = ferry_syncfs_run (self->syncfs, self->cancellable);
   if (errsv == 0)
     {
-      ferry_named_files_settle (covered, self->fd, 0);
+      ferry_named_files_settle (covered.named, self->fd, 0);
+      settle_names_sent (covered.sent, 0);
+      name_taken (self, covered.taken, 0);
       g_mutex_lock (&self->lock);
       self->syncs_done = this_sync;
       g_mutex_unlock (&self->lock);
@@ -248,10 +376,32 @@ sync_named (FerryFlusher *self)
   g_mutex_lock (&self->lock);
   if (self->errsv == 0 && errsv != ECANCELED)
     self->errsv = errsv;
-  g_ptr_array_extend_and_steal (covered, g_steal_pointer (&self->named));
-  self->named = g_steal_pointer (&covered);
+  g_ptr_array_extend_and_steal (covered.named, g_steal_pointer (&self->named));
+  self->named = g_steal_pointer (&covered.named);
+  g_ptr_array_extend_and_steal (covered.sent, g_steal_pointer (&self->names_sent));
+  self->names_sent = g_steal_pointer (&covered.sent);
   g_mutex_unlock (&self->lock);
+  name_taken (self, covered.taken, errsv);
   return FALSE;
+}
+
+/* After a hand-over, the files taken and not yet named go to the slow
+ * strategy, which names each once its data is on the device. */
+static void
+forward_taken (FerryFlusher *self, GPtrArray *taken)
+{
+  FerryStrategy *successor = ferry_copy_target_get_strategy (self->target);
+
+  for (guint i = 0; i < taken->len; i++)
+    {
+      FerryFileCopy *fc = g_ptr_array_index (taken, i);
+      g_autoptr (GError) error = NULL;
+
+      /* A strategy that names later always takes a file that can wait. */
+      if (ferry_strategy_commit_file (successor, fc, &error) != FERRY_COMMIT_LATER)
+        fc->durable (fc, EIO);
+    }
+  g_ptr_array_set_size (taken, 0);
 }
 
 /* The files named while measuring wait for the slow strategy's first
@@ -262,14 +412,23 @@ static void
 hand_over (FerryFlusher *self)
 {
   g_autoptr (GPtrArray) named = NULL;
+  g_autoptr (GPtrArray) taken = NULL;
+  gboolean names_sent;
 
   set_state (self, STATE_HANDED_OVER);
   self->on_slow (self->user_data);
   g_mutex_lock (&self->lock);
   named = g_steal_pointer (&self->named);
   self->named = g_ptr_array_new ();
+  taken = g_steal_pointer (&self->taken);
+  self->taken = g_ptr_array_new ();
+  self->forwarding = TRUE;
+  names_sent = self->names_sent->len > 0;
   g_mutex_unlock (&self->lock);
-  if (ferry_copy_target_adopt_named (self->target, named))
+  forward_taken (self, taken);
+  /* Names given after the last sync have no point of the slow
+   * strategy's to wait for: they get a sync of their own. */
+  if (ferry_copy_target_adopt_named (self->target, named) && !names_sent)
     return;
   g_mutex_lock (&self->lock);
   g_ptr_array_extend_and_steal (named, g_steal_pointer (&self->named));
@@ -379,7 +538,7 @@ watch_writeback (FerryFlusher *self)
   gboolean stalled;
 
   g_mutex_lock (&self->lock);
-  stalled = !watching_writeback (self) || self->vouch_wanted || many_named (self);
+  stalled = !watching_writeback (self) || sync_wanted (self);
   g_mutex_unlock (&self->lock);
   if (stalled)
     return FALSE;
@@ -478,6 +637,9 @@ ferry_flusher_new (FerryCopyTarget *target,
   self->device_busy_at = g_get_monotonic_time ();
   self->named = g_ptr_array_new ();
   self->named_open_max = ferry_named_files_open_max (NAMED_OPEN_MAX);
+  self->taken = g_ptr_array_new ();
+  self->taken_max = ferry_named_files_open_max (TAKEN_WAITING_MAX);
+  self->names_sent = g_ptr_array_new ();
   g_mutex_init (&self->lock);
   g_cond_init (&self->work);
   g_cond_init (&self->room);
@@ -555,6 +717,99 @@ ferry_flusher_vouch (FerryFlusher *self)
   return vouched;
 }
 
+/**
+ * ferry_flusher_take_file:
+ * On a device being measured: @fc, complete, gets its name once a
+ * syncfs that began after this call returned fine (fc->durable()), and
+ * the next one carries the name (fc->name_durable()). The writer waits
+ * while many files wait so. FALSE when the flusher takes no more files:
+ * it handed over to the slow strategy, or stopped (@errsv: the device's
+ * failure, or 0).
+ */
+gboolean
+ferry_flusher_take_file (FerryFlusher *self, FerryFileCopy *fc, int *errsv)
+{
+  gboolean taken;
+
+  g_mutex_lock (&self->lock);
+  *errsv = self->errsv;
+  taken = !self->forwarding && self->state != STATE_STOPPED;
+  if (taken)
+    {
+      if (self->taken->len == 0)
+        self->taken_since = g_get_monotonic_time ();
+      g_ptr_array_add (self->taken, fc);
+      g_cond_signal (&self->work);
+      while (self->taken->len >= self->taken_max
+             && (self->state == STATE_PROBING || self->state == STATE_FAST)
+             && !g_cancellable_is_cancelled (self->cancellable))
+        g_cond_wait_until (&self->room, &self->lock, g_get_monotonic_time () + POLL_USEC);
+    }
+  g_mutex_unlock (&self->lock);
+  return taken;
+}
+
+/**
+ * ferry_flusher_name_taken:
+ * Every file taken gets its name (or fails), after a syncfs of its own
+ * where the flusher still syncs; their names reach the device with the
+ * job's final sync. Returns the first failure of the device, or 0.
+ */
+int
+ferry_flusher_name_taken (FerryFlusher *self)
+{
+  g_autoptr (GPtrArray) left = NULL;
+  gboolean waiting, forwarding;
+  int errsv;
+
+  /* Each vouch returns once the files taken before its sync have their
+   * names. */
+  do
+    {
+      g_mutex_lock (&self->lock);
+      waiting = self->taken->len > 0;
+      g_mutex_unlock (&self->lock);
+    }
+  while (waiting && ferry_flusher_vouch (self));
+  g_mutex_lock (&self->lock);
+  left = g_steal_pointer (&self->taken);
+  self->taken = g_ptr_array_new ();
+  errsv = self->errsv;
+  forwarding = self->forwarding;
+  g_mutex_unlock (&self->lock);
+  if (forwarding)
+    forward_taken (self, left);
+  else if (left->len > 0)
+    name_taken (self, left, errsv != 0 ? errsv : ECANCELED);
+  return errsv;
+}
+
+/**
+ * ferry_flusher_note_name_given:
+ * @fc, taken no more (the flusher had stopped), was named by its
+ * strategy: the job's final syncfs carries its name, or a cancel leaves
+ * it unconfirmed (ferry_flusher_settle_names(), ferry_flusher_free()).
+ */
+void
+ferry_flusher_note_name_given (FerryFlusher *self, FerryFileCopy *fc)
+{
+  g_mutex_lock (&self->lock);
+  g_ptr_array_add (self->names_sent, fc);
+  g_mutex_unlock (&self->lock);
+}
+
+/* The first failure of the device the flusher met, or 0. */
+int
+ferry_flusher_get_errno (FerryFlusher *self)
+{
+  int errsv;
+
+  g_mutex_lock (&self->lock);
+  errsv = self->errsv;
+  g_mutex_unlock (&self->lock);
+  return errsv;
+}
+
 /* Whether the device is fast by its class (never measured), and the
  * flusher still syncs. */
 gboolean
@@ -598,12 +853,16 @@ void
 ferry_flusher_settle_names (FerryFlusher *self, int errsv)
 {
   g_autoptr (GPtrArray) names = NULL;
+  g_autoptr (GPtrArray) sent = NULL;
 
   g_mutex_lock (&self->lock);
   names = g_steal_pointer (&self->named);
   self->named = g_ptr_array_new ();
+  sent = g_steal_pointer (&self->names_sent);
+  self->names_sent = g_ptr_array_new ();
   g_mutex_unlock (&self->lock);
   ferry_named_files_settle (names, self->fd, errsv);
+  settle_names_sent (sent, errsv);
 }
 
 /* A job that ended without its final sync (cancelled) leaves its names. */
@@ -615,6 +874,11 @@ ferry_flusher_free (FerryFlusher *self)
   g_clear_object (&self->cancellable);
   ferry_named_files_settle (self->named, self->fd, ECANCELED);
   g_ptr_array_unref (self->named);
+  /* ferry_flusher_name_taken() left none taken. */
+  g_warn_if_fail (self->taken->len == 0);
+  g_ptr_array_unref (self->taken);
+  settle_names_sent (self->names_sent, ECANCELED);
+  g_ptr_array_unref (self->names_sent);
   g_mutex_clear (&self->lock);
   g_cond_clear (&self->work);
   g_cond_clear (&self->room);

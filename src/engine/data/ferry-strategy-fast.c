@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #include "config.h"
 
+#include <errno.h>
+
 #include "ferry-copy-range.h"
 #include "ferry-reflink.h"
 #include "ferry-strategy-fast.h"
@@ -14,9 +16,12 @@
  * class lied, and says when it is slow (the job then hands over to the
  * slow strategy).
  *
- * A file gets its name as soon as it is written: the flusher keeps it
- * until a syncfs vouches for it, and when none can (the device failed),
- * a file whose data may not be on the device loses its name.
+ * On a device fast by its class a file gets its name as soon as it is
+ * written: the flusher keeps it until a syncfs vouches for it, and when
+ * none can (the device failed), a file whose data may not be on the
+ * device loses its name. On a device it measures, which may be unplugged
+ * (a loop device on a stick's file, a network block device), a file
+ * waits for a syncfs before it gets its name (see FerryFlusher).
  */
 typedef struct
 {
@@ -137,6 +142,62 @@ fast_free (FerryStrategy *strategy)
   g_free (self);
 }
 
+/* A file with several names, whose other names link to it, is named at
+ * once, once a syncfs that began after it was written returned. */
+static FerryCommit
+name_once_durable (FerryStrategyFast *self, FerryFileCopy *fc, GError **error)
+{
+  if (ferry_flusher_vouch (self->flusher))
+    return FERRY_COMMIT_NOW;
+  /* Handed over to the slow strategy meanwhile: named now, kept until a
+   * sync vouches for it, as on a fast disk. */
+  return ferry_strategy_name_after_point (self->parent.target->control, fc,
+                                          ferry_flusher_get_errno (self->flusher), error);
+}
+
+/* On a device being measured, the flusher names the file once its data
+ * is durable; after a hand-over the slow strategy does. */
+static FerryCommit
+measured_commit_file (FerryStrategy *strategy, FerryFileCopy *fc, GError **error)
+{
+  FerryStrategyFast *self = (FerryStrategyFast *) strategy;
+  FerryStrategy *now;
+  int errsv;
+
+  if (fc->durable == NULL)
+    return name_once_durable (self, fc, error);
+  if (ferry_flusher_take_file (self->flusher, fc, &errsv))
+    return FERRY_COMMIT_LATER;
+  now = ferry_copy_target_get_strategy (strategy->target);
+  if (now != strategy)
+    return ferry_strategy_commit_file (now, fc, error);
+  /* Stopped by a cancel: named, whole in the page cache, as the files
+   * taken before it (see the flusher's name_taken()). */
+  if (errsv == 0 && !ferry_control_is_cancelled (strategy->target->control))
+    errsv = ferry_copy_target_make_durable (strategy->target);
+  if (fc->durable (fc, errsv))
+    ferry_flusher_note_name_given (self->flusher, fc);
+  return FERRY_COMMIT_LATER;
+}
+
+static int
+measured_settle (FerryStrategy *strategy)
+{
+  FerryStrategyFast *self = (FerryStrategyFast *) strategy;
+
+  return ferry_flusher_name_taken (self->flusher);
+}
+
+static int
+measured_finish (FerryStrategy *strategy)
+{
+  FerryStrategyFast *self = (FerryStrategyFast *) strategy;
+  int errsv = ferry_flusher_name_taken (self->flusher);
+  int stopped = ferry_flusher_stop (self->flusher);
+
+  return errsv != 0 ? errsv : stopped;
+}
+
 static const FerryStrategyClass fast_class = {
   .get_method = fast_get_method,
   .copy_data = fast_copy_data,
@@ -147,6 +208,22 @@ static const FerryStrategyClass fast_class = {
   .vouch = fast_vouch,
   .knows_fast = fast_knows_fast,
   .free = fast_free,
+};
+
+/* On a device Ferry measures: files are named once their data is durable. */
+static const FerryStrategyClass measured_class = {
+  .get_method = fast_get_method,
+  .copy_data = fast_copy_data,
+  .chunk_written = fast_chunk_written,
+  .commit_file = measured_commit_file,
+  .settle = measured_settle,
+  .finish = measured_finish,
+  .note_named = fast_note_named,
+  .settle_names = fast_settle_names,
+  .vouch = fast_vouch,
+  .knows_fast = fast_knows_fast,
+  .free = fast_free,
+  .names_later = TRUE,
 };
 
 /* @probe_block: the block device whose class does not tell its speed
@@ -160,7 +237,7 @@ ferry_strategy_fast_new (FerryCopyTarget *target,
 {
   FerryStrategyFast *self = g_new0 (FerryStrategyFast, 1);
 
-  self->parent.klass = &fast_class;
+  self->parent.klass = probe_block != NULL ? &measured_class : &fast_class;
   self->parent.target = target;
   g_mutex_init (&self->starter_lock);
   self->flusher = ferry_flusher_new (target, probe_block, on_slow, user_data);

@@ -226,13 +226,7 @@ wait_for_next_point (FerryStrategySlow *self, FerryFileCopy *fc, GError **error)
     g_cond_wait_until (&self->cond, &self->lock, g_get_monotonic_time () + RECHECK_USEC);
   errsv = self->errsv;
   g_mutex_unlock (&self->lock);
-  if (errsv != 0)
-    {
-      ferry_file_copy_fail_durable (fc, errsv, error);
-      return FERRY_COMMIT_FAILED;
-    }
-  return ferry_control_check (self->parent.target->control, error) ? FERRY_COMMIT_NOW
-                                                                   : FERRY_COMMIT_FAILED;
+  return ferry_strategy_name_after_point (self->parent.target->control, fc, errsv, error);
 }
 
 static FerryCommit

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #include "config.h"
 
+#include "ferry-control.h"
 #include "ferry-strategy.h"
 
 /* The hooks a strategy has no use for are left NULL; these calls make
@@ -48,6 +49,27 @@ int
 ferry_strategy_finish (FerryStrategy *self)
 {
   return self->klass->finish == NULL ? 0 : self->klass->finish (self);
+}
+
+/**
+ * ferry_strategy_name_after_point:
+ * For a file named at once once a point covered its data (one with
+ * several names, whose others link to it), when the wait for that point
+ * ended: it fails with the device's failure @errsv, or when the job
+ * (@control) was cancelled; else it gets its name now.
+ */
+FerryCommit
+ferry_strategy_name_after_point (FerryControl *control,
+                                 FerryFileCopy *fc,
+                                 int errsv,
+                                 GError **error)
+{
+  if (errsv != 0)
+    {
+      ferry_file_copy_fail_durable (fc, errsv, error);
+      return FERRY_COMMIT_FAILED;
+    }
+  return ferry_control_check (control, error) ? FERRY_COMMIT_NOW : FERRY_COMMIT_FAILED;
 }
 
 gboolean

@@ -3,6 +3,7 @@
 
 #include <gio/gio.h>
 
+#include "ferry-control.h"
 #include "ferry-enums.h"
 #include "ferry-file-copy.h"
 #include "ferry-named-file.h"
@@ -86,6 +87,10 @@ gboolean ferry_strategy_chunk_written (FerryStrategy *self,
                                        size_t len,
                                        GError **error);
 FerryCommit ferry_strategy_commit_file (FerryStrategy *self, FerryFileCopy *fc, GError **error);
+FerryCommit ferry_strategy_name_after_point (FerryControl *control,
+                                             FerryFileCopy *fc,
+                                             int errsv,
+                                             GError **error);
 int ferry_strategy_settle (FerryStrategy *self);
 int ferry_strategy_finish (FerryStrategy *self);
 gboolean ferry_strategy_vouch (FerryStrategy *self);
