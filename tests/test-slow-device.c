@@ -104,9 +104,9 @@ device_pending (Fixture *f)
 }
 
 static guint64
-device_written (Fixture *f)
+device_written (FerryTestStick *stick)
 {
-  return ferry_test_stick_get_sectors_written (f->stick) * 512;
+  return ferry_test_stick_get_sectors_written (stick) * 512;
 }
 
 typedef struct
@@ -133,7 +133,7 @@ note_strategy (Watch *w, FerryJob *job)
 static void
 watch_job (Fixture *f, FerryJob *job, Watch *w)
 {
-  guint64 device_start = device_written (f);
+  guint64 device_start = device_written (f->stick);
 
   w->strategies = g_ptr_array_new_with_free_func (g_free);
   ferry_test_job_start (job, &w->run);
@@ -144,7 +144,7 @@ watch_job (Fixture *f, FerryJob *job, Watch *w)
       gint64 pending;
 
       ferry_job_get_progress (job, &progress);
-      device = device_written (f) - device_start;
+      device = device_written (f->stick) - device_start;
       if (progress.bytes_durable > device)
         w->worst_lead = MAX (w->worst_lead, progress.bytes_durable - device);
       /* Read once: MAX() reads twice, and a second, lower read would
@@ -1078,7 +1078,7 @@ fail_writes_mid_copy (FerryTestStick *stick,
                       guint64 data_bytes)
 {
   g_autoptr (GError) error = NULL;
-  guint64 device_before = ferry_test_stick_get_sectors_written (stick);
+  guint64 device_before = device_written (stick);
   guint64 device_bytes;
 
   ferry_test_job_start (job, &w->run);
@@ -1088,7 +1088,7 @@ fail_writes_mid_copy (FerryTestStick *stick,
       guint64 on_device;
 
       ferry_job_get_progress (job, &progress);
-      on_device = (ferry_test_stick_get_sectors_written (stick) - device_before) * 512;
+      on_device = device_written (stick) - device_before;
       if (progress.bytes_durable >= MAX (durable, 1)
           && progress.bytes_written > MAX (progress.bytes_durable, on_device) + ahead)
         break;
@@ -1100,7 +1100,7 @@ fail_writes_mid_copy (FerryTestStick *stick,
   g_assert_no_error (error);
   /* What reached the device, metadata included, is less than the data:
    * this test proves nothing otherwise. */
-  device_bytes = (ferry_test_stick_get_sectors_written (stick) - device_before) * 512;
+  device_bytes = device_written (stick) - device_before;
   g_test_message ("the device had %" G_GUINT64_FORMAT " bytes when it failed", device_bytes);
   g_assert_cmpuint (device_bytes, <, data_bytes);
   while (!w->run.done)

@@ -274,6 +274,25 @@ wait_for_work (FerryFlusher *self)
   return go_on;
 }
 
+/* Everything in *@array, which is left empty; called with the lock held. */
+static GPtrArray *
+steal_all (GPtrArray **array)
+{
+  GPtrArray *all = g_steal_pointer (array);
+
+  *array = g_ptr_array_new ();
+  return all;
+}
+
+/* *@taken goes back into *@array, ahead of what came since; called with
+ * the lock held. */
+static void
+put_back (GPtrArray **array, GPtrArray **taken)
+{
+  g_ptr_array_extend_and_steal (*taken, g_steal_pointer (array));
+  *array = g_steal_pointer (taken);
+}
+
 /* The names a syncfs carried reached the device (@errsv 0), or may not
  * have: each file learns which. */
 static void
@@ -335,12 +354,9 @@ G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (Covered, covered_clear)
 static void
 steal_covered (FerryFlusher *self, Covered *covered)
 {
-  covered->named = g_steal_pointer (&self->named);
-  self->named = g_ptr_array_new ();
-  covered->taken = g_steal_pointer (&self->taken);
-  self->taken = g_ptr_array_new ();
-  covered->sent = g_steal_pointer (&self->names_sent);
-  self->names_sent = g_ptr_array_new ();
+  covered->named = steal_all (&self->named);
+  covered->taken = steal_all (&self->taken);
+  covered->sent = steal_all (&self->names_sent);
 }
 
 /* A syncfs of the destination, which vouches for the files named
@@ -376,10 +392,8 @@ sync_named (FerryFlusher *self)
   g_mutex_lock (&self->lock);
   if (self->errsv == 0 && errsv != ECANCELED)
     self->errsv = errsv;
-  g_ptr_array_extend_and_steal (covered.named, g_steal_pointer (&self->named));
-  self->named = g_steal_pointer (&covered.named);
-  g_ptr_array_extend_and_steal (covered.sent, g_steal_pointer (&self->names_sent));
-  self->names_sent = g_steal_pointer (&covered.sent);
+  put_back (&self->named, &covered.named);
+  put_back (&self->names_sent, &covered.sent);
   g_mutex_unlock (&self->lock);
   name_taken (self, covered.taken, errsv);
   return FALSE;
@@ -418,10 +432,8 @@ hand_over (FerryFlusher *self)
   set_state (self, STATE_HANDED_OVER);
   self->on_slow (self->user_data);
   g_mutex_lock (&self->lock);
-  named = g_steal_pointer (&self->named);
-  self->named = g_ptr_array_new ();
-  taken = g_steal_pointer (&self->taken);
-  self->taken = g_ptr_array_new ();
+  named = steal_all (&self->named);
+  taken = steal_all (&self->taken);
   self->forwarding = TRUE;
   names_sent = self->names_sent->len > 0;
   g_mutex_unlock (&self->lock);
@@ -431,8 +443,7 @@ hand_over (FerryFlusher *self)
   if (ferry_copy_target_adopt_named (self->target, named) && !names_sent)
     return;
   g_mutex_lock (&self->lock);
-  g_ptr_array_extend_and_steal (named, g_steal_pointer (&self->named));
-  self->named = g_steal_pointer (&named);
+  put_back (&self->named, &named);
   g_mutex_unlock (&self->lock);
   sync_named (self);
 }
@@ -772,8 +783,7 @@ ferry_flusher_name_taken (FerryFlusher *self)
     }
   while (waiting && ferry_flusher_vouch (self));
   g_mutex_lock (&self->lock);
-  left = g_steal_pointer (&self->taken);
-  self->taken = g_ptr_array_new ();
+  left = steal_all (&self->taken);
   errsv = self->errsv;
   forwarding = self->forwarding;
   g_mutex_unlock (&self->lock);
@@ -856,10 +866,8 @@ ferry_flusher_settle_names (FerryFlusher *self, int errsv)
   g_autoptr (GPtrArray) sent = NULL;
 
   g_mutex_lock (&self->lock);
-  names = g_steal_pointer (&self->named);
-  self->named = g_ptr_array_new ();
-  sent = g_steal_pointer (&self->names_sent);
-  self->names_sent = g_ptr_array_new ();
+  names = steal_all (&self->named);
+  sent = steal_all (&self->names_sent);
   g_mutex_unlock (&self->lock);
   ferry_named_files_settle (names, self->fd, errsv);
   settle_names_sent (sent, errsv);
