@@ -92,7 +92,10 @@ typedef enum
  * slow ext4 stick each sync while measuring was a journal commit, three
  * or four cache flushes, and none vouched for more than the slow
  * strategy's first point does anyway. Writers are then held by what the
- * device wrote (data on its way, not yet durable).
+ * device wrote (data on its way, not yet durable). Small files are the
+ * exception: started one by one, each reaches the device as a request of
+ * its own, so a window of them waits for a sync instead, whose writeback
+ * writes them together (ferry_flusher_note_unstarted()).
  *
  * Files named before their data is durable are kept until a syncfs that
  * began after they were named returns: fine, they are forgotten; failed,
@@ -131,6 +134,8 @@ struct _FerryFlusher
   gboolean by_writeback;   /* measured without syncs (see above) */
   FerryBlockStat at_start; /* by writeback: the device's counters at the start */
   guint64 device_wrote;    /* by writeback: bytes the device wrote since */
+  guint64 unstarted;       /* by writeback: small files' bytes left for a sync (see
+                              ferry_flusher_note_unstarted()) */
   FerryBlockStat at_last_look;
   gint64 device_busy_at; /* by writeback: when the device was last seen at work */
   guint named_open_max;
@@ -215,7 +220,8 @@ many_named (FerryFlusher *self)
  * writeback: there each sync is a journal commit the device may hold
  * up, and a stalled stick then held every call that touches the
  * journal (naming a file, setting its times), so a cancel waited for
- * the device; files wait for the sync that ends the measuring. */
+ * the device; files wait for the sync that ends the measuring, or the
+ * one a window of small files gets (sync_wanted()). */
 static gboolean
 names_due (FerryFlusher *self)
 {
@@ -228,12 +234,13 @@ names_due (FerryFlusher *self)
 }
 
 /* Whether a syncfs is wanted whatever was written: someone waits for
- * one, or many copies do; called with the lock held. */
+ * one, many copies do, or a window of small files whose writeback no
+ * one started; called with the lock held. */
 static gboolean
 sync_wanted (FerryFlusher *self)
 {
   return self->vouch_wanted || many_named (self) || self->taken->len >= self->taken_max
-         || names_due (self);
+         || names_due (self) || self->unstarted >= window_size (self);
 }
 
 /* Called with the lock held. */
@@ -373,6 +380,7 @@ sync_named (FerryFlusher *self)
 
   g_mutex_lock (&self->lock);
   steal_covered (self, &covered);
+  self->unstarted = 0;
   self->sync_began_at = g_get_monotonic_time ();
   this_sync = ++self->syncs_begun;
   self->vouch_wanted = FALSE;
@@ -677,6 +685,26 @@ ferry_flusher_wait_for_room (FerryFlusher *self, GCancellable *cancellable)
       g_cond_signal (&self->work);
       g_cond_wait_until (&self->room, &self->lock, g_get_monotonic_time () + POLL_USEC);
     }
+  g_mutex_unlock (&self->lock);
+}
+
+/**
+ * ferry_flusher_note_unstarted:
+ * While the device is measured by its writeback, a writer wrote a small
+ * file whole, @bytes, and did not start its writeback: the device would
+ * get it as one small write, and the next file's as another, where the
+ * writeback of a sync writes many such files in large requests (flat,
+ * 10,000 files of 4 KiB, took 5,800 requests of the slower disk's
+ * emulator started one by one, and a few dozen in syncs). A window of
+ * them gets a sync.
+ */
+void
+ferry_flusher_note_unstarted (FerryFlusher *self, guint64 bytes)
+{
+  g_mutex_lock (&self->lock);
+  self->unstarted += bytes;
+  if (self->unstarted >= window_size (self))
+    g_cond_signal (&self->work);
   g_mutex_unlock (&self->lock);
 }
 

@@ -24,6 +24,7 @@ FerryFlusher *ferry_flusher_new (FerryCopyTarget *target,
                                  FerryFlusherSlowFunc on_slow,
                                  gpointer user_data);
 gboolean ferry_flusher_wants_writeback (FerryFlusher *self);
+void ferry_flusher_note_unstarted (FerryFlusher *self, guint64 bytes);
 void ferry_flusher_wait_for_room (FerryFlusher *self, GCancellable *cancellable);
 int ferry_flusher_stop (FerryFlusher *self);
 gboolean ferry_flusher_vouch (FerryFlusher *self);

@@ -23,6 +23,10 @@
  * (a loop device on a stick's file, a network block device), a file
  * waits for a syncfs before it gets its name (see FerryFlusher).
  */
+/* A file under this size is written whole in one chunk; its writeback
+ * is left to a sync (ferry_flusher_note_unstarted()). */
+#define SMALL_FILE (256 * 1024)
+
 typedef struct
 {
   FerryStrategy parent;
@@ -67,6 +71,11 @@ start_writeback (FerryStrategyFast *self, FerryFileCopy *fc, off_t offset, size_
 
   if (!ends_file && offset == 0)
     return;
+  if (offset == 0 && fc->st.st_size < SMALL_FILE)
+    {
+      ferry_flusher_note_unstarted (self->flusher, fc->st.st_size);
+      return;
+    }
   g_mutex_lock (&self->starter_lock);
   if (self->starter == NULL)
     self->starter = ferry_writeback_starter_new ();
