@@ -241,14 +241,10 @@ test_measured_slow (Fixture *f, gconstpointer data)
 /* A loop stick that takes data fast but charges a third of a second per
  * cache flush: every syncfs of the flusher takes most of a second, yet
  * the device itself wrote each window in no time. It is measured by what
- * it wrote while busy writing, so it stays on the fast path. With small
- * files only (@data), whose writeback a sync starts once a window of them
- * is written, so too: the time the device spent on flushes is not time
- * spent writing. */
+ * it wrote while busy writing, so it stays on the fast path. */
 static void
-test_flush_cost_not_slow (gconstpointer data)
+test_flush_cost_not_slow (void)
 {
-  gboolean small_files = GPOINTER_TO_INT (data);
   FerryTestStickOptions options = {
     .label = "FERRYTEST",
     .size_bytes = 400 * MB,
@@ -269,8 +265,7 @@ test_flush_cost_not_slow (gconstpointer data)
   if (f.stick != NULL)
     {
       f.dst = g_strdup (ferry_test_stick_get_mountpoint (f.stick));
-      tree = small_files ? make_tree (&f, 600, 48 * 1024, 0)
-                         : make_tree (&f, 40, 100 * 1024, 32 * 1024 * 1024);
+      tree = make_tree (&f, 40, 100 * 1024, 32 * 1024 * 1024);
       job = job_for (&f, tree, FERRY_DEVICE_MODE_AUTO);
       watch_job (&f, job, &w);
       g_assert_no_error (w.run.error);
@@ -379,9 +374,11 @@ test_small_files_written_together (Fixture *f, gconstpointer data)
   g_test_message ("%u files of 4 KiB: %" G_GUINT64_FORMAT " write requests, strategy %s", n_files,
                   writes, (const char *) g_ptr_array_index (w.strategies, w.strategies->len - 1));
 
+  /* It starts on the fast path; on a loaded machine (the test suites
+   * run side by side) a window of them may read slow and hand the rest
+   * to the slow strategy, whose points also write them together. */
   g_assert_no_error (w.run.error);
-  for (guint i = 0; i < w.strategies->len; i++)
-    g_assert_cmpstr (g_ptr_array_index (w.strategies, i), !=, "window");
+  g_assert_cmpstr (g_ptr_array_index (w.strategies, 0), !=, "window");
   g_assert_cmpuint (writes, <, n_files / 4);
   ferry_test_assert_trees_equal (tree, ferry_test_path (f->dst, "tree", NULL),
                                  FERRY_TEST_COMPARE_ALL);
@@ -1394,23 +1391,21 @@ typedef struct
   FerryDeviceMode mode;
   guint n_photos; /* before a video of 64 MiB */
   gboolean measured_by_writeback;
-  guint photo_bytes; /* 0: about 512 KiB */
 } CancelCase;
 
 #define CANCEL_BOUND_USEC (2 * G_USEC_PER_SEC)
 #define STALL_RATE        (64 * 1000) /* bytes per second: a 4 MiB window takes a minute */
 
 static char *
-make_cancel_tree (const char *parent, const CancelCase *c)
+make_cancel_tree (const char *parent, guint n_photos)
 {
   char *tree = g_build_filename (parent, "Cancel", NULL);
-  guint bytes = c->photo_bytes != 0 ? c->photo_bytes : 512 * 1024;
 
   ferry_test_make_dirs (tree);
-  for (guint i = 0; i < c->n_photos; i++)
+  for (guint i = 0; i < n_photos; i++)
     {
       g_autofree char *name = g_strdup_printf ("photo-%02u.jpg", i);
-      ferry_test_write_random (ferry_test_path (tree, name, NULL), bytes + i % 1024, 300 + i);
+      ferry_test_write_random (ferry_test_path (tree, name, NULL), 512 * 1024 + i, 300 + i);
     }
   ferry_test_write_random (ferry_test_path (tree, "video.mp4", NULL), 64 * 1024 * 1024, 399);
   return tree;
@@ -1561,7 +1556,7 @@ test_cancel_during_sync (gconstpointer data)
       ferry_test_remove_tree (scratch);
       return;
     }
-  tree = make_cancel_tree (scratch, c);
+  tree = make_cancel_tree (scratch, c->n_photos);
   mountpoint = ferry_test_stick_get_mountpoint (stick);
   job = ferry_test_job_new ((const char *[]){ tree, NULL }, mountpoint);
   ferry_job_set_device_mode (job, c->mode);
@@ -1620,11 +1615,6 @@ static const struct
    * held for it, and the writeback started meanwhile waits for it. */
   { "/slow-device/cancel-while-measuring/by-writeback/ext4",
     { FERRY_TEST_STICK_FS_EXT4, AUTO, 40, TRUE } },
-  /* Small files, whose writeback is left to a sync while the device is
-   * measured by its writeback: the sync that stalls with the device
-   * holds no writer a cancel waits for. */
-  { "/slow-device/cancel-while-measuring/by-writeback/small-files/ext4",
-    { FERRY_TEST_STICK_FS_EXT4, AUTO, 1500, TRUE, 16 * 1024 } },
   { "/slow-device/cancel-while-measuring/exfat", { FERRY_TEST_STICK_FS_EXFAT, AUTO, 24 } },
 #undef SLOW
 #undef AUTO
@@ -1688,10 +1678,7 @@ main (int argc, char **argv)
   g_test_add_data_func ("/slow-device/fuse-stick/ntfs", GINT_TO_POINTER (FERRY_TEST_STICK_FS_NTFS),
                         test_fuse_stick);
   g_test_add_func ("/slow-device/cli-unmounted-while-asked", test_cli_unmounted_while_asked);
-  g_test_add_data_func ("/slow-device/flush-cost-not-slow", GINT_TO_POINTER (FALSE),
-                        test_flush_cost_not_slow);
-  g_test_add_data_func ("/slow-device/flush-cost-not-slow/small-files", GINT_TO_POINTER (TRUE),
-                        test_flush_cost_not_slow);
+  g_test_add_func ("/slow-device/flush-cost-not-slow", test_flush_cost_not_slow);
   g_test_add_func ("/slow-device/names-in-batches/exfat", test_names_in_batches);
   g_test_add_data_func ("/slow-device/flushes/ext4", GINT_TO_POINTER (FERRY_TEST_STICK_FS_EXT4),
                         test_flushes);
