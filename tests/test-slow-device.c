@@ -1261,8 +1261,15 @@ check_leftovers (const char *copy, gboolean named_temps, guint missing, goffset 
         continue;
       g_test_message ("left on the device: %s", leftover);
       g_assert_true (named_temps);
-      g_assert_cmpint (stat (leftover, &st), ==, 0);
-      g_assert_cmpint (st.st_size, <=, largest);
+      /* A record the failed device left half-written is listed, but
+       * ntfs-3g cannot read it: it holds nothing anyone could open. */
+      if (stat (leftover, &st) != 0)
+        {
+          g_test_message ("%s: %s", leftover, g_strerror (errno));
+          g_assert_cmpint (errno, ==, EIO);
+        }
+      else
+        g_assert_cmpint (st.st_size, <=, largest);
       left++;
     }
   g_assert_cmpuint (left, <=, missing);
@@ -1289,6 +1296,24 @@ typedef struct
   guint64 fail_ahead;   /* ... and the kernel accepted more than this beyond it */
   guint tries;          /* copies that may end before that moment comes, plus one */
 } WritebackCase;
+
+/* A replug once the device works again. ntfs-3g keeps no journal: where
+ * the failure cut its metadata writes short (the $MFT and its mirror
+ * disagree), it refuses the volume as "inconsistent", and a person
+ * repairs it first, as GNOME Disks offers to. */
+static void
+replug_after_failure (FerryTestStick *stick, FerryTestStickFs fs)
+{
+  g_autoptr (GError) error = NULL;
+
+  if (ferry_test_stick_remount (stick, &error))
+    return;
+  g_test_message ("the replugged stick does not mount: %s", error->message);
+  g_assert_cmpint (fs, ==, FERRY_TEST_STICK_FS_NTFS);
+  g_clear_error (&error);
+  ferry_test_stick_repair (stick, &error);
+  g_assert_no_error (error);
+}
 
 /* Copies @tree onto @stick in @c's mode until a copy meets the device
  * failing mid-way (at most @c->tries copies); returns that job. */
@@ -1359,8 +1384,7 @@ test_writeback_fails (gconstpointer data)
       failures = ferry_job_dup_failures (job);
 
       g_assert_true (ferry_test_stick_set_fail_writes (stick, FALSE, &error));
-      g_assert_true (ferry_test_stick_remount (stick, &error));
-      g_assert_no_error (error);
+      replug_after_failure (stick, fs);
       found = check_copies_after_failure (tree, copy, failures);
       check_after_failure_counts (&found, copy, job);
       check_leftovers (copy, fs != FERRY_TEST_STICK_FS_EXT4, found.failed + found.unreached,

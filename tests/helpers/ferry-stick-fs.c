@@ -22,6 +22,11 @@ typedef struct
    * mount's source names the device (so the guardian finds the mount
    * to take down, and the mount says what it stands on). */
   const char *source_option;
+  /* What repairs a filesystem the daemon refuses to mount once a device
+   * failed under it, as GNOME Disks' "Repair Filesystem" runs it:
+   * REPAIR_TOOL REPAIR_OPTIONS… DEVICE. */
+  const char *repair_tool;
+  const char *repair_options[MAX_OPTIONS];
   gboolean is_fuse;
 } FsRecipe;
 
@@ -56,6 +61,10 @@ static const FsRecipe recipes[] = {
     .format_options = { "-Q", "-F", "-q" },
     .mount_tool = "ntfs-3g",
     .mount_package = "ntfs-3g",
+    /* Fixes what ntfs-3g can: the $MFT mirror, the journal, the dirty
+     * flag; Windows' chkdsk does the rest. */
+    .repair_tool = "ntfsfix",
+    .repair_options = { "-d" },
     .is_fuse = TRUE,
   },
   [FERRY_TEST_STICK_FS_FAT32] = {
@@ -169,4 +178,15 @@ ferry_stick_fs_mount_argv (FerryTestStickFs fs, const char *device, const char *
   if (recipe->mount_tool == NULL)
     return NULL;
   return make_argv (recipe->mount_tool, recipe->mount_options, source != NULL ? with_source : plain);
+}
+
+GPtrArray *
+ferry_stick_fs_repair_argv (FerryTestStickFs fs, const char *device)
+{
+  const FsRecipe *recipe = recipe_for (fs);
+  const char *const tail[] = { device, NULL };
+
+  if (recipe->repair_tool == NULL)
+    return NULL;
+  return make_argv (recipe->repair_tool, recipe->repair_options, tail);
 }

@@ -30,4 +30,8 @@ GPtrArray *ferry_stick_fs_mount_argv (FerryTestStickFs fs,
                                       const char *device,
                                       const char *mountpoint);
 
+/* The command that repairs @fs on @device, NULL where none is needed
+ * (ext4 replays its journal when mounted). */
+GPtrArray *ferry_stick_fs_repair_argv (FerryTestStickFs fs, const char *device);
+
 G_END_DECLS

@@ -861,6 +861,17 @@ ferry_test_stick_remount (FerryTestStick *self, GError **error)
 }
 
 gboolean
+ferry_test_stick_repair (FerryTestStick *self, GError **error)
+{
+  g_autoptr (GPtrArray) argv = ferry_stick_fs_repair_argv (self->fs, self->loop_device);
+
+  g_return_val_if_fail (!self->mounted, FALSE);
+  if (argv != NULL && !run_toolv ((const char *const *) argv->pdata, NULL, error))
+    return FALSE;
+  return drop_device_cache (self, error) && mount_filesystem (self, error);
+}
+
+gboolean
 ferry_test_stick_unmount_lazily (FerryTestStick *self, GError **error)
 {
   if (!self->mounted)

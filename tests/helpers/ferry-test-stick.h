@@ -142,6 +142,11 @@ gboolean ferry_test_stick_set_fail_reads (FerryTestStick *self, gboolean fail, G
  * is written first, at the current rate and costs. */
 gboolean ferry_test_stick_remount (FerryTestStick *self, GError **error);
 
+/* What a person does when a replugged stick does not mount (ntfs-3g
+ * refuses a volume whose metadata writes a failing device cut short):
+ * repairs its filesystem as GNOME Disks would, and mounts it. */
+gboolean ferry_test_stick_repair (FerryTestStick *self, GError **error);
+
 /* What the desktop does once a stick is pulled out: the filesystem is
  * detached (umount --lazy) while files may still be open on it, and its
  * mount folder is left, empty, on the filesystem below, where the same
