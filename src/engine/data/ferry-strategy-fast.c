@@ -26,6 +26,12 @@
 /* A file under this size is written whole in one chunk; its writeback
  * is left to a sync (ferry_flusher_note_unstarted()). */
 #define SMALL_FILE (256 * 1024)
+/* ext4 gives a file over this size (mb_stream_req, 16 blocks of 4 KiB)
+ * room of its own to grow while it is open for writing: a file of
+ * 300 KB gets 512 KB, and its writeback leaves a gap before the next
+ * file's. Written whole, it is held read-only while it waits for its
+ * name (ferry_temp_file_drop_write()), and its writeback starts then. */
+#define GROWING_FILE (64 * 1024)
 
 typedef struct
 {
@@ -59,11 +65,23 @@ fast_copy_data (FerryStrategy *strategy, FerryFileCopy *fc, GError **error)
   return cloned || ferry_copy_range (target, fc, target->n_pieces, error);
 }
 
+/* Starts the device on the first @len bytes of @fd (0: all of it). */
+static void
+start_range (FerryStrategyFast *self, int fd, off_t len)
+{
+  g_mutex_lock (&self->starter_lock);
+  if (self->starter == NULL)
+    self->starter = ferry_writeback_starter_new ();
+  ferry_writeback_starter_add (self->starter, fd, 0, len);
+  g_mutex_unlock (&self->starter_lock);
+}
+
 /* While the flusher measures the device by its writeback: starts the
- * device on what @fc wrote before [@offset, @offset + @len), or on all of
- * it once that range ends the file. Not on the last chunk of a file
- * being written: a cancel drops that file, and ext4 waits for pages
- * the device is writing before it lets them go. */
+ * device on what @fc wrote before [@offset, @offset + @len). Not on the
+ * last chunk of a file being written: a cancel drops that file, and
+ * ext4 waits for pages the device is writing before it lets them go.
+ * A whole file's writeback starts once it waits for its name
+ * (measured_commit_file()); a piece of a large one's at once. */
 static void
 start_writeback (FerryStrategyFast *self, FerryFileCopy *fc, off_t offset, size_t len)
 {
@@ -72,15 +90,11 @@ start_writeback (FerryStrategyFast *self, FerryFileCopy *fc, off_t offset, size_
   if (!ends_file && offset == 0)
     return;
   if (offset == 0 && fc->st.st_size < SMALL_FILE)
-    {
-      ferry_flusher_note_unstarted (self->flusher, fc->st.st_size);
-      return;
-    }
-  g_mutex_lock (&self->starter_lock);
-  if (self->starter == NULL)
-    self->starter = ferry_writeback_starter_new ();
-  ferry_writeback_starter_add (self->starter, fc->tmp.fd, 0, ends_file ? 0 : offset);
-  g_mutex_unlock (&self->starter_lock);
+    ferry_flusher_note_unstarted (self->flusher, fc->st.st_size);
+  else if (ends_file && fc->whole == NULL)
+    fc->writeback_deferred = TRUE;
+  else
+    start_range (self, fc->tmp.fd, ends_file ? 0 : offset);
 }
 
 /* While the flusher still measures, writers stay only a little ahead. */
@@ -175,6 +189,10 @@ measured_commit_file (FerryStrategy *strategy, FerryFileCopy *fc, GError **error
 
   if (fc->durable == NULL)
     return name_once_durable (self, fc, error);
+  if (fc->st.st_size > GROWING_FILE)
+    ferry_temp_file_drop_write (&fc->tmp);
+  if (fc->writeback_deferred)
+    start_range (self, fc->tmp.fd, 0);
   if (ferry_flusher_take_file (self->flusher, fc, &errsv))
     return FERRY_COMMIT_LATER;
   now = ferry_copy_target_get_strategy (strategy->target);

@@ -230,6 +230,33 @@ link_unnamed (FerryTempFile *tmp, const char *name)
   return linkat (AT_FDCWD, proc_path, tmp->dir_fd, name, AT_SYMLINK_FOLLOW);
 }
 
+/**
+ * ferry_temp_file_drop_write:
+ * An unnamed file written whole, which waits open for its name, is
+ * held read-only from now on. ext4 allocates a file still open for
+ * writing room to grow (a 300 KB file gets 512 KB), and its writeback
+ * then leaves a gap before the next file's; a file no one writes gets
+ * exactly its size, and the files that wait together are written as one
+ * run. A named one keeps its descriptor: its lock (hold()) is on it.
+ */
+void
+ferry_temp_file_drop_write (FerryTempFile *tmp)
+{
+  g_autofree char *proc_path = NULL;
+  int reader;
+
+  if (tmp->name != NULL || tmp->fd < 0)
+    return;
+  proc_path = ferry_proc_fd_path (tmp->fd, NULL);
+  reader = open (proc_path, O_RDONLY | O_CLOEXEC);
+  if (reader < 0)
+    return;
+  /* The reader takes the writer's place in one step (where it cannot,
+   * the writer stays, as before). */
+  (void) dup3 (reader, tmp->fd, O_CLOEXEC);
+  close (reader);
+}
+
 gboolean
 ferry_temp_file_open (FerryTempFile *tmp,
                       int dir_fd,

@@ -48,6 +48,7 @@ gboolean ferry_temp_file_commit (FerryTempFile *tmp,
                                  atomic_bool *links_refused,
                                  int *errsv);
 void ferry_temp_file_discard (FerryTempFile *tmp);
+void ferry_temp_file_drop_write (FerryTempFile *tmp);
 gboolean ferry_temp_file_open_in_place (FerryTempFile *tmp,
                                         int dir_fd,
                                         const char *name,
