@@ -31,7 +31,6 @@ struct _FerryFileCopy
   gboolean destination_failed; /* the error came from the destination */
   FerryFileCopy *whole;        /* for a piece of a large file: the file it is part of */
   guint64 unsynced;            /* chunk-sync: written since the last fdatasync */
-  gboolean writeback_deferred; /* measured: its writeback starts once it waits for its name */
   gboolean read_once;          /* a pseudo file, read to its end once: @st's size is what was read */
   guint64 read_hash[2];        /* then the XXH128 of what was read (low, high), to verify against */
   const char *journal_path;    /* below the destination folder, when its job keeps a journal */

@@ -91,9 +91,7 @@ start_writeback (FerryStrategyFast *self, FerryFileCopy *fc, off_t offset, size_
     return;
   if (offset == 0 && fc->st.st_size < SMALL_FILE)
     ferry_flusher_note_unstarted (self->flusher, fc->st.st_size);
-  else if (ends_file && fc->whole == NULL)
-    fc->writeback_deferred = TRUE;
-  else
+  else if (!ends_file || fc->whole != NULL)
     start_range (self, fc->tmp.fd, ends_file ? 0 : offset);
 }
 
@@ -191,7 +189,8 @@ measured_commit_file (FerryStrategy *strategy, FerryFileCopy *fc, GError **error
     return name_once_durable (self, fc, error);
   if (fc->st.st_size > GROWING_FILE)
     ferry_temp_file_drop_write (&fc->tmp);
-  if (fc->writeback_deferred)
+  /* The writeback start_writeback() left to now. */
+  if (fc->st.st_size >= SMALL_FILE && ferry_flusher_wants_writeback (self->flusher))
     start_range (self, fc->tmp.fd, 0);
   if (ferry_flusher_take_file (self->flusher, fc, &errsv))
     return FERRY_COMMIT_LATER;
