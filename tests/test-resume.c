@@ -392,6 +392,115 @@ test_kill_measured_fast (Fixture *f, gconstpointer data)
   run_again (f, total, complete, NULL);
 }
 
+#define N_FOLDERS        24
+#define FILES_PER_FOLDER 40
+#define N_KILLS          5
+
+/* Folders of files only, as a camera card or an album has. */
+static void
+make_folders_of_files (const char *root)
+{
+  for (guint d = 0; d < N_FOLDERS; d++)
+    {
+      g_autofree char *folder = g_strdup_printf ("d%02u", d);
+
+      ferry_test_make_dirs (ferry_test_path (root, folder, NULL));
+      for (guint i = 0; i < FILES_PER_FOLDER; i++)
+        {
+          g_autofree char *name = g_strdup_printf ("f%02u", i);
+
+          ferry_test_write_random (ferry_test_path (root, folder, name, NULL), 16 * 1024,
+                                   d * 100 + i + 1);
+        }
+    }
+}
+
+/* What a killed run left of the folders in @copy: each one under its
+ * own name is complete, and equal to its source's; returns how many
+ * there were. */
+static guint
+check_named_folders (const char *src, const char *copy)
+{
+  guint named = 0;
+
+  for (guint d = 0; d < N_FOLDERS; d++)
+    {
+      g_autofree char *name = g_strdup_printf ("d%02u", d);
+      g_autofree char *folder = g_build_filename (copy, name, NULL);
+      g_autofree char *source = g_build_filename (src, name, NULL);
+
+      if (!g_file_test (folder, G_FILE_TEST_IS_DIR))
+        continue;
+      ferry_test_assert_trees_equal (source, folder, FERRY_TEST_COMPARE_CONTENT);
+      named++;
+    }
+  return named;
+}
+
+static gint64
+time_measured_copy (Fixture *f, const char *dst)
+{
+  gint64 start = g_get_monotonic_time ();
+  g_autofree char *err = NULL;
+
+  run_copy (f->src, dst, "--device=auto", NULL, &err);
+  return g_get_monotonic_time () - start;
+}
+
+/* A stick Ferry measures and finds fast (here not throttled, so that it
+ * stays so): a folder that holds only files is built under a hidden
+ * name and gets its own once a sync has its files. Kills land at spread
+ * moments of the copy: every folder under its own name is then
+ * complete, none half-filled; what is left hidden is removed by the
+ * next run, which completes the copy. */
+static void
+test_kill_measured_folders (Fixture *f, gconstpointer data)
+{
+  g_autoptr (GError) error = NULL;
+  g_autofree char *timed = NULL;
+  gint64 whole;
+  guint named_total = 0, hidden_total = 0;
+
+  if (f->stick == NULL)
+    return;
+  make_folders_of_files (f->src);
+  g_assert_true (ferry_test_stick_set_rate (f->stick, 0, &error));
+  g_assert_no_error (error);
+  timed = g_build_filename (f->dst, "timed", NULL);
+  ferry_test_make_dirs (timed);
+  whole = time_measured_copy (f, timed);
+  ferry_test_remove_tree (timed);
+  g_test_message ("a whole copy takes %" G_GINT64_FORMAT " ms", whole / 1000);
+  for (guint k = 0; k < N_KILLS; k++)
+    {
+      g_autofree char *dst = g_strdup_printf ("%s/kill-%u", f->dst, k);
+      g_autofree char *copy = g_build_filename (dst, "tree", NULL);
+      g_autoptr (GSubprocess) process = NULL;
+      gint64 delay = whole * (k + 1) / (N_KILLS + 2)
+                     + g_test_rand_int_range (0, (int) (whole / (2 * N_KILLS) + 1));
+      guint named, hidden;
+
+      ferry_test_make_dirs (dst);
+      process = spawn_copy (f->src, dst, "--device=auto", NULL);
+      g_usleep (delay);
+      kill_copy (process);
+      named = check_named_folders (f->src, copy);
+      hidden = ferry_test_count_hidden_folders (copy);
+      g_test_message ("killed after %" G_GINT64_FORMAT " ms: %u folders named, %u hidden",
+                      delay / 1000, named, hidden);
+      named_total += named;
+      hidden_total += hidden;
+
+      time_measured_copy (f, dst);
+      g_assert_cmpuint (ferry_test_count_hidden_folders (copy), ==, 0);
+      g_assert_cmpuint (ferry_test_count_temp_files (copy), ==, 0);
+      ferry_test_assert_trees_equal (f->src, copy, FERRY_TEST_COMPARE_CONTENT);
+      g_assert_null (load_journal (f));
+      ferry_test_remove_tree (dst);
+    }
+  g_test_message ("kills left %u folders named, %u hidden", named_total, hidden_total);
+}
+
 /* The last value of "@key": N in ferry-copy's JSON lines @out. */
 static guint64
 last_json_count (const char *out, const char *key)
@@ -698,6 +807,7 @@ main (int argc, char **argv)
   g_test_add ("/resume/kill-mid-tree/exfat", Fixture, GINT_TO_POINTER (FERRY_TEST_STICK_FS_EXFAT),
               fixture_set_up, test_kill_mid_tree, fixture_tear_down);
   ADD ("/resume/kill-measured-fast", test_kill_measured_fast);
+  ADD ("/resume/kill-measured-folders", test_kill_measured_folders);
   ADD ("/resume/unplug-replug", test_unplug_replug);
   ADD ("/resume/changed-between-runs", test_changed_between_runs);
   ADD ("/resume/restart", test_restart);

@@ -1268,7 +1268,11 @@ check_after_failure_counts (const AfterFailure *found, const char *copy, FerryJo
  * of one that was on its way. So there are no more of them than files
  * missing, and none is larger than a source. */
 static void
-check_leftovers (const char *copy, gboolean named_temps, guint missing, goffset largest)
+check_leftovers (const char *copy,
+                 gboolean named_temps,
+                 gboolean folder_lost,
+                 guint missing,
+                 goffset largest)
 {
   g_autoptr (GError) error = NULL;
   g_autoptr (GDir) dir = g_dir_open (copy, 0, &error);
@@ -1276,10 +1280,12 @@ check_leftovers (const char *copy, gboolean named_temps, guint missing, goffset 
   guint left = 0;
 
   /* A FUSE daemon whose metadata writes the device failed half-way may
-   * lose the folder too (ntfs-3g keeps no journal); then no copy is on
-   * the device, which check_after_failure_counts() holds to what the job
-   * said. */
-  if (dir == NULL && named_temps)
+   * lose the folder too (ntfs-3g keeps no journal); and on a device
+   * Ferry measures and finds fast, a folder of files is built under a
+   * hidden name, which it never gets if the device fails first: the job
+   * then names the folder as lost. Either way no copy is on the device,
+   * which check_after_failure_counts() holds to what the job said. */
+  if (dir == NULL && (named_temps || folder_lost))
     {
       g_test_message ("the folder is not on the device: %s", error->message);
       return;
@@ -1420,8 +1426,8 @@ test_writeback_fails (gconstpointer data)
       replug_after_failure (stick, fs);
       found = check_copies_after_failure (tree, copy, failures);
       check_after_failure_counts (&found, copy, job);
-      check_leftovers (copy, fs != FERRY_TEST_STICK_FS_EXT4, found.failed + found.unreached,
-                       c->file_bytes);
+      check_leftovers (copy, fs != FERRY_TEST_STICK_FS_EXT4, find_failure (failures, copy) != NULL,
+                       found.failed + found.unreached, c->file_bytes);
       /* The job names the file it lost first. (Once ext4 has turned
        * read-only under a failing device, a file still being written
        * fails on its write, before any point: "Could not write “…”:

@@ -151,15 +151,44 @@ ferry_copy_target_adopt_named (FerryCopyTarget *self, GPtrArray *named)
  * vouch for what was written), on a device fast by its class. One
  * that is measured (a loop device, a stick) may prove slow, and even
  * one measured fast is where a copy cut short is continued from its
- * journal: its files keep their own names. Files in a hidden folder
- * are not recorded complete in the journal: a kill leaves them hidden,
- * for the next run to remove.
+ * journal: there only a folder of files is built so, a bounded part of
+ * it at a time (ferry_copy_target_places_file_folders()).
  */
 gboolean
 ferry_copy_target_places_folders (FerryCopyTarget *self)
 {
   return ferry_copy_target_get_strategy (self) == self->first
          && ferry_strategy_knows_fast (self->first);
+}
+
+/**
+ * ferry_copy_target_places_file_folders:
+ * Whether a folder new to the destination that holds only files is
+ * built under a hidden name while the device is measured: on the
+ * strategy it started with, whose syncs a folder can wait for without
+ * holding a writer (ferry_copy_target_hold()). A kill leaves the folder
+ * hidden and the next run copies its files again, so it gets its name
+ * each time it holds a bounded amount (ferry_folder.c).
+ */
+gboolean
+ferry_copy_target_places_file_folders (FerryCopyTarget *self)
+{
+  return ferry_copy_target_get_strategy (self) == self->first
+         && ferry_strategy_holds (self->first);
+}
+
+/* Something waits for a sync of the first strategy's that begins after
+ * the call; returns the ticket to ask ferry_copy_target_passed() with. */
+guint64
+ferry_copy_target_hold (FerryCopyTarget *self)
+{
+  return ferry_strategy_hold (self->first);
+}
+
+gboolean
+ferry_copy_target_passed (FerryCopyTarget *self, guint64 ticket)
+{
+  return ferry_strategy_passed (self->first, ticket);
 }
 
 /**

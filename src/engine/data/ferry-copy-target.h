@@ -54,6 +54,9 @@ gboolean ferry_copy_target_notes_names (FerryCopyTarget *self);
 void ferry_copy_target_note_named (FerryCopyTarget *self, FerryNamedFile *named);
 gboolean ferry_copy_target_adopt_named (FerryCopyTarget *self, GPtrArray *named);
 gboolean ferry_copy_target_places_folders (FerryCopyTarget *self);
+gboolean ferry_copy_target_places_file_folders (FerryCopyTarget *self);
+guint64 ferry_copy_target_hold (FerryCopyTarget *self);
+gboolean ferry_copy_target_passed (FerryCopyTarget *self, guint64 ticket);
 int ferry_copy_target_make_durable (FerryCopyTarget *self);
 
 void ferry_copy_target_journal_file (FerryCopyTarget *self, FerryFileCopy *fc);

@@ -149,6 +149,7 @@ struct _FerryFlusher
   gint64 sync_began_at;  /* when the last syncfs began */
   guint taken_max;
   GPtrArray *names_sent; /* FerryFileCopy: named by durable() since the last syncfs began */
+  gint64 held_since;     /* when something first waited for a syncfs to begin (ferry_flusher_hold()), or 0 */
   gboolean forwarding;   /* handed over: files taken go to the slow strategy */
 };
 
@@ -230,7 +231,8 @@ names_due (FerryFlusher *self)
   if (watching_writeback (self))
     return FALSE;
   return (self->taken->len > 0 && now - self->taken_since >= NAME_WAIT_USEC)
-         || (self->names_sent->len > 0 && now - self->sync_began_at >= NAME_WAIT_USEC);
+         || (self->names_sent->len > 0 && now - self->sync_began_at >= NAME_WAIT_USEC)
+         || (self->held_since != 0 && now - self->held_since >= NAME_WAIT_USEC);
 }
 
 /* Whether a syncfs is wanted whatever was written: someone waits for
@@ -381,6 +383,7 @@ sync_named (FerryFlusher *self)
   g_mutex_lock (&self->lock);
   steal_covered (self, &covered);
   self->unstarted = 0;
+  self->held_since = 0;
   self->sync_began_at = g_get_monotonic_time ();
   this_sync = ++self->syncs_begun;
   self->vouch_wanted = FALSE;
@@ -753,6 +756,39 @@ ferry_flusher_vouch (FerryFlusher *self)
   vouched = self->syncs_done >= wanted;
   g_mutex_unlock (&self->lock);
   return vouched;
+}
+
+/**
+ * ferry_flusher_hold:
+ * Something (a hidden folder whose files are all written) waits for a
+ * syncfs that begins after this call: one comes within the time a file
+ * waits for its name. Returns the ticket to ask ferry_flusher_passed()
+ * with; the caller does not wait.
+ */
+guint64
+ferry_flusher_hold (FerryFlusher *self)
+{
+  guint64 ticket;
+
+  g_mutex_lock (&self->lock);
+  if (self->held_since == 0)
+    self->held_since = g_get_monotonic_time ();
+  ticket = self->syncs_begun;
+  g_mutex_unlock (&self->lock);
+  return ticket;
+}
+
+/* Whether a syncfs that began after ferry_flusher_hold() gave @ticket
+ * returned fine. */
+gboolean
+ferry_flusher_passed (FerryFlusher *self, guint64 ticket)
+{
+  gboolean passed;
+
+  g_mutex_lock (&self->lock);
+  passed = self->syncs_done > ticket;
+  g_mutex_unlock (&self->lock);
+  return passed;
 }
 
 /**

@@ -28,6 +28,8 @@ void ferry_flusher_note_unstarted (FerryFlusher *self, guint64 bytes);
 void ferry_flusher_wait_for_room (FerryFlusher *self, GCancellable *cancellable);
 int ferry_flusher_stop (FerryFlusher *self);
 gboolean ferry_flusher_vouch (FerryFlusher *self);
+guint64 ferry_flusher_hold (FerryFlusher *self);
+gboolean ferry_flusher_passed (FerryFlusher *self, guint64 ticket);
 gboolean ferry_flusher_is_fast_by_class (FerryFlusher *self);
 void ferry_flusher_note_named (FerryFlusher *self, FerryNamedFile *named);
 gboolean ferry_flusher_take_file (FerryFlusher *self, FerryFileCopy *fc, int *errsv);

@@ -136,6 +136,22 @@ fast_vouch (FerryStrategy *strategy)
   return ferry_flusher_vouch (self->flusher);
 }
 
+static guint64
+measured_hold (FerryStrategy *strategy)
+{
+  FerryStrategyFast *self = (FerryStrategyFast *) strategy;
+
+  return ferry_flusher_hold (self->flusher);
+}
+
+static gboolean
+measured_passed (FerryStrategy *strategy, guint64 ticket)
+{
+  FerryStrategyFast *self = (FerryStrategyFast *) strategy;
+
+  return ferry_flusher_passed (self->flusher, ticket);
+}
+
 static gboolean
 fast_knows_fast (FerryStrategy *strategy)
 {
@@ -176,6 +192,17 @@ name_once_durable (FerryStrategyFast *self, FerryFileCopy *fc, GError **error)
                                           ferry_flusher_get_errno (self->flusher), error);
 }
 
+/* A whole file is held read-only from now on, and its writeback, which
+ * start_writeback() left to now, starts. */
+static void
+let_writeback_start (FerryStrategyFast *self, FerryFileCopy *fc)
+{
+  if (fc->st.st_size > GROWING_FILE)
+    ferry_temp_file_drop_write (&fc->tmp);
+  if (fc->st.st_size >= SMALL_FILE && ferry_flusher_wants_writeback (self->flusher))
+    start_range (self, fc->tmp.fd, 0);
+}
+
 /* On a device being measured, the flusher names the file once its data
  * is durable; after a hand-over the slow strategy does. */
 static FerryCommit
@@ -185,13 +212,13 @@ measured_commit_file (FerryStrategy *strategy, FerryFileCopy *fc, GError **error
   FerryStrategy *now;
   int errsv;
 
-  if (fc->durable == NULL)
+  if (fc->durable == NULL && !fc->tmp.in_place)
     return name_once_durable (self, fc, error);
-  if (fc->st.st_size > GROWING_FILE)
-    ferry_temp_file_drop_write (&fc->tmp);
-  /* The writeback start_writeback() left to now. */
-  if (fc->st.st_size >= SMALL_FILE && ferry_flusher_wants_writeback (self->flusher))
-    start_range (self, fc->tmp.fd, 0);
+  let_writeback_start (self, fc);
+  /* In a folder built under a hidden name the file has its own name
+   * already: the folder's waits for a sync instead (ferry_folder.c). */
+  if (fc->tmp.in_place)
+    return FERRY_COMMIT_NOW;
   if (ferry_flusher_take_file (self->flusher, fc, &errsv))
     return FERRY_COMMIT_LATER;
   now = ferry_copy_target_get_strategy (strategy->target);
@@ -247,6 +274,8 @@ static const FerryStrategyClass measured_class = {
   .note_named = fast_note_named,
   .settle_names = fast_settle_names,
   .vouch = fast_vouch,
+  .hold = measured_hold,
+  .passed = measured_passed,
   .knows_fast = fast_knows_fast,
   .free = fast_free,
   .names_later = TRUE,

@@ -79,6 +79,25 @@ ferry_strategy_vouch (FerryStrategy *self)
 }
 
 gboolean
+ferry_strategy_holds (FerryStrategy *self)
+{
+  return self->klass->hold != NULL;
+}
+
+guint64
+ferry_strategy_hold (FerryStrategy *self)
+{
+  g_return_val_if_fail (self->klass->hold != NULL, 0);
+  return self->klass->hold (self);
+}
+
+gboolean
+ferry_strategy_passed (FerryStrategy *self, guint64 ticket)
+{
+  return self->klass->passed != NULL && self->klass->passed (self, ticket);
+}
+
+gboolean
 ferry_strategy_knows_fast (FerryStrategy *self)
 {
   return self->klass->knows_fast != NULL && self->klass->knows_fast (self);

@@ -44,6 +44,11 @@ typedef enum
  *   point learn whether their names are on the device
  * @vouch: waits for a sync that began after the call to return fine;
  *   FALSE when it has none to offer (NULL: never)
+ * @hold: something waits for a sync that begins after the call, and
+ *   does not block meanwhile: one comes soon; returns the ticket to ask
+ *   @passed with (NULL: no such syncs)
+ * @passed: whether a sync that began after @hold gave the ticket
+ *   returned fine
  * @knows_fast: whether the device is known fast by its class (never
  *   measured); NULL: never
  * @sends_at_position: chunks go with sendfile, which writes at the
@@ -67,6 +72,8 @@ typedef struct
   void (*adopt_named) (FerryStrategy *self, GPtrArray *named);
   void (*settle_names) (FerryStrategy *self, int errsv);
   gboolean (*vouch) (FerryStrategy *self);
+  guint64 (*hold) (FerryStrategy *self);
+  gboolean (*passed) (FerryStrategy *self, guint64 ticket);
   gboolean (*knows_fast) (FerryStrategy *self);
   void (*free) (FerryStrategy *self);
   gboolean sends_at_position;
@@ -94,6 +101,9 @@ FerryCommit ferry_strategy_name_after_point (FerryControl *control,
 int ferry_strategy_settle (FerryStrategy *self);
 int ferry_strategy_finish (FerryStrategy *self);
 gboolean ferry_strategy_vouch (FerryStrategy *self);
+gboolean ferry_strategy_holds (FerryStrategy *self);
+guint64 ferry_strategy_hold (FerryStrategy *self);
+gboolean ferry_strategy_passed (FerryStrategy *self, guint64 ticket);
 gboolean ferry_strategy_knows_fast (FerryStrategy *self);
 void ferry_strategy_settle_names (FerryStrategy *self, int errsv);
 gboolean ferry_strategy_notes_names (FerryStrategy *self);

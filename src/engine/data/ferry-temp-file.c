@@ -237,7 +237,9 @@ link_unnamed (FerryTempFile *tmp, const char *name)
  * writing room to grow (a 300 KB file gets 512 KB), and its writeback
  * then leaves a gap before the next file's; a file no one writes gets
  * exactly its size, and the files that wait together are written as one
- * run. A named one keeps its descriptor: its lock (hold()) is on it.
+ * run. So is one made under its final name in a hidden folder; a
+ * temporary one with a name keeps its descriptor: its lock (hold()) is
+ * on it.
  */
 void
 ferry_temp_file_drop_write (FerryTempFile *tmp)
@@ -245,7 +247,7 @@ ferry_temp_file_drop_write (FerryTempFile *tmp)
   g_autofree char *proc_path = NULL;
   int reader;
 
-  if (tmp->name != NULL || tmp->fd < 0)
+  if ((tmp->name != NULL && !tmp->in_place) || tmp->fd < 0)
     return;
   proc_path = ferry_proc_fd_path (tmp->fd, NULL);
   reader = open (proc_path, O_RDONLY | O_CLOEXEC);

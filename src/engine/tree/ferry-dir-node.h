@@ -36,6 +36,10 @@ struct _FerryDirNode
   mode_t made_mode; /* made so by this process, its own, nothing shaping it; or 0 */
   char *hidden_name; /* made under this hidden name, until all inside is durable; or NULL */
   FerryDirNode *hidden_top; /* the hidden folder it is (or is inside), or NULL */
+  gboolean hidden_in_parts; /* hidden while it holds only files, named once a bounded part is in */
+  guint64 hidden_charge; /* what its files cost a run that must copy them again */
+  gint hidden_done; /* entries inside counted copied, which its loss takes back */
+  guint64 hidden_ticket; /* its files all in: the sync its name waits for */
 
   /* roots only */
   char *src_base;

@@ -9,6 +9,7 @@
 
 #include "ferry-folder.h"
 #include "ferry-fs.h"
+#include "ferry-hidden-folder.h"
 #include "ferry-place.h"
 #include "ferry-temp-file.h"
 #include "ferry-temp-folder.h"
@@ -24,6 +25,13 @@ typedef enum
   MADE_RETRY,  /* the name changed under us, or was freed: try again */
   MADE_NOTHING, /* skipped, or failed with an error */
 } Made;
+
+/* The hidden name a folder was made under, if any. */
+typedef struct
+{
+  char *name;
+  gboolean in_parts; /* named once a bounded part is in (ferry-hidden-folder.c) */
+} Hidden;
 
 static Made
 fail_made (FerryEntry *entry, gboolean source, int errsv, const char *format, GError **error)
@@ -91,7 +99,7 @@ make_folder (FerryTreeContext *ctx, const FerryEntry *entry, const char *name)
 /* The folder under a fresh hidden name of Ferry's, once its own name is
  * known to be free (it is taken only when all inside is durable). */
 static int
-make_hidden (FerryTreeContext *ctx, const FerryEntry *entry, char **hidden_name)
+make_hidden (FerryTreeContext *ctx, const FerryEntry *entry, Hidden *hidden)
 {
   struct stat st;
 
@@ -108,7 +116,7 @@ make_hidden (FerryTreeContext *ctx, const FerryEntry *entry, char **hidden_name)
 
       if (make_folder (ctx, entry, name) == 0)
         {
-          *hidden_name = g_steal_pointer (&name);
+          hidden->name = g_steal_pointer (&name);
           return 0;
         }
       if (errno != EEXIST)
@@ -119,20 +127,25 @@ make_hidden (FerryTreeContext *ctx, const FerryEntry *entry, char **hidden_name)
 
 /* A folder new to the destination is built whole under a hidden name
  * where the job places folders so (ferry_copy_target_places_folders());
- * the folders inside it need no name of their own. */
+ * the folders inside it need no name of their own. On a device Ferry
+ * measures it is built so in parts, while it holds only files. */
 static int
-make_new (FerryTreeContext *ctx, const FerryEntry *entry, char **hidden_name)
+make_new (FerryTreeContext *ctx, const FerryEntry *entry, Hidden *hidden)
 {
-  if (entry->node->hidden_top == NULL && !ctx->resuming
-      && ferry_copy_target_places_folders (ctx->target))
-    return make_hidden (ctx, entry, hidden_name);
+  if (entry->node->hidden_top != NULL || ctx->resuming)
+    return make_folder (ctx, entry, entry->dst_name);
+  if (ferry_copy_target_places_folders (ctx->target))
+    return make_hidden (ctx, entry, hidden);
+  hidden->in_parts = ferry_copy_target_places_file_folders (ctx->target);
+  if (hidden->in_parts)
+    return make_hidden (ctx, entry, hidden);
   return make_folder (ctx, entry, entry->dst_name);
 }
 
 /* One try at making the folder, settling a conflict with what has its
  * name. */
 static Made
-try_make (FerryTreeContext *ctx, FerryEntry *entry, char **hidden_name, GError **error)
+try_make (FerryTreeContext *ctx, FerryEntry *entry, Hidden *hidden, GError **error)
 {
   FerryDirNode *node = entry->node;
   struct stat dst_st;
@@ -144,7 +157,7 @@ try_make (FerryTreeContext *ctx, FerryEntry *entry, char **hidden_name, GError *
    * conflict with the folder the person chose. */
   if (strcmp (entry->dst_name, ".") == 0)
     return MADE_MERGE;
-  if (make_new (ctx, entry, hidden_name) == 0)
+  if (make_new (ctx, entry, hidden) == 0)
     return MADE_CREATED;
   if (errno != EEXIST)
     {
@@ -176,16 +189,19 @@ try_make (FerryTreeContext *ctx, FerryEntry *entry, char **hidden_name, GError *
 FerryDirNode *
 ferry_folder_make (FerryTreeContext *ctx, FerryEntry *entry, GError **error)
 {
-  g_autofree char *hidden_name = NULL;
+  Hidden hidden = { NULL, FALSE };
   Made made = MADE_RETRY;
   FerryDirNode *child;
 
   for (guint attempt = 0; attempt < 8 && made == MADE_RETRY; attempt++)
-    made = try_make (ctx, entry, &hidden_name, error);
+    made = try_make (ctx, entry, &hidden, error);
   if (made == MADE_RETRY)
     fail_made (entry, FALSE, EEXIST, _ ("Could not create the folder “%s”"), error);
   if (made != MADE_CREATED && made != MADE_MERGE)
-    return NULL;
+    {
+      g_free (hidden.name);
+      return NULL;
+    }
 
   child = ferry_dir_node_new_child (entry->node, entry->src_name, entry->dst_name);
   child->created = made == MADE_CREATED;
@@ -195,7 +211,8 @@ ferry_folder_make (FerryTreeContext *ctx, FerryEntry *entry, GError **error)
     child->made_mode = own_first_mode (ctx, entry) & ~ctx->meta.umask;
   child->fresh = child->created;
   child->takes_metadata = child->created;
-  child->hidden_name = g_steal_pointer (&hidden_name);
+  child->hidden_name = g_steal_pointer (&hidden.name);
+  child->hidden_in_parts = child->hidden_name != NULL && hidden.in_parts;
   child->hidden_top = child->hidden_name != NULL ? child : entry->node->hidden_top;
   return child;
 }
@@ -265,58 +282,129 @@ ferry_folder_fail (FerryTreeContext *ctx, FerryDirNode *node, const GError *erro
   node->failed = TRUE;
 }
 
+/* The hidden folder @node did not get its name, for @errsv. It fails
+ * with @error, which ends the job when the device failed; one built in
+ * parts, where a person may have seen its files counted, also when the
+ * job stopped (not when cancelled), and what it held is taken back from
+ * what was copied. */
+static void
+fail_hidden (FerryTreeContext *ctx, FerryDirNode *node, int errsv, const GError *error)
+{
+  g_autoptr (GError) stopped = NULL;
+  g_autofree char *path = NULL;
+
+  if (node->hidden_in_parts)
+    ferry_hidden_folder_lose (ctx, node);
+  if (node->failed || (error == NULL && !node->hidden_in_parts)
+      || (error == NULL && ferry_control_is_cancelled (ctx->control)))
+    return;
+  if (error == NULL)
+    {
+      path = ferry_dir_node_dst_path (node->parent, node->dst_name);
+      g_set_error (&stopped, FERRY_ERROR, FERRY_ERROR_FAILED,
+                   _ ("The folder “%s” was not put in place: the copy stopped before the "
+                      "device had what it holds"),
+                   path);
+    }
+  ferry_folder_fail (ctx, node, error != NULL ? error : stopped,
+                     ferry_errno_is_device_failure (errsv));
+}
+
 /* A stopped job leaves no empty folder it made without filling it, and
- * no hidden folder at all (the folders inside go with it). TRUE: the
- * folder is gone, or goes with the hidden folder it is in. */
+ * no hidden folder at all (the folders inside go with it), but for one
+ * built in parts on a cancel: that one gets its name with the files it
+ * holds, whole in the page cache, as files named one by one do (see the
+ * flusher's name_taken()). TRUE: the folder is gone, or goes with the
+ * hidden folder it is in (one built in parts then fails: fail_hidden()). */
 static gboolean
-remove_unfinished (FerryDirNode *node)
+remove_unfinished (FerryTreeContext *ctx, FerryDirNode *node)
 {
   int parent_fd = node->parent->dst_fd;
 
+  if (node->hidden_in_parts && ferry_control_is_cancelled (ctx->control))
+    return unlinkat (parent_fd, ferry_dir_node_dst_name_now (node), AT_REMOVEDIR) == 0;
   if (node->hidden_name != NULL)
-    ferry_temp_folder_remove (parent_fd, node->hidden_name);
+    {
+      ferry_temp_folder_remove (parent_fd, node->hidden_name);
+      if (node->hidden_in_parts)
+        fail_hidden (ctx, node, ECANCELED, NULL);
+    }
   if (node->hidden_top != NULL)
     return TRUE;
   return unlinkat (parent_fd, node->dst_name, AT_REMOVEDIR) == 0;
 }
 
+/* The folder is copied: counted, and taken back with the hidden folder
+ * it is in if that one is lost. */
+static void
+folder_done (FerryTreeContext *ctx, FerryDirNode *node)
+{
+  if (node->failed)
+    return;
+  if (node->hidden_top != NULL && node->hidden_top != node)
+    g_atomic_int_inc (&node->hidden_top->hidden_done);
+  ferry_tree_context_file_done (ctx);
+}
+
+/* What the sync a hidden folder's name waits for returned: a cancel
+ * leaves a folder built in parts its name without one
+ * (remove_unfinished()). */
+static int
+sync_for_name (FerryTreeContext *ctx, FerryDirNode *node)
+{
+  if (ferry_control_is_ending (ctx->control))
+    return node->hidden_in_parts && ferry_control_is_cancelled (ctx->control) ? 0 : ECANCELED;
+  return ferry_copy_target_make_durable (ctx->target);
+}
+
 /* A folder built whole gets its name once all it holds is durable:
  * one rename, which never replaces what took the name meanwhile. It is
- * removed if it cannot have it. FALSE with no error: the job stopped. */
+ * removed if it cannot have it. FALSE: it did not get it, and failed. */
 static gboolean
-place_whole (FerryTreeContext *ctx, FerryDirNode *node, GError **error)
+place_whole (FerryTreeContext *ctx, FerryDirNode *node)
 {
-  const char *format = _ ("Could not put the folder “%s” in place");
-  int parent_fd = node->parent->dst_fd;
-  g_autofree char *path = NULL;
+  g_autoptr (GError) error = NULL;
   int errsv;
 
   if (node->hidden_name == NULL || !node->created)
     return TRUE;
-  errsv = ferry_copy_target_make_durable (ctx->target);
-  if (errsv == 0 && !ferry_control_is_ending (ctx->control)
-      && ferry_rename_noreplace (parent_fd, node->hidden_name, node->dst_name, NULL,
-                                 &errsv))
+  errsv = sync_for_name (ctx, node);
+  if (ferry_hidden_folder_take_name (ctx, node, &errsv, &error))
+    return TRUE;
+  fail_hidden (ctx, node, errsv, error);
+  return FALSE;
+}
+
+/**
+ * ferry_folder_name_now:
+ * The folder @node, built in parts, gets its name before the next entry
+ * goes in: at once when it is @empty, else once a sync has all it
+ * holds. FALSE: it did not get it, and failed (the caller stops filling
+ * it).
+ */
+gboolean
+ferry_folder_name_now (FerryTreeContext *ctx, FerryDirNode *node, gboolean empty)
+{
+  g_autoptr (GError) error = NULL;
+  int errsv = empty ? 0 : sync_for_name (ctx, node);
+
+  if (ferry_hidden_folder_take_name (ctx, node, &errsv, &error))
     {
-      g_clear_pointer (&node->hidden_name, g_free);
+      node->hidden_top = NULL;
       return TRUE;
     }
-  ferry_temp_folder_remove (parent_fd, node->hidden_name);
-  if (errsv == 0 || errsv == ECANCELED)
-    return FALSE;
-  path = ferry_dir_node_dst_path (node->parent, node->dst_name);
-  if (errsv == EEXIST)
-    format = _ ("“%s” was created by someone else during the copy; it was left as it is");
-  return ferry_set_error_from_errno (error, errsv, format, path);
+  fail_hidden (ctx, node, errsv, error);
+  return FALSE;
 }
 
 /**
  * ferry_folder_finish:
  * Everything inside is copied: now the folder's own times and mode,
  * which copying its children would have disturbed; a folder merged into
- * gets them too.
+ * gets them too. FALSE: @node, built in parts, waits for a sync before
+ * its name (ferry_folder_name_waiting()), and its parent with it.
  */
-void
+gboolean
 ferry_folder_finish (FerryTreeContext *ctx, FerryDirNode *node)
 {
   FerryMetaTarget src = { node->src_fd, -1, NULL, FALSE, 0 };
@@ -326,8 +414,8 @@ ferry_folder_finish (FerryTreeContext *ctx, FerryDirNode *node)
   int errsv;
 
   if (node->created && node->parent->dst_fd >= 0 && ferry_control_is_ending (ctx->control)
-      && remove_unfinished (node))
-    return;
+      && remove_unfinished (ctx, node))
+    return TRUE;
 
   /* A folder merged into takes the source's metadata only once the copy
    * into it is done: a job that stopped leaves it as it found it. */
@@ -340,17 +428,57 @@ ferry_folder_finish (FerryTreeContext *ctx, FerryDirNode *node)
       ferry_set_error_from_errno (&error, errsv, _ ("Could not set the attributes of “%s”"),
                                   path);
       ferry_folder_fail (ctx, node, error, ferry_errno_is_device_failure (errsv));
-      g_clear_error (&error);
     }
   /* Its contents are whole even when its own attributes are not. */
-  if (!place_whole (ctx, node, &error))
+  if (node->hidden_in_parts && node->hidden_name != NULL
+      && !ferry_control_is_ending (ctx->control))
     {
-      if (error != NULL && !node->failed)
-        ferry_folder_fail (ctx, node, error, FALSE);
-      return;
+      ferry_hidden_folder_hold (ctx, node);
+      return FALSE;
     }
-  if (!node->failed)
-    ferry_tree_context_file_done (ctx);
+  if (place_whole (ctx, node) && !node->failed)
+    folder_done (ctx, node);
+  return TRUE;
+}
+
+/* Frees @node, done, and lets its parent go on (ferry_folder_release()). */
+static void
+release_parent (FerryTreeContext *ctx, FerryDirNode *node)
+{
+  FerryDirNode *parent = node->parent;
+
+  ferry_dir_node_free (node);
+  ferry_folder_release (ctx, parent);
+}
+
+/**
+ * ferry_folder_name_waiting:
+ * The folders built in parts whose sync returned get their names, and
+ * their parents go on; with @all (the tree is copied), every one still
+ * waiting, after a sync of its own.
+ */
+void
+ferry_folder_name_waiting (FerryTreeContext *ctx, gboolean all)
+{
+  g_autoptr (GPtrArray) due = ferry_hidden_folder_steal_due (ctx, all);
+  int errsv = 0;
+
+  if (due == NULL)
+    return;
+  if (all)
+    errsv = sync_for_name (ctx, g_ptr_array_index (due, 0));
+  for (guint i = 0; i < due->len; i++)
+    {
+      FerryDirNode *node = g_ptr_array_index (due, i);
+      g_autoptr (GError) error = NULL;
+      int why = errsv;
+
+      if (ferry_hidden_folder_take_name (ctx, node, &why, &error))
+        folder_done (ctx, node);
+      else
+        fail_hidden (ctx, node, why, error);
+      release_parent (ctx, node);
+    }
 }
 
 /**
@@ -366,8 +494,8 @@ ferry_folder_release (FerryTreeContext *ctx, FerryDirNode *node)
     {
       FerryDirNode *parent = node->parent;
 
-      if (parent != NULL)
-        ferry_folder_finish (ctx, node);
+      if (parent != NULL && !ferry_folder_finish (ctx, node))
+        return;
       ferry_dir_node_free (node);
       node = parent;
     }

@@ -11,7 +11,9 @@ void ferry_folder_fail (FerryTreeContext *ctx,
                         FerryDirNode *node,
                         const GError *error,
                         gboolean fatal);
-void ferry_folder_finish (FerryTreeContext *ctx, FerryDirNode *node);
+gboolean ferry_folder_finish (FerryTreeContext *ctx, FerryDirNode *node);
+gboolean ferry_folder_name_now (FerryTreeContext *ctx, FerryDirNode *node, gboolean empty);
+void ferry_folder_name_waiting (FerryTreeContext *ctx, gboolean all);
 void ferry_folder_release (FerryTreeContext *ctx, FerryDirNode *node);
 
 G_END_DECLS

@@ -340,13 +340,14 @@ wait_for_name (const RegularFile *file, const FerryEntry *entry)
 /* Where the strategy names files later, it gets the file with all it
  * needs then (and answers FERRY_COMMIT_LATER: the caller's own record
  * no longer owns anything); a file with several names is named at once,
- * since the others link to it. */
+ * since the others link to it, as is one made under its name in a
+ * hidden folder. */
 static FerryCommit
 commit (FerryTreeContext *ctx, RegularFile *file, FerryEntry *entry, GError **error)
 {
   FerryStrategy *now = strategy (ctx);
 
-  if (now->klass->names_later && entry->st.st_nlink == 1)
+  if (now->klass->names_later && entry->st.st_nlink == 1 && !file->fc.tmp.in_place)
     return ferry_strategy_commit_file (now, &wait_for_name (file, entry)->fc, error);
   return ferry_strategy_commit_file (now, &file->fc, error);
 }

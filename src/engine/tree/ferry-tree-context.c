@@ -21,7 +21,9 @@ ferry_tree_context_init (FerryTreeContext *ctx,
     .conflicts = ferry_conflicts_new (conflict_policy, target->control),
     .hardlinks = ferry_hardlinks_new (),
     .listener = *listener,
+    .waiting_folders = g_ptr_array_new (),
   };
+  g_mutex_init (&ctx->waiting_lock);
 }
 
 void
@@ -29,6 +31,10 @@ ferry_tree_context_clear (FerryTreeContext *ctx)
 {
   g_clear_pointer (&ctx->conflicts, ferry_conflicts_free);
   g_clear_pointer (&ctx->hardlinks, ferry_hardlinks_free);
+  /* ferry_hidden_folder_name_all() left none waiting. */
+  g_warn_if_fail (ctx->waiting_folders->len == 0);
+  g_clear_pointer (&ctx->waiting_folders, g_ptr_array_unref);
+  g_mutex_clear (&ctx->waiting_lock);
 }
 
 /* Between entries: waits out a pause, says whether to go on. */
@@ -130,7 +136,11 @@ ferry_tree_context_count_outcome (FerryTreeContext *ctx,
   else if (entry->skip)
     ferry_tree_context_file_skipped (ctx, 1, first_name ? size : 0);
   else
-    ferry_tree_context_file_done (ctx);
+    {
+      if (entry->node->hidden_top != NULL)
+        g_atomic_int_inc (&entry->node->hidden_top->hidden_done);
+      ferry_tree_context_file_done (ctx);
+    }
 }
 
 /* A subtree that will not be copied still counted in the plan: take it

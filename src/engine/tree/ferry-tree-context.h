@@ -48,6 +48,9 @@ typedef struct
   atomic_bool links_refused; /* the destination has no hard links (exFAT, FAT) */
   gboolean resuming; /* the target's journal is an earlier run's, which this one continues */
   FerryTreeListener listener;
+  GMutex waiting_lock;
+  GPtrArray *waiting_folders; /* hidden folders whose files are in, waiting for a sync */
+  atomic_uint n_waiting_folders;
 } FerryTreeContext;
 
 void ferry_tree_context_init (FerryTreeContext *ctx,

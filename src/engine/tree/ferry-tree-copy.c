@@ -11,6 +11,7 @@
 #include "ferry-copy-file.h"
 #include "ferry-folder.h"
 #include "ferry-fs.h"
+#include "ferry-hidden-folder.h"
 #include "ferry-tree-copy.h"
 
 #define LISTING_BUFFER_SIZE (64 * 1024)
@@ -219,6 +220,7 @@ copy_entry (FerryTreeCopy *self,
 
   if (!ferry_tree_context_check (self->ctx))
     return;
+  ferry_folder_name_waiting (self->ctx, FALSE);
   ferry_entry_init (&entry, node, src_name, adaptation != NULL ? adaptation->dst_name : dst_name);
   if (adaptation != NULL && adaptation->kind == FERRY_ADAPT_SKIP)
     {
@@ -236,6 +238,8 @@ copy_entry (FerryTreeCopy *self,
     src_fd = look_through (&entry, &error);
   else
     src_fd = look_at (self, &entry, d_type, &error);
+  if (error == NULL && ferry_hidden_folder_wants_name (self->ctx, node, &entry.st))
+    ferry_folder_name_now (self->ctx, node, FALSE);
   if (error != NULL)
     ferry_tree_context_file_failed (self->ctx, &entry, 0, error, FALSE);
   else if (S_ISDIR (entry.st.st_mode))
@@ -302,14 +306,71 @@ copy_batch (FerryTreeCopy *self, FerryDirNode *node, const GByteArray *batch)
 }
 
 static void
+fail_listing (FerryTreeCopy *self, FerryDirNode *node, int errsv)
+{
+  g_autoptr (GError) error = NULL;
+  g_autofree char *path = ferry_dir_node_src_path (node->parent, node->src_name);
+
+  ferry_set_error_from_errno (&error, errsv, _ ("Could not list the folder “%s”"), path);
+  ferry_folder_fail (self->ctx, node, error, FALSE);
+}
+
+/* Copies the entries of @node as they are listed; on a fast disk a
+ * worker waiting for a task gets a batch of them. */
+static int
+list_and_copy (FerryTreeCopy *self, FerryDirNode *node, FerryDirReader *reader)
+{
+  gboolean hands_out
+      = self->threads->len > 0 && ferry_copy_target_places_folders (self->ctx->target);
+  Task *batch = NULL;
+  const char *name;
+  unsigned char d_type;
+  int errsv;
+
+  while (ferry_dir_reader_next (reader, &name, &d_type, &errsv))
+    {
+      if (ferry_control_is_ending (self->ctx->control))
+        break;
+      if (batch == NULL && hands_out && worker_waits (self))
+        batch = batch_new (node);
+      if (batch == NULL)
+        copy_entry (self, node, name, name, d_type);
+      else if (batch_add (batch, name, d_type) == BATCH_ENTRIES)
+        push_batch (self, g_steal_pointer (&batch));
+    }
+  if (batch != NULL)
+    push_batch (self, batch);
+  return errsv;
+}
+
+/* A folder built in parts is listed whole before its first entry is
+ * copied: one that holds a folder (or an entry that may be one) gets its
+ * name at once, while it is empty, and no longer waits for a sync. */
+static int
+list_then_copy (FerryTreeCopy *self, FerryDirNode *node, FerryDirReader *reader)
+{
+  Task *listed = batch_new (node);
+  gboolean files_only = TRUE;
+  const char *name;
+  unsigned char d_type;
+  int errsv;
+
+  while (ferry_dir_reader_next (reader, &name, &d_type, &errsv))
+    {
+      batch_add (listed, name, d_type);
+      files_only = files_only && d_type != DT_DIR && d_type != DT_UNKNOWN;
+    }
+  if (errsv == 0 && (files_only || ferry_folder_name_now (self->ctx, node, TRUE)))
+    copy_batch (self, node, listed->batch);
+  task_free (listed);
+  return errsv;
+}
+
+static void
 list_dir (FerryTreeCopy *self, FerryDirNode *node)
 {
   g_autoptr (GError) error = NULL;
-  Task *batch = NULL;
-  gboolean hands_out;
   FerryDirReader reader;
-  const char *name;
-  unsigned char d_type;
   int errsv;
 
   if (!ferry_tree_context_check (self->ctx))
@@ -323,29 +384,14 @@ list_dir (FerryTreeCopy *self, FerryDirNode *node)
       return;
     }
 
-  hands_out = self->threads->len > 0 && ferry_copy_target_places_folders (self->ctx->target);
   ferry_dir_reader_init (&reader, node->src_fd, LISTING_BUFFER_SIZE);
-  while (ferry_dir_reader_next (&reader, &name, &d_type, &errsv))
-    {
-      if (ferry_control_is_ending (self->ctx->control))
-        break;
-      if (batch == NULL && hands_out && worker_waits (self))
-        batch = batch_new (node);
-      if (batch == NULL)
-        copy_entry (self, node, name, name, d_type);
-      else if (batch_add (batch, name, d_type) == BATCH_ENTRIES)
-        push_batch (self, g_steal_pointer (&batch));
-    }
+  if (node->hidden_in_parts && node->hidden_name != NULL)
+    errsv = list_then_copy (self, node, &reader);
+  else
+    errsv = list_and_copy (self, node, &reader);
   ferry_dir_reader_clear (&reader);
-  if (batch != NULL)
-    push_batch (self, batch);
-
   if (errsv != 0)
-    {
-      g_autofree char *path = ferry_dir_node_src_path (node->parent, node->src_name);
-      ferry_set_error_from_errno (&error, errsv, _ ("Could not list the folder “%s”"), path);
-      ferry_folder_fail (self->ctx, node, error, FALSE);
-    }
+    fail_listing (self, node, errsv);
 }
 
 static void
@@ -428,4 +474,6 @@ ferry_tree_copy_run (FerryTreeCopy *self, guint n_workers)
   for (guint i = 0; i < self->threads->len; i++)
     g_thread_join (g_ptr_array_index (self->threads, i));
   g_ptr_array_set_size (self->threads, 0);
+  /* Folders built in parts that still wait for a sync get one now. */
+  ferry_folder_name_waiting (self->ctx, TRUE);
 }
