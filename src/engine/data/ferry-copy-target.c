@@ -195,15 +195,24 @@ ferry_copy_target_passed (FerryCopyTarget *self, guint64 ticket)
  * ferry_copy_target_make_durable:
  * Returns once everything written so far is on the device: 0, or the
  * errno of the sync that failed. The flusher's next syncfs vouches
- * where it still runs; else a syncfs of its own.
+ * where it still runs; else a syncfs of its own, unless a strategy met
+ * a failure of the device already: a sync through a descriptor reports
+ * a failure once, and a later one may return fine with the data lost.
  */
 int
 ferry_copy_target_make_durable (FerryCopyTarget *self)
 {
+  int errsv;
+
   if (ferry_strategy_vouch (self->first))
     return 0;
   if (ferry_control_is_ending (self->control))
     return ECANCELED;
+  errsv = ferry_strategy_failure (self->first);
+  if (errsv == 0 && self->successor != NULL)
+    errsv = ferry_strategy_failure (self->successor);
+  if (errsv != 0)
+    return errsv;
   return syncfs (self->dir_fd) == 0 ? 0 : errno;
 }
 

@@ -152,6 +152,14 @@ measured_passed (FerryStrategy *strategy, guint64 ticket)
   return ferry_flusher_passed (self->flusher, ticket);
 }
 
+static int
+fast_failure (FerryStrategy *strategy)
+{
+  FerryStrategyFast *self = (FerryStrategyFast *) strategy;
+
+  return ferry_flusher_get_errno (self->flusher);
+}
+
 static gboolean
 fast_knows_fast (FerryStrategy *strategy)
 {
@@ -259,6 +267,7 @@ static const FerryStrategyClass fast_class = {
   .note_named = fast_note_named,
   .settle_names = fast_settle_names,
   .vouch = fast_vouch,
+  .failure = fast_failure,
   .knows_fast = fast_knows_fast,
   .free = fast_free,
 };
@@ -276,6 +285,7 @@ static const FerryStrategyClass measured_class = {
   .vouch = fast_vouch,
   .hold = measured_hold,
   .passed = measured_passed,
+  .failure = fast_failure,
   .knows_fast = fast_knows_fast,
   .free = fast_free,
   .names_later = TRUE,

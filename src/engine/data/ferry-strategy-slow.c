@@ -704,6 +704,18 @@ slow_free (FerryStrategy *strategy)
   g_free (self);
 }
 
+static int
+slow_failure (FerryStrategy *strategy)
+{
+  FerryStrategySlow *self = (FerryStrategySlow *) strategy;
+  int errsv;
+
+  g_mutex_lock (&self->lock);
+  errsv = self->errsv;
+  g_mutex_unlock (&self->lock);
+  return errsv;
+}
+
 static const FerryStrategyClass slow_class = {
   .get_method = slow_get_method,
   .copy_data = slow_copy_data,
@@ -713,6 +725,7 @@ static const FerryStrategyClass slow_class = {
   .finish = slow_finish,
   .adopt_named = slow_adopt_named,
   .settle_names = slow_settle_names,
+  .failure = slow_failure,
   .free = slow_free,
   .sends_at_position = TRUE,
   .names_later = TRUE,

@@ -97,6 +97,12 @@ ferry_strategy_passed (FerryStrategy *self, guint64 ticket)
   return self->klass->passed != NULL && self->klass->passed (self, ticket);
 }
 
+int
+ferry_strategy_failure (FerryStrategy *self)
+{
+  return self->klass->failure == NULL ? 0 : self->klass->failure (self);
+}
+
 gboolean
 ferry_strategy_knows_fast (FerryStrategy *self)
 {

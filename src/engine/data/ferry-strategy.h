@@ -49,6 +49,8 @@ typedef enum
  *   @passed with (NULL: no such syncs)
  * @passed: whether a sync that began after @hold gave the ticket
  *   returned fine
+ * @failure: the first failure of the device it met, or 0 (NULL: it
+ *   keeps none)
  * @knows_fast: whether the device is known fast by its class (never
  *   measured); NULL: never
  * @sends_at_position: chunks go with sendfile, which writes at the
@@ -74,6 +76,7 @@ typedef struct
   gboolean (*vouch) (FerryStrategy *self);
   guint64 (*hold) (FerryStrategy *self);
   gboolean (*passed) (FerryStrategy *self, guint64 ticket);
+  int (*failure) (FerryStrategy *self);
   gboolean (*knows_fast) (FerryStrategy *self);
   void (*free) (FerryStrategy *self);
   gboolean sends_at_position;
@@ -104,6 +107,7 @@ gboolean ferry_strategy_vouch (FerryStrategy *self);
 gboolean ferry_strategy_holds (FerryStrategy *self);
 guint64 ferry_strategy_hold (FerryStrategy *self);
 gboolean ferry_strategy_passed (FerryStrategy *self, guint64 ticket);
+int ferry_strategy_failure (FerryStrategy *self);
 gboolean ferry_strategy_knows_fast (FerryStrategy *self);
 void ferry_strategy_settle_names (FerryStrategy *self, int errsv);
 gboolean ferry_strategy_notes_names (FerryStrategy *self);
