@@ -111,32 +111,39 @@ ferry_hidden_folder_hold (FerryTreeContext *ctx, FerryDirNode *node)
   g_mutex_unlock (&ctx->waiting_lock);
 }
 
+static gboolean
+is_due (FerryTreeContext *ctx, const FerryDirNode *node)
+{
+  return ferry_copy_target_passed (ctx->target, node->hidden_ticket);
+}
+
 /**
  * ferry_hidden_folder_steal_due:
  * The folders held whose sync returned fine (@all: every one held),
- * each for the caller to name; NULL when there are none.
+ * each for the caller to name; NULL when there are none. They are held
+ * in about the order of their tickets, so the due ones lead: the look
+ * stops at the first that is not, and costs little per entry copied
+ * however many wait.
  */
 GPtrArray *
 ferry_hidden_folder_steal_due (FerryTreeContext *ctx, gboolean all)
 {
   GPtrArray *due = NULL;
+  guint n = 0;
 
   if (atomic_load (&ctx->n_waiting_folders) == 0)
     return NULL;
   g_mutex_lock (&ctx->waiting_lock);
-  for (guint i = 0; i < ctx->waiting_folders->len;)
+  while (n < ctx->waiting_folders->len
+         && (all || is_due (ctx, g_ptr_array_index (ctx->waiting_folders, n))))
+    n++;
+  if (n > 0)
     {
-      FerryDirNode *node = g_ptr_array_index (ctx->waiting_folders, i);
-
-      if (!all && !ferry_copy_target_passed (ctx->target, node->hidden_ticket))
-        {
-          i++;
-          continue;
-        }
-      if (due == NULL)
-        due = g_ptr_array_new ();
-      g_ptr_array_add (due, g_ptr_array_steal_index (ctx->waiting_folders, i));
-      atomic_fetch_sub (&ctx->n_waiting_folders, 1);
+      due = g_ptr_array_new_full (n, NULL);
+      for (guint i = 0; i < n; i++)
+        g_ptr_array_add (due, g_ptr_array_index (ctx->waiting_folders, i));
+      g_ptr_array_remove_range (ctx->waiting_folders, 0, n);
+      atomic_fetch_sub (&ctx->n_waiting_folders, n);
     }
   g_mutex_unlock (&ctx->waiting_lock);
   return due;
