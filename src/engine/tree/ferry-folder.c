@@ -295,8 +295,8 @@ fail_hidden (FerryTreeContext *ctx, FerryDirNode *node, int errsv, const GError 
 
   if (node->hidden_in_parts)
     ferry_hidden_folder_lose (ctx, node);
-  if (node->failed || (error == NULL && !node->hidden_in_parts)
-      || (error == NULL && ferry_control_is_cancelled (ctx->control)))
+  if (node->failed
+      || (error == NULL && (!node->hidden_in_parts || ferry_control_is_cancelled (ctx->control))))
     return;
   if (error == NULL)
     {
@@ -379,8 +379,9 @@ place_whole (FerryTreeContext *ctx, FerryDirNode *node)
  * ferry_folder_name_now:
  * The folder @node, built in parts, gets its name before the next entry
  * goes in: at once when it is @empty, else once a sync has all it
- * holds. FALSE: it did not get it, and failed (the caller stops filling
- * it).
+ * holds. FALSE: it did not get it, and failed (reported; a device
+ * failure ends the job, and an entry still copied into it fails on its
+ * own).
  */
 gboolean
 ferry_folder_name_now (FerryTreeContext *ctx, FerryDirNode *node, gboolean empty)
@@ -430,13 +431,12 @@ ferry_folder_finish (FerryTreeContext *ctx, FerryDirNode *node)
       ferry_folder_fail (ctx, node, error, ferry_errno_is_device_failure (errsv));
     }
   /* Its contents are whole even when its own attributes are not. */
-  if (node->hidden_in_parts && node->hidden_name != NULL
-      && !ferry_control_is_ending (ctx->control))
+  if (ferry_hidden_folder_in_parts (node) && !ferry_control_is_ending (ctx->control))
     {
       ferry_hidden_folder_hold (ctx, node);
       return FALSE;
     }
-  if (place_whole (ctx, node) && !node->failed)
+  if (place_whole (ctx, node))
     folder_done (ctx, node);
   return TRUE;
 }

@@ -27,6 +27,13 @@
  * bounded too. */
 #define ENTRY_COST 4096
 
+/* Whether @node is built in parts and has no name of its own yet. */
+gboolean
+ferry_hidden_folder_in_parts (const FerryDirNode *node)
+{
+  return node->hidden_in_parts && node->hidden_name != NULL;
+}
+
 /**
  * ferry_hidden_folder_take_name:
  * The hidden folder @node gets its own name, after a sync that
@@ -68,12 +75,13 @@ ferry_hidden_folder_take_name (FerryTreeContext *ctx, FerryDirNode *node, int *e
  * the entry @st is copied into it: the entry is a folder (the folder is
  * then no longer one of files only), a file large enough to be
  * continued on its own (FERRY_JOURNAL_RESUMABLE_MIN), or one past the
- * part's bound; or the device proved slow meanwhile.
+ * part's bound; or the device proved slow meanwhile. Otherwise @st
+ * counts toward that bound.
  */
 gboolean
 ferry_hidden_folder_wants_name (FerryTreeContext *ctx, FerryDirNode *node, const struct stat *st)
 {
-  if (!node->hidden_in_parts || node->hidden_name == NULL)
+  if (!ferry_hidden_folder_in_parts (node))
     return FALSE;
   if (S_ISDIR (st->st_mode) || !ferry_copy_target_places_file_folders (ctx->target))
     return TRUE;

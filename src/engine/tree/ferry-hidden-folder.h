@@ -5,6 +5,7 @@
 
 G_BEGIN_DECLS
 
+gboolean ferry_hidden_folder_in_parts (const FerryDirNode *node);
 gboolean ferry_hidden_folder_take_name (FerryTreeContext *ctx,
                                         FerryDirNode *node,
                                         int *errsv,

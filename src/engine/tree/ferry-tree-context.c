@@ -31,7 +31,7 @@ ferry_tree_context_clear (FerryTreeContext *ctx)
 {
   g_clear_pointer (&ctx->conflicts, ferry_conflicts_free);
   g_clear_pointer (&ctx->hardlinks, ferry_hardlinks_free);
-  /* ferry_hidden_folder_name_all() left none waiting. */
+  /* ferry_folder_name_waiting (ctx, TRUE) left none waiting. */
   g_warn_if_fail (ctx->waiting_folders->len == 0);
   g_clear_pointer (&ctx->waiting_folders, g_ptr_array_unref);
   g_mutex_clear (&ctx->waiting_lock);

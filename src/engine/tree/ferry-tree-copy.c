@@ -385,7 +385,7 @@ list_dir (FerryTreeCopy *self, FerryDirNode *node)
     }
 
   ferry_dir_reader_init (&reader, node->src_fd, LISTING_BUFFER_SIZE);
-  if (node->hidden_in_parts && node->hidden_name != NULL)
+  if (ferry_hidden_folder_in_parts (node))
     errsv = list_then_copy (self, node, &reader);
   else
     errsv = list_and_copy (self, node, &reader);
