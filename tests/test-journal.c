@@ -146,6 +146,7 @@ test_saves_what_changed (void)
     {
       complete (journal, batch * 500, (batch + 1) * 500);
       ferry_journal_point_done (journal, (batch + 1) * 500 * 1000, 20000 * 1000);
+      ferry_journal_wait_saved (journal);
       if (file_inode (path) != inode)
         {
           rewrites++;
@@ -187,8 +188,10 @@ test_in_flight_read_back (void)
   ferry_journal_point_started (journal);
   ferry_journal_wrote (journal, "Videos/big one.mkv", 96 << 20);
   ferry_journal_point_done (journal, 64 << 20, 1 << 30);
+  ferry_journal_wait_saved (journal);
   ferry_journal_drop_file (journal, "Videos/other.mkv");
   ferry_journal_point_done (journal, 64 << 20, 1 << 30);
+  ferry_journal_wait_saved (journal);
 
   back = load ();
   g_assert_true (ferry_journal_find_in_flight (back, "Videos/big one.mkv", &in_flight));
@@ -200,12 +203,40 @@ test_in_flight_read_back (void)
 
   ferry_journal_complete (journal, "Videos/big one.mkv", &stamp);
   ferry_journal_point_done (journal, 1 << 30, 1 << 30);
+  ferry_journal_wait_saved (journal);
   g_clear_object (&back);
   back = load ();
   g_assert_false (ferry_journal_find_in_flight (back, "Videos/big one.mkv", &done));
   g_assert_true (ferry_journal_find_complete (back, "Videos/big one.mkv", &stamp));
   g_assert_cmpuint (stamp.size, ==, stamp_of (7).size);
   remove_journal ();
+}
+
+/* A point's save goes on a thread of its own: the journal's last
+ * reference going right after the point still leaves it saved, and a
+ * journal removed right after one leaves nothing behind. */
+static void
+test_point_saved_when_journal_goes (void)
+{
+  FerryJournal *journal = new_journal ();
+  g_autoptr (FerryJournal) back = NULL;
+  g_autofree char *path = journal_file ();
+  g_autofree char *log = log_file ();
+
+  save (journal);
+  complete (journal, 0, 300);
+  ferry_journal_point_done (journal, 300 * 1000, 600 * 1000);
+  g_object_unref (journal);
+
+  back = load ();
+  assert_complete (back, 300);
+  g_assert_cmpuint (ferry_journal_get_bytes_durable (back), ==, 300 * 1000);
+
+  complete (back, 300, 600);
+  ferry_journal_point_done (back, 600 * 1000, 600 * 1000);
+  ferry_journal_remove (back);
+  g_assert_false (g_file_test (path, G_FILE_TEST_EXISTS));
+  g_assert_false (g_file_test (log, G_FILE_TEST_EXISTS));
 }
 
 static void
@@ -314,6 +345,7 @@ main (int argc, char **argv)
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/journal/saves-what-changed", test_saves_what_changed);
   g_test_add_func ("/journal/in-flight-read-back", test_in_flight_read_back);
+  g_test_add_func ("/journal/point-saved-when-journal-goes", test_point_saved_when_journal_goes);
   g_test_add_func ("/journal/line-cut-short", test_line_cut_short);
   g_test_add_func ("/journal/old-log-ignored", test_old_log_ignored);
   g_test_add_func ("/journal/orphan-log-swept", test_orphan_log_swept);

@@ -45,6 +45,14 @@
  * slower the longer it ran). A log of another generation than the
  * journal's is an older one, already folded in, and is ignored, as is a
  * line a kill cut short.
+ *
+ * A point's save goes to a thread of the journal's own: the one who
+ * made the point goes on at once. The flusher's next syncfs on a device
+ * Ferry measures had waited for each save's fdatasync on the home disk,
+ * and the device sat idle meanwhile (the fat tree behind the slower
+ * disk's emulator: 0.6-0.9 s of 6.2-6.7 s). Saves that queue up while
+ * one is written become one, of the newest state, which never claims
+ * more than the last point returned.
  */
 struct _FerryJournal
 {
@@ -64,6 +72,12 @@ struct _FerryJournal
   guint64 generation;    /* of the whole journal on disk; 0: none yet */
   guint log_records;     /* in the log of that generation */
   gboolean whole_wanted; /* a save failed, or the log was read back: the next writes all */
+  GThread *saver;        /* started by the first point */
+  GCond saved;           /* the saver waits here for work, and others for the saver */
+  gboolean save_queued;  /* a point returned since the saver last began */
+  gboolean saving;
+  gboolean saver_ends;   /* it saves what is queued, then returns */
+  gboolean removed;      /* no more saves */
 };
 
 G_DEFINE_FINAL_TYPE (FerryJournal, ferry_journal, G_TYPE_OBJECT)
@@ -84,6 +98,17 @@ in_flight_free (InFlight *record)
   g_free (record);
 }
 
+static void stop_saver (FerryJournal *self);
+
+/* What a point queued is saved before the journal goes: a job that
+ * stopped leaves its last point for the next run. */
+static void
+ferry_journal_dispose (GObject *object)
+{
+  stop_saver (FERRY_JOURNAL (object));
+  G_OBJECT_CLASS (ferry_journal_parent_class)->dispose (object);
+}
+
 static void
 ferry_journal_finalize (GObject *object)
 {
@@ -96,6 +121,7 @@ ferry_journal_finalize (GObject *object)
   g_hash_table_unref (self->complete);
   g_hash_table_unref (self->in_flight);
   g_hash_table_unref (self->changed);
+  g_cond_clear (&self->saved);
   g_mutex_clear (&self->lock);
   G_OBJECT_CLASS (ferry_journal_parent_class)->finalize (object);
 }
@@ -103,6 +129,7 @@ ferry_journal_finalize (GObject *object)
 static void
 ferry_journal_class_init (FerryJournalClass *klass)
 {
+  G_OBJECT_CLASS (klass)->dispose = ferry_journal_dispose;
   G_OBJECT_CLASS (klass)->finalize = ferry_journal_finalize;
 }
 
@@ -110,6 +137,7 @@ static void
 ferry_journal_init (FerryJournal *self)
 {
   g_mutex_init (&self->lock);
+  g_cond_init (&self->saved);
   self->complete = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
   self->in_flight
       = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, (GDestroyNotify) in_flight_free);
@@ -443,16 +471,83 @@ ferry_journal_point_started (FerryJournal *self)
   g_mutex_unlock (&self->lock);
 }
 
-/* The point returned, the device having it all: the journal says so. A
- * journal that cannot be written leaves the transfer as it is; only a
- * later resume loses. */
+static gpointer
+saver_main (gpointer data)
+{
+  FerryJournal *self = data;
+
+  g_mutex_lock (&self->lock);
+  for (;;)
+    {
+      g_autoptr (GError) error = NULL;
+
+      while (!self->save_queued && !self->saver_ends)
+        g_cond_wait (&self->saved, &self->lock);
+      if (!self->save_queued)
+        break;
+      self->save_queued = FALSE;
+      self->saving = TRUE;
+      g_mutex_unlock (&self->lock);
+      if (!ferry_journal_save (self, &error))
+        g_debug ("%s", error->message);
+      g_mutex_lock (&self->lock);
+      self->saving = FALSE;
+      g_cond_broadcast (&self->saved);
+    }
+  g_mutex_unlock (&self->lock);
+  return NULL;
+}
+
+/* Called with the lock held. */
+static void
+queue_save (FerryJournal *self)
+{
+  if (self->removed)
+    return;
+  self->save_queued = TRUE;
+  if (self->saver == NULL)
+    self->saver = g_thread_new ("ferry-journal", saver_main, self);
+  g_cond_broadcast (&self->saved);
+}
+
+/* The saver writes what is queued and returns. */
+static void
+stop_saver (FerryJournal *self)
+{
+  GThread *saver;
+
+  g_mutex_lock (&self->lock);
+  self->saver_ends = TRUE;
+  g_cond_broadcast (&self->saved);
+  saver = g_steal_pointer (&self->saver);
+  g_mutex_unlock (&self->lock);
+  if (saver != NULL)
+    g_thread_join (saver);
+}
+
+/**
+ * ferry_journal_wait_saved:
+ * Returns once every point done before the call is saved (or its save
+ * failed).
+ */
+void
+ferry_journal_wait_saved (FerryJournal *self)
+{
+  g_mutex_lock (&self->lock);
+  while (self->save_queued || self->saving)
+    g_cond_wait (&self->saved, &self->lock);
+  g_mutex_unlock (&self->lock);
+}
+
+/* The point returned, the device having it all: the journal says so, on
+ * the saver's thread. A journal that cannot be written leaves the
+ * transfer as it is; only a later resume loses. */
 void
 ferry_journal_point_done (FerryJournal *self, guint64 bytes_durable, guint64 bytes_total)
 {
   GHashTableIter iter;
   const char *relpath;
   InFlight *record;
-  g_autoptr (GError) error = NULL;
 
   g_mutex_lock (&self->lock);
   g_hash_table_iter_init (&iter, self->in_flight);
@@ -464,9 +559,8 @@ ferry_journal_point_done (FerryJournal *self, guint64 bytes_durable, guint64 byt
       }
   self->bytes_durable = MAX (self->bytes_durable, bytes_durable);
   self->bytes_total = bytes_total;
+  queue_save (self);
   g_mutex_unlock (&self->lock);
-  if (!ferry_journal_save (self, &error))
-    g_debug ("%s", error->message);
 }
 
 /* Keys are paths, which may hold any byte but NUL: escaped. */
@@ -707,13 +801,20 @@ ferry_journal_save (FerryJournal *self, GError **error)
   return whole ? save_whole (self, error) : append_changes (self, error);
 }
 
-/* The transfer ended well, or is discarded: the log first, so that a
- * log is never left without its journal. */
+/* The transfer ended well, or is discarded: what is queued is not
+ * saved, and the log goes first, so that a log is never left without its
+ * journal. */
 void
 ferry_journal_remove (FerryJournal *self)
 {
   g_autofree char *path = journal_path (self->id);
   g_autofree char *log_path = log_path_for (path);
+
+  g_mutex_lock (&self->lock);
+  self->removed = TRUE;
+  self->save_queued = FALSE;
+  g_mutex_unlock (&self->lock);
+  stop_saver (self);
 
   g_unlink (log_path);
   g_unlink (path);

@@ -77,6 +77,7 @@ void ferry_journal_complete (FerryJournal *self,
 
 void ferry_journal_point_started (FerryJournal *self);
 void ferry_journal_point_done (FerryJournal *self, guint64 bytes_durable, guint64 bytes_total);
+void ferry_journal_wait_saved (FerryJournal *self);
 gboolean ferry_journal_save (FerryJournal *self, GError **error);
 void ferry_journal_remove (FerryJournal *self);
 

@@ -348,8 +348,11 @@ copy (FerryRun *self, FerryPlan *plan, FerryScan *scan, GError **error)
   ferry_scan_wait (scan, NULL);
   ok = check_cancelled (self, error) && finish (self, error);
   end_target (self);
+  /* A job that stops leaves its last point saved before it says so. */
   if (ok && self->journal != NULL)
     ferry_journal_remove (self->journal);
+  else if (self->journal != NULL)
+    ferry_journal_wait_saved (self->journal);
   ferry_tree_context_clear (&ctx);
   return ok;
 }
