@@ -76,8 +76,7 @@ struct _FerryJournal
   GCond saved;           /* the saver waits here for work, and others for the saver */
   gboolean save_queued;  /* a point returned since the saver last began */
   gboolean saving;
-  gboolean saver_ends;   /* it saves what is queued, then returns */
-  gboolean removed;      /* no more saves */
+  gboolean saver_ends;   /* it saves what is queued, then returns; no save is queued after */
 };
 
 G_DEFINE_FINAL_TYPE (FerryJournal, ferry_journal, G_TYPE_OBJECT)
@@ -502,7 +501,7 @@ saver_main (gpointer data)
 static void
 queue_save (FerryJournal *self)
 {
-  if (self->removed)
+  if (self->saver_ends)
     return;
   self->save_queued = TRUE;
   if (self->saver == NULL)
@@ -811,7 +810,6 @@ ferry_journal_remove (FerryJournal *self)
   g_autofree char *log_path = log_path_for (path);
 
   g_mutex_lock (&self->lock);
-  self->removed = TRUE;
   self->save_queued = FALSE;
   g_mutex_unlock (&self->lock);
   stop_saver (self);

@@ -335,15 +335,13 @@ remove_unfinished (FerryTreeContext *ctx, FerryDirNode *node)
 }
 
 /* The folder is copied: counted, and taken back with the hidden folder
- * it is in if that one is lost. */
+ * its parent is in if that one is lost (a hidden folder's own parent is
+ * in none: one is never made inside another). */
 static void
 folder_done (FerryTreeContext *ctx, FerryDirNode *node)
 {
-  if (node->failed)
-    return;
-  if (node->hidden_top != NULL && node->hidden_top != node)
-    g_atomic_int_inc (&node->hidden_top->hidden_done);
-  ferry_tree_context_file_done (ctx);
+  if (!node->failed)
+    ferry_tree_context_done_in (ctx, node->parent);
 }
 
 /* What the sync a hidden folder's name waits for returned: a cancel

@@ -61,6 +61,17 @@ ferry_tree_context_file_done (FerryTreeContext *ctx)
   ferry_counters_add (ctx->counters, &ctx->counters->files_done, 1);
 }
 
+/* An entry inside @folder was copied: counted, and counted with the
+ * hidden folder @folder is in, whose loss takes it back
+ * (ferry_hidden_folder_lose()). */
+void
+ferry_tree_context_done_in (FerryTreeContext *ctx, FerryDirNode *folder)
+{
+  if (folder->hidden_top != NULL)
+    g_atomic_int_inc (&folder->hidden_top->hidden_done);
+  ferry_tree_context_file_done (ctx);
+}
+
 /* Skipped files are handled, not copied: they leave the byte total so the
  * progress still ends at 100 %. */
 void
@@ -136,11 +147,7 @@ ferry_tree_context_count_outcome (FerryTreeContext *ctx,
   else if (entry->skip)
     ferry_tree_context_file_skipped (ctx, 1, first_name ? size : 0);
   else
-    {
-      if (entry->node->hidden_top != NULL)
-        g_atomic_int_inc (&entry->node->hidden_top->hidden_done);
-      ferry_tree_context_file_done (ctx);
-    }
+    ferry_tree_context_done_in (ctx, entry->node);
 }
 
 /* A subtree that will not be copied still counted in the plan: take it

@@ -62,6 +62,7 @@ void ferry_tree_context_clear (FerryTreeContext *ctx);
 gboolean ferry_tree_context_check (FerryTreeContext *ctx);
 void ferry_tree_context_show_current (FerryTreeContext *ctx, const FerryEntry *entry);
 void ferry_tree_context_file_done (FerryTreeContext *ctx);
+void ferry_tree_context_done_in (FerryTreeContext *ctx, FerryDirNode *folder);
 void ferry_tree_context_file_skipped (FerryTreeContext *ctx, guint64 files, guint64 bytes);
 void ferry_tree_context_report_failure (FerryTreeContext *ctx,
                                         FerryFailure *failure,
