@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* What the flusher makes of a window it measured (data/ferry-flusher):
- * a device is slow only when it wrote slowly and held someone up. */
+ * a device is slow only when it wrote slowly and held someone up; what
+ * one of its cache flushes costs it. */
 #include "config.h"
 
+#include "ferry-block-stat.h"
 #include "ferry-flusher.h"
 
 #define MB (1024.0 * 1024.0)
@@ -35,10 +37,41 @@ test_window_verdict (void)
     }
 }
 
+/* A flush's cost is read from the device's counters: the mean of those
+ * completed between two readings, none where too few completed to say
+ * (one may have waited behind writes) or the kernel counts none. */
+static void
+test_flush_cost (void)
+{
+  static const struct
+  {
+    guint64 flushes_before, ms_before, flushes_after, ms_after;
+    double ms_each;
+  } rows[] = {
+    /* the slower disk's emulator charging 20 ms a flush */
+    { 10, 100, 48, 860, 20.0 },
+    /* the same without the charge */
+    { 10, 3, 48, 9, 6.0 / 38 },
+    { 10, 100, 11, 150, 0 },
+    /* a kernel before 5.5 */
+    { 0, 0, 0, 0, 0 },
+  };
+
+  for (gsize i = 0; i < G_N_ELEMENTS (rows); i++)
+    {
+      FerryBlockStat before = { .flushes = rows[i].flushes_before, .flush_ms = rows[i].ms_before };
+      FerryBlockStat after = { .flushes = rows[i].flushes_after, .flush_ms = rows[i].ms_after };
+
+      g_assert_cmpfloat_with_epsilon (ferry_block_stat_flush_ms_each (&before, &after),
+                                      rows[i].ms_each, 1e-9);
+    }
+}
+
 int
 main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/flusher/window-verdict", test_window_verdict);
+  g_test_add_func ("/flusher/flush-cost", test_flush_cost);
   return g_test_run ();
 }

@@ -75,6 +75,27 @@ have_stick (Fixture *f)
   return FALSE;
 }
 
+/* @f with a stick made with @options in a scratch folder of @name (and
+ * a source folder); FALSE after g_test_skip() where sticks cannot be
+ * made. */
+static gboolean
+fixture_set_up_stick (Fixture *f, const char *name, FerryTestStickOptions *options)
+{
+  g_autofree char *workdir = NULL;
+
+  f->scratch = ferry_test_scratch_new (name);
+  f->src = g_build_filename (f->scratch, "src", NULL);
+  ferry_test_make_dirs (f->src);
+  workdir = g_build_filename (f->scratch, "stick", NULL);
+  options->workdir = workdir;
+  f->stick = ferry_test_stick_new_or_skip_full (options);
+  options->workdir = NULL;
+  if (f->stick == NULL)
+    return FALSE;
+  f->dst = g_strdup (ferry_test_stick_get_mountpoint (f->stick));
+  return TRUE;
+}
+
 /* Dirty and writeback memory of the stick's device, from debugfs; -1 when
  * debugfs cannot be read. */
 static gint64
@@ -238,6 +259,14 @@ test_measured_slow (Fixture *f, gconstpointer data)
   watch_clear (&w);
 }
 
+/* The job stayed on the fast path throughout. */
+static void
+assert_never_slow (Watch *w)
+{
+  for (guint i = 0; i < w->strategies->len; i++)
+    g_assert_cmpstr (g_ptr_array_index (w->strategies, i), !=, "window");
+}
+
 /* A loop stick that takes data fast but charges a third of a second per
  * cache flush: every syncfs of the flusher takes most of a second, yet
  * the device itself wrote each window in no time. It is measured by what
@@ -251,26 +280,17 @@ test_flush_cost_not_slow (void)
     .flush_cost_us = 300000,
   };
   g_autofree char *tree = NULL;
-  g_autofree char *workdir = NULL;
   g_autoptr (FerryJob) job = NULL;
   Fixture f = { 0 };
   Watch w = { 0 };
 
-  f.scratch = ferry_test_scratch_new ("slow");
-  f.src = g_build_filename (f.scratch, "src", NULL);
-  ferry_test_make_dirs (f.src);
-  workdir = g_build_filename (f.scratch, "stick", NULL);
-  options.workdir = workdir;
-  f.stick = ferry_test_stick_new_or_skip_full (&options);
-  if (f.stick != NULL)
+  if (fixture_set_up_stick (&f, "slow", &options))
     {
-      f.dst = g_strdup (ferry_test_stick_get_mountpoint (f.stick));
       tree = make_tree (&f, 40, 100 * 1024, 32 * 1024 * 1024);
       job = job_for (&f, tree, FERRY_DEVICE_MODE_AUTO);
       watch_job (&f, job, &w);
       g_assert_no_error (w.run.error);
-      for (guint i = 0; i < w.strategies->len; i++)
-        g_assert_cmpstr (g_ptr_array_index (w.strategies, i), !=, "window");
+      assert_never_slow (&w);
       ferry_test_assert_trees_equal (tree, ferry_test_path (f.dst, "tree", NULL),
                                      FERRY_TEST_COMPARE_ALL);
       watch_clear (&w);
@@ -343,8 +363,7 @@ test_fast_override (Fixture *f, gconstpointer data)
   watch_job (f, job, &w);
 
   g_assert_no_error (w.run.error);
-  for (guint i = 0; i < w.strategies->len; i++)
-    g_assert_cmpstr (g_ptr_array_index (w.strategies, i), !=, "window");
+  assert_never_slow (&w);
   ferry_test_assert_trees_equal (tree, ferry_test_path (f->dst, "tree", NULL),
                                  FERRY_TEST_COMPARE_ALL);
   watch_clear (&w);
@@ -964,6 +983,72 @@ make_tiny_files_tree (const char *parent)
 
   write_files_in_folders (tree, 2400, 8, 1000, 0);
   return tree;
+}
+
+/* 3,000 files of 200 KB in @parent/Fat, 2,400 of them in folders that
+ * hold a folder too: such a folder is not built hidden, so each of its
+ * files waits for a sync to get its name. */
+static char *
+make_fat_tree (const char *parent)
+{
+  char *tree = g_build_filename (parent, "Fat", NULL);
+
+  write_files_in_folders (tree, 2400, 60, 200000, 0);
+  for (guint i = 0; i < 60; i++)
+    {
+      g_autofree char *folder = g_strdup_printf ("folder-%u", i);
+      write_files_in_folders (ferry_test_path (tree, folder, "More", NULL), 10, 1, 200000, 0);
+    }
+  return tree;
+}
+
+/* A device that takes data fast but charges for each cache flush as
+ * flash does (20 ms): once it proved fast its syncs come spaced, each
+ * costing it three or four flushes, not one per window of writing.
+ * 3,000 files of 200 KB (the fat tree's) in nested folders cost at most 2
+ * flushes a second of copying plus 10 for measuring it and the last
+ * syncs (8-10 in 2 s); a sync per window cost 24-30 in 2.1-2.4 s.
+ * Durable progress still never leads what the device wrote by more
+ * than a window. */
+static void
+test_dear_flushes_spaced (void)
+{
+  FerryTestStickOptions options = {
+    .label = "FERRYTEST",
+    .size_bytes = 800 * MB,
+    .flush_cost_us = FERRY_TEST_STICK_FLASH_FLUSH_COST_US,
+  };
+  g_autofree char *tree = NULL;
+  g_autoptr (FerryJob) job = NULL;
+  Fixture f = { 0 };
+  Watch w = { 0 };
+
+  if (fixture_set_up_stick (&f, "dear-flushes", &options))
+    {
+      guint64 flushes;
+      gint64 start;
+      double seconds;
+
+      tree = make_fat_tree (f.src);
+      flushes = ferry_test_stick_get_flushes (f.stick);
+      start = g_get_monotonic_time ();
+      job = job_for (&f, tree, FERRY_DEVICE_MODE_AUTO);
+      watch_job (&f, job, &w);
+      seconds = (double) (g_get_monotonic_time () - start) / G_USEC_PER_SEC;
+      flushes = ferry_test_stick_get_flushes (f.stick) - flushes;
+      g_test_message ("%" G_GUINT64_FORMAT " flushes in %.1f s, durable ahead of the device by "
+                      "%" G_GUINT64_FORMAT " bytes at most",
+                      flushes, seconds, w.worst_lead);
+      g_assert_no_error (w.run.error);
+      assert_never_slow (&w);
+      g_assert_cmpuint (flushes, <=, (guint64) (2 * seconds) + 10);
+      g_assert_cmpuint (w.worst_lead, <=, WINDOW_BOUND);
+      ferry_test_assert_trees_equal (tree, ferry_test_path (f.dst, "Fat", NULL),
+                                     FERRY_TEST_COMPARE_ALL);
+      g_assert_cmpuint (count_ferry_leftovers (f.dst), ==, 0);
+      watch_clear (&w);
+    }
+  fixture_tear_down (&f, NULL);
 }
 
 /* Through a FUSE daemon small files get their names in batches while the
@@ -1741,6 +1826,7 @@ main (int argc, char **argv)
                         test_fuse_stick);
   g_test_add_func ("/slow-device/cli-unmounted-while-asked", test_cli_unmounted_while_asked);
   g_test_add_func ("/slow-device/flush-cost-not-slow", test_flush_cost_not_slow);
+  g_test_add_func ("/slow-device/dear-flushes-spaced", test_dear_flushes_spaced);
   g_test_add_func ("/slow-device/names-in-batches/exfat", test_names_in_batches);
   g_test_add_data_func ("/slow-device/flushes/ext4", GINT_TO_POINTER (FERRY_TEST_STICK_FS_EXT4),
                         test_flushes);

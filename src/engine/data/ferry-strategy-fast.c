@@ -23,9 +23,12 @@
  * (a loop device on a stick's file, a network block device), a file
  * waits for a syncfs before it gets its name (see FerryFlusher).
  */
-/* A file under this size is written whole in one chunk; its writeback
- * is left to a sync (ferry_flusher_note_unstarted()). */
-#define SMALL_FILE (256 * 1024)
+/* A file under this size is left to a sync (ferry_flusher_note_unstarted()):
+ * started one by one, such files reach the device as requests of a few
+ * KiB each. A larger one's writeback starts as it waits for its name: on
+ * a device proved fast whose flushes are dear, the files of fat (200 KB
+ * each) left to syncs wanted one per window. */
+#define SMALL_FILE (64 * 1024)
 /* ext4 gives a file over this size (mb_stream_req, 16 blocks of 4 KiB)
  * room of its own to grow while it is open for writing: a file of
  * 300 KB gets 512 KB, and its writeback leaves a gap before the next

@@ -6,6 +6,7 @@
 /* Fields of the stat file, counted from 0 (Documentation/block/stat.rst). */
 #define FIELD_SECTORS_WRITTEN 6
 #define FIELD_IO_TICKS        9
+#define FIELD_FLUSHES         15
 #define FIELD_FLUSH_TICKS     16
 #define N_FIELDS              17
 
@@ -35,6 +36,7 @@ ferry_block_stat_read (const char *block_name, FerryBlockStat *stat)
     return FALSE;
   stat->sectors_written = values[FIELD_SECTORS_WRITTEN];
   stat->busy_ms = values[FIELD_IO_TICKS];
+  stat->flushes = values[FIELD_FLUSHES];
   stat->flush_ms = values[FIELD_FLUSH_TICKS];
   return TRUE;
 }
@@ -59,4 +61,17 @@ ferry_block_stat_write_rate (const FerryBlockStat *before, const FerryBlockStat 
   guint64 writing_ms = busy > flush ? busy - flush : 0;
 
   return (double) ferry_block_stat_bytes_written (before, after) * 1000.0 / MAX (writing_ms, 1);
+}
+
+/* The mean time of a cache flush between two readings, in ms; 0 where
+ * fewer than two completed (or the kernel counts none): one flush may
+ * have waited behind writes. */
+double
+ferry_block_stat_flush_ms_each (const FerryBlockStat *before, const FerryBlockStat *after)
+{
+  guint64 flushes = after->flushes > before->flushes ? after->flushes - before->flushes : 0;
+
+  if (flushes < 2 || after->flush_ms < before->flush_ms)
+    return 0;
+  return (double) (after->flush_ms - before->flush_ms) / flushes;
 }

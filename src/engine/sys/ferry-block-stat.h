@@ -12,11 +12,13 @@ typedef struct
 {
   guint64 sectors_written; /* 512-byte sectors whose writes completed */
   guint64 busy_ms;         /* time with at least one request in flight */
+  guint64 flushes;         /* cache flushes completed (0: not counted) */
   guint64 flush_ms;        /* time spent in cache flushes (0: not counted) */
 } FerryBlockStat;
 
 gboolean ferry_block_stat_read (const char *block_name, FerryBlockStat *stat);
 double ferry_block_stat_write_rate (const FerryBlockStat *before, const FerryBlockStat *after);
 guint64 ferry_block_stat_bytes_written (const FerryBlockStat *before, const FerryBlockStat *after);
+double ferry_block_stat_flush_ms_each (const FerryBlockStat *before, const FerryBlockStat *after);
 
 G_END_DECLS
