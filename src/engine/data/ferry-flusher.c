@@ -520,22 +520,18 @@ take_writers_waited (FerryFlusher *self)
 
 /* The device proved fast (@now: its counters): from now on a window
  * costs it a sync, unless its flushes proved dear while it was
- * measured (DEAR_FLUSH_MS). */
+ * measured (DEAR_FLUSH_MS). Judged once, as it stops being measured;
+ * one still watched keeps being judged, and may yet prove slow. */
 static void
 trust (FerryFlusher *self, const FerryBlockStat *now)
 {
-  gboolean dear = self->by_writeback
-                  && ferry_block_stat_flush_ms_each (&self->at_start, now) >= DEAR_FLUSH_MS;
-
+  if (get_state (self) != STATE_PROBING)
+    return;
   g_mutex_lock (&self->lock);
-  if (self->state == STATE_PROBING)
-    {
-      self->state = STATE_FAST;
-      self->flushes_dear = dear;
-    }
-  g_cond_signal (&self->work);
-  g_cond_broadcast (&self->room);
+  self->flushes_dear = self->by_writeback
+                       && ferry_block_stat_flush_ms_each (&self->at_start, now) >= DEAR_FLUSH_MS;
   g_mutex_unlock (&self->lock);
+  set_state (self, STATE_FAST);
 }
 
 /* What the device wrote since the last judgement (@now: its counters),
