@@ -1007,7 +1007,7 @@ make_fat_tree (const char *parent)
  * costing it three or four flushes, not one per window of writing.
  * 3,000 files of 200 KB (the fat tree's) in nested folders cost at most 2
  * flushes a second of copying plus 10 for measuring it and the last
- * syncs (8-14 in 1.9-3.7 s); a sync per window cost 24-30 in 2.1-2.4 s.
+ * syncs (6-14 in 1.2-3.7 s); a sync per window cost 24-30 in 2.1-2.4 s.
  * Durable progress still never leads what the device wrote by more
  * than a window. */
 static void
