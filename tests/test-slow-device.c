@@ -427,7 +427,7 @@ test_small_files_written_together (Fixture *f, gconstpointer data)
  * before, 89–104 now). The stick is not throttled so that it stays on
  * the fast path: the slow strategy starts each photo's writeback as it
  * is written, and a loaded machine could hand a slower stick over to it
- * (README, "Photos on a measured device: written in order"). */
+ * (docs/fast-disks-log.md, "Photos on a measured device: written in order"). */
 static void
 test_photos_written_in_order (Fixture *f, gconstpointer data)
 {
