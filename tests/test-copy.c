@@ -560,11 +560,30 @@ make_numbered_files (const char *dir, const char *prefix, guint n, gsize size)
     }
 }
 
+/* Runs @job paused before it starts: it plans, starts its workers and
+ * holds them for 300 ms before its first folder is listed, so a count of
+ * its threads sees them however late the test's thread gets to look, and
+ * every worker waits for work by then. @sampler, the count's timeout,
+ * stops as the job ends. */
+static void
+run_held (FerryJob *job, guint sampler)
+{
+  g_auto (FerryTestJobRun) run = { 0 };
+
+  ferry_job_pause (job);
+  ferry_test_job_start (job, &run);
+  ferry_test_wait_for_phase (job, FERRY_PHASE_COPYING);
+  ferry_test_spin (300);
+  ferry_job_resume (job);
+  ferry_test_job_wait (&run, 60 * 1000);
+  g_source_remove (sampler);
+  g_assert_no_error (run.error);
+  g_assert_true (run.ok);
+}
+
 /* The most threads copying at once while @n_workers copy small files a
- * slow way, in four folders (each a task a worker takes on its own). The
- * job is paused before it starts: it plans, starts its workers and holds
- * them for 300 ms before its first file, so the count sees them however
- * late the test's thread gets to look. */
+ * slow way, in four folders (each a task a worker takes on its own),
+ * the job held before it starts. */
 static guint
 most_copy_threads_slow (Fixture *f, guint n_workers)
 {
@@ -572,9 +591,7 @@ most_copy_threads_slow (Fixture *f, guint n_workers)
   g_autofree char *dest = g_build_filename (f->dst, "j", NULL);
   const char *sources[] = { tree, NULL };
   g_autoptr (FerryJob) job = NULL;
-  g_auto (FerryTestJobRun) run = { 0 };
   guint most = 0;
-  guint sampler;
 
   ferry_test_remove_tree (tree);
   for (guint i = 0; i < 4; i++)
@@ -587,16 +604,7 @@ most_copy_threads_slow (Fixture *f, guint n_workers)
   job = ferry_test_job_new (sources, dest);
   ferry_job_set_device_mode (job, FERRY_DEVICE_MODE_SLOW);
   ferry_job_set_n_workers (job, n_workers);
-  sampler = g_timeout_add (1, count_copy_threads, &most);
-  ferry_job_pause (job);
-  ferry_test_job_start (job, &run);
-  ferry_test_wait_for_phase (job, FERRY_PHASE_COPYING);
-  ferry_test_spin (300);
-  ferry_job_resume (job);
-  ferry_test_job_wait (&run, 60 * 1000);
-  g_source_remove (sampler);
-  g_assert_no_error (run.error);
-  g_assert_true (run.ok);
+  run_held (job, g_timeout_add (1, count_copy_threads, &most));
   g_assert_cmpuint (ferry_test_count_entries (ferry_test_path (dest, "many", "3", NULL)), ==, 75);
   return most;
 }
@@ -639,56 +647,86 @@ note_written (const char *task_path, gconstpointer data)
   return FALSE;
 }
 
-/* Whether the thread has written at least two of the card's files since
- * its count was noted (the test's own thread makes none meanwhile). */
-static gboolean
-thread_wrote_files (const char *task_path, gconstpointer data)
-{
-  const guint64 *before = g_hash_table_lookup ((GHashTable *) data, task_path);
-
-  return thread_written (task_path) >= (before != NULL ? *before : 0) + 2 * CARD_FILE_SIZE;
-}
-
 typedef struct
 {
   GHashTable *before; /* task path -> guint64 written when the job began */
+  guint64 least;      /* what a thread must have written to count */
   guint most;
 } WritingThreads;
+
+/* Whether the thread has written at least threads->least bytes since its
+ * count was noted (the test's own thread writes none meanwhile). */
+static gboolean
+thread_wrote_files (const char *task_path, gconstpointer data)
+{
+  const WritingThreads *threads = data;
+  const guint64 *before = g_hash_table_lookup (threads->before, task_path);
+
+  return thread_written (task_path) >= (before != NULL ? *before : 0) + threads->least;
+}
 
 /* How many threads have copied files so far; keeps the most seen. */
 static gboolean
 count_writing_threads (gpointer user_data)
 {
   WritingThreads *threads = user_data;
-  guint now = count_proc_entries ("/proc/self/task", thread_wrote_files, threads->before);
+  guint now = count_proc_entries ("/proc/self/task", thread_wrote_files, threads);
 
   threads->most = MAX (threads->most, now);
   return G_SOURCE_CONTINUE;
 }
 
+/* How many of this process's threads each wrote @least bytes or more
+ * while two workers copied @folder (from the source) to the destination,
+ * said to be fast, the job held before it starts (run_held()). */
+static guint
+most_writing_threads (Fixture *f, const char *folder, guint64 least)
+{
+  const char *sources[] = { folder, NULL };
+  g_autoptr (FerryJob) job = ferry_test_job_new (sources, f->dst);
+  g_autoptr (GHashTable) before = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  WritingThreads threads = { before, least, 0 };
+
+  ferry_job_set_device_mode (job, FERRY_DEVICE_MODE_FAST);
+  ferry_job_set_n_workers (job, 2);
+  count_proc_entries ("/proc/self/task", note_written, before);
+  run_held (job, g_timeout_add (1, count_writing_threads, &threads));
+  return threads.most;
+}
+
 /* A folder of many files (a camera card's) on a fast destination is
  * copied by every worker, not only by the one that lists it: with two,
- * both write some of its files. */
+ * both write two of its files or more. */
 static void
 test_workers_share_a_folder (Fixture *f, gconstpointer data)
 {
   g_autofree char *card = g_build_filename (f->src, "card", NULL);
-  g_autofree char *copy = g_build_filename (f->dst, "card", NULL);
-  const char *sources[] = { card, NULL };
-  g_autoptr (FerryJob) job = ferry_test_job_new (sources, f->dst);
-  g_autoptr (GHashTable) before = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
-  WritingThreads threads = { before, 0 };
-  guint sampler;
+  guint most;
 
   make_numbered_files (card, "IMG_", 200, CARD_FILE_SIZE);
-  ferry_job_set_device_mode (job, FERRY_DEVICE_MODE_FAST);
-  ferry_job_set_n_workers (job, 2);
-  count_proc_entries ("/proc/self/task", note_written, before);
-  sampler = g_timeout_add (1, count_writing_threads, &threads);
-  run_ok (job, f->dst);
-  g_source_remove (sampler);
-  ferry_test_assert_trees_equal (card, copy, FERRY_TEST_COMPARE_ALL);
-  g_assert_cmpuint (threads.most, ==, 2);
+  most = most_writing_threads (f, card, 2 * CARD_FILE_SIZE);
+  ferry_test_assert_trees_equal (card, ferry_test_path (f->dst, "card", NULL),
+                                 FERRY_TEST_COMPARE_ALL);
+  g_assert_cmpuint (most, ==, 2);
+}
+
+#define PAIR_FILE_SIZE (16 * 1024 * 1024)
+
+/* A folder of two large files on a fast destination is copied a file a
+ * worker, side by side: given both, one worker copied them one after the
+ * other while the other, waiting for work as the folder was listed, had
+ * nothing to do. */
+static void
+test_workers_share_two_files (Fixture *f, gconstpointer data)
+{
+  g_autofree char *pair = g_build_filename (f->src, "pair", NULL);
+  guint most;
+
+  make_numbered_files (pair, "disk-", 2, PAIR_FILE_SIZE);
+  most = most_writing_threads (f, pair, PAIR_FILE_SIZE);
+  ferry_test_assert_trees_equal (pair, ferry_test_path (f->dst, "pair", NULL),
+                                 FERRY_TEST_COMPARE_ALL);
+  g_assert_cmpuint (most, ==, 2);
 }
 
 /* Files of /proc and /sys say size 0 or 4096 whatever they hold; they
@@ -753,6 +791,7 @@ main (int argc, char **argv)
   ADD ("/copy/source-untouched", test_source_untouched, NULL);
   ADD ("/copy/workers-on-slow-destination", test_workers_on_slow_destination, NULL);
   ADD ("/copy/workers-share-a-folder", test_workers_share_a_folder, NULL);
+  ADD ("/copy/workers-share-two-files", test_workers_share_two_files, NULL);
   ADD ("/copy/pseudo-files", test_pseudo_files, GINT_TO_POINTER (FALSE));
   ADD ("/copy/pseudo-files/slow-verified", test_pseudo_files, GINT_TO_POINTER (TRUE));
 #undef ADD

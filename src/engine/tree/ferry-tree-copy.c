@@ -28,7 +28,7 @@
  * by the worker that lists their folder; subfolders become new tasks. On
  * a fast disk a worker with nothing to do gets a batch of the entries
  * still to list: a folder of many files (a camera card's) is copied by
- * all workers, not one.
+ * all workers, not one, and a folder of two large files a file a worker.
  */
 struct _FerryTreeCopy
 {
@@ -284,6 +284,23 @@ batch_add (Task *task, const char *name, unsigned char d_type)
   return ++task->n_batched;
 }
 
+/* The entries of @task from its @first-th on, taken into a batch of
+ * their own. */
+static Task *
+batch_split (Task *task, guint first)
+{
+  Task *rest = batch_new (task->node);
+  guint pos = 0;
+
+  for (guint i = 0; i < first; i++)
+    pos += strlen ((const char *) task->batch->data + pos + 1) + 2;
+  g_byte_array_append (rest->batch, task->batch->data + pos, task->batch->len - pos);
+  rest->n_batched = task->n_batched - first;
+  g_byte_array_set_size (task->batch, pos);
+  task->n_batched = first;
+  return rest;
+}
+
 /* The folder waits for the batch as for a subfolder. */
 static void
 push_batch (FerryTreeCopy *self, Task *task)
@@ -315,6 +332,24 @@ fail_listing (FerryTreeCopy *self, FerryDirNode *node, int errsv)
   ferry_folder_fail (self->ctx, node, error, FALSE);
 }
 
+/* The folder's last entries, gathered for a waiting worker: it gets the
+ * first half of them and the lister copies the rest, as it would have
+ * had the folder been longer. A folder of two large files is then copied
+ * a file a worker, side by side: given both, one worker copied them one
+ * after the other, each in pieces, and ext4 writes one piece of a file
+ * at a time (the big tree: 0.90 s against xcp's 0.78 s). */
+static void
+share_last_batch (FerryTreeCopy *self, Task *batch)
+{
+  Task *own = batch->n_batched > 1 ? batch_split (batch, batch->n_batched / 2) : NULL;
+
+  push_batch (self, batch);
+  if (own == NULL)
+    return;
+  copy_batch (self, own->node, own->batch);
+  task_free (own);
+}
+
 /* Copies the entries of @node as they are listed; on a fast disk a
  * worker waiting for a task gets a batch of them. */
 static int
@@ -339,7 +374,7 @@ list_and_copy (FerryTreeCopy *self, FerryDirNode *node, FerryDirReader *reader)
         push_batch (self, g_steal_pointer (&batch));
     }
   if (batch != NULL)
-    push_batch (self, batch);
+    share_last_batch (self, batch);
   return errsv;
 }
 
