@@ -18,17 +18,13 @@
 
 typedef FerryTestFixture Fixture;
 
+/* @job ended with everything copied, counted and durable, and no
+ * temporary file left in @dest. */
 static void
-run_ok (FerryJob *job, const char *dest)
+assert_done (FerryJob *job, const char *dest)
 {
-  g_autoptr (GError) error = NULL;
   g_auto (FerryProgress) progress = { 0 };
 
-  if (!ferry_test_run_job (job, &error))
-    {
-      g_autofree char *failures = ferry_test_describe_failures (job);
-      g_error ("copy failed: %s\n%s", error->message, failures);
-    }
   ferry_job_get_progress (job, &progress);
   g_assert_cmpint (progress.phase, ==, FERRY_PHASE_DONE);
   g_assert_cmpuint (progress.files_done, ==, progress.files_total);
@@ -36,6 +32,19 @@ run_ok (FerryJob *job, const char *dest)
   g_assert_cmpuint (progress.bytes_durable, ==, progress.bytes_written);
   g_assert_cmpuint (progress.files_failed, ==, 0);
   g_assert_cmpuint (ferry_test_count_temp_files (dest), ==, 0);
+}
+
+static void
+run_ok (FerryJob *job, const char *dest)
+{
+  g_autoptr (GError) error = NULL;
+
+  if (!ferry_test_run_job (job, &error))
+    {
+      g_autofree char *failures = ferry_test_describe_failures (job);
+      g_error ("copy failed: %s\n%s", error->message, failures);
+    }
+  assert_done (job, dest);
 }
 
 static void
@@ -560,13 +569,13 @@ make_numbered_files (const char *dir, const char *prefix, guint n, gsize size)
     }
 }
 
-/* Runs @job paused before it starts: it plans, starts its workers and
- * holds them for 300 ms before its first folder is listed, so a count of
- * its threads sees them however late the test's thread gets to look, and
- * every worker waits for work by then. @sampler, the count's timeout,
- * stops as the job ends. */
+/* Runs @job as run_ok() does, paused before it starts: it plans, starts
+ * its workers and holds them for 300 ms before its first folder is
+ * listed, so a count of its threads sees them however late the test's
+ * thread gets to look, and every worker waits for work by then.
+ * @sampler, the count's timeout, stops as the job ends. */
 static void
-run_held (FerryJob *job, guint sampler)
+run_held (FerryJob *job, const char *dest, guint sampler)
 {
   g_auto (FerryTestJobRun) run = { 0 };
 
@@ -579,6 +588,7 @@ run_held (FerryJob *job, guint sampler)
   g_source_remove (sampler);
   g_assert_no_error (run.error);
   g_assert_true (run.ok);
+  assert_done (job, dest);
 }
 
 /* The most threads copying at once while @n_workers copy small files a
@@ -604,7 +614,7 @@ most_copy_threads_slow (Fixture *f, guint n_workers)
   job = ferry_test_job_new (sources, dest);
   ferry_job_set_device_mode (job, FERRY_DEVICE_MODE_SLOW);
   ferry_job_set_n_workers (job, n_workers);
-  run_held (job, g_timeout_add (1, count_copy_threads, &most));
+  run_held (job, dest, g_timeout_add (1, count_copy_threads, &most));
   g_assert_cmpuint (ferry_test_count_entries (ferry_test_path (dest, "many", "3", NULL)), ==, 75);
   return most;
 }
@@ -690,7 +700,7 @@ most_writing_threads (Fixture *f, const char *folder, guint64 least)
   ferry_job_set_device_mode (job, FERRY_DEVICE_MODE_FAST);
   ferry_job_set_n_workers (job, 2);
   count_proc_entries ("/proc/self/task", note_written, before);
-  run_held (job, g_timeout_add (1, count_writing_threads, &threads));
+  run_held (job, f->dst, g_timeout_add (1, count_writing_threads, &threads));
   return threads.most;
 }
 

@@ -284,6 +284,14 @@ batch_add (Task *task, const char *name, unsigned char d_type)
   return ++task->n_batched;
 }
 
+/* Where the entry of @batch at @pos ends (d_type, name, NUL): where the
+ * next begins. */
+static guint
+batch_next (const GByteArray *batch, guint pos)
+{
+  return pos + strlen ((const char *) batch->data + pos + 1) + 2;
+}
+
 /* The entries of @task from its @first-th on, taken into a batch of
  * their own. */
 static Task *
@@ -293,7 +301,7 @@ batch_split (Task *task, guint first)
   guint pos = 0;
 
   for (guint i = 0; i < first; i++)
-    pos += strlen ((const char *) task->batch->data + pos + 1) + 2;
+    pos = batch_next (task->batch, pos);
   g_byte_array_append (rest->batch, task->batch->data + pos, task->batch->len - pos);
   rest->n_batched = task->n_batched - first;
   g_byte_array_set_size (task->batch, pos);
@@ -318,7 +326,7 @@ copy_batch (FerryTreeCopy *self, FerryDirNode *node, const GByteArray *batch)
       const char *name = (const char *) batch->data + pos + 1;
 
       copy_entry (self, node, name, name, d_type);
-      pos += strlen (name) + 2;
+      pos = batch_next (batch, pos);
     }
 }
 
