@@ -661,18 +661,21 @@ typedef struct
 {
   GHashTable *before; /* task path -> guint64 written when the job began */
   guint64 least;      /* what a thread must have written to count */
+  guint64 at_most;    /* and what it must not have written yet */
   guint most;
 } WritingThreads;
 
-/* Whether the thread has written at least threads->least bytes since its
- * count was noted (the test's own thread writes none meanwhile). */
+/* Whether the thread has written at least threads->least bytes, and at
+ * most threads->at_most, since its count was noted (the test's own
+ * thread writes none meanwhile). */
 static gboolean
 thread_wrote_files (const char *task_path, gconstpointer data)
 {
   const WritingThreads *threads = data;
   const guint64 *before = g_hash_table_lookup (threads->before, task_path);
+  guint64 written = thread_written (task_path) - (before != NULL ? *before : 0);
 
-  return thread_written (task_path) >= (before != NULL ? *before : 0) + threads->least;
+  return written >= threads->least && written <= threads->at_most;
 }
 
 /* How many threads have copied files so far; keeps the most seen. */
@@ -686,16 +689,17 @@ count_writing_threads (gpointer user_data)
   return G_SOURCE_CONTINUE;
 }
 
-/* How many of this process's threads each wrote @least bytes or more
- * while two workers copied @folder (from the source) to the destination,
- * said to be fast, the job held before it starts (run_held()). */
+/* The most of this process's threads seen at once each having written
+ * between @least and @at_most bytes, while two workers copied @folder
+ * (from the source) to the destination, said to be fast, the job held
+ * before it starts (run_held()). */
 static guint
-most_writing_threads (Fixture *f, const char *folder, guint64 least)
+most_writing_threads (Fixture *f, const char *folder, guint64 least, guint64 at_most)
 {
   const char *sources[] = { folder, NULL };
   g_autoptr (FerryJob) job = ferry_test_job_new (sources, f->dst);
   g_autoptr (GHashTable) before = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
-  WritingThreads threads = { before, least, 0 };
+  WritingThreads threads = { before, least, at_most, 0 };
 
   ferry_job_set_device_mode (job, FERRY_DEVICE_MODE_FAST);
   ferry_job_set_n_workers (job, 2);
@@ -714,18 +718,22 @@ test_workers_share_a_folder (Fixture *f, gconstpointer data)
   guint most;
 
   make_numbered_files (card, "IMG_", 200, CARD_FILE_SIZE);
-  most = most_writing_threads (f, card, 2 * CARD_FILE_SIZE);
+  most = most_writing_threads (f, card, 2 * CARD_FILE_SIZE, G_MAXUINT64);
   ferry_test_assert_trees_equal (card, ferry_test_path (f->dst, "card", NULL),
                                  FERRY_TEST_COMPARE_ALL);
   g_assert_cmpuint (most, ==, 2);
 }
 
-#define PAIR_FILE_SIZE (16 * 1024 * 1024)
+#define PAIR_FILE_SIZE (64 * 1024 * 1024)
+#define COPY_CHUNK     (1024 * 1024)
 
 /* A folder of two large files on a fast destination is copied a file a
- * worker, side by side: given both, one worker copied them one after the
- * other while the other, waiting for work as the folder was listed, had
- * nothing to do. */
+ * worker, side by side: two threads are seen at once each partway
+ * through a file (a worker that copied one whole file and then
+ * waited, alive, while another copied the second would not count).
+ * Given both, one worker copied them one after the other while the
+ * other, waiting for work as the folder was listed, had nothing to do;
+ * and a worker that came to wait as the first file began got no share. */
 static void
 test_workers_share_two_files (Fixture *f, gconstpointer data)
 {
@@ -733,7 +741,7 @@ test_workers_share_two_files (Fixture *f, gconstpointer data)
   guint most;
 
   make_numbered_files (pair, "disk-", 2, PAIR_FILE_SIZE);
-  most = most_writing_threads (f, pair, PAIR_FILE_SIZE);
+  most = most_writing_threads (f, pair, COPY_CHUNK, PAIR_FILE_SIZE - COPY_CHUNK);
   ferry_test_assert_trees_equal (pair, ferry_test_path (f->dst, "pair", NULL),
                                  FERRY_TEST_COMPARE_ALL);
   g_assert_cmpuint (most, ==, 2);

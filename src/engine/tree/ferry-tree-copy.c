@@ -9,15 +9,16 @@
 #include <unistd.h>
 
 #include "ferry-copy-file.h"
+#include "ferry-entry-batch.h"
 #include "ferry-folder.h"
 #include "ferry-fs.h"
 #include "ferry-hidden-folder.h"
 #include "ferry-tree-copy.h"
 
 #define LISTING_BUFFER_SIZE (64 * 1024)
-/* Entries of a folder handed to a worker at once: few enough that the
- * workers end a large folder together, enough that the hand-out costs
- * nothing next to copying them. */
+/* Entries of a folder listed before the first of them is copied and
+ * offered to the other workers: few enough that the lister soon copies,
+ * enough that the offer costs nothing next to copying them. */
 #define BATCH_ENTRIES 32
 
 /**
@@ -26,9 +27,12 @@
  * (a folder per task, newest first, so the walk stays depth-first and the
  * number of open folders stays near depth times workers). Files are copied
  * by the worker that lists their folder; subfolders become new tasks. On
- * a fast disk a worker with nothing to do gets a batch of the entries
- * still to list: a folder of many files (a camera card's) is copied by
- * all workers, not one, and a folder of two large files a file a worker.
+ * a fast disk with more than one worker, a folder is listed a batch at a
+ * time, and each batch is offered while the lister copies it: a worker
+ * with no folder left to list joins and claims its entries one at a
+ * time. A folder of many files (a camera card's) is then copied by all
+ * workers, and a folder of two large files a file a worker, however late
+ * the second worker comes to wait.
  */
 struct _FerryTreeCopy
 {
@@ -36,8 +40,10 @@ struct _FerryTreeCopy
   GMutex lock;
   GCond cond;
   GPtrArray *tasks; /* Task*, used as a stack */
+  /* Task* holding a batch: taken only when no folder waits, so workers
+   * keep to folders of their own while there are folders to list. */
+  GPtrArray *offers;
   guint n_busy;
-  guint n_waiting; /* workers waiting for a task */
   GPtrArray *threads; /* besides the one that called run() */
   gboolean running;
 };
@@ -48,8 +54,7 @@ typedef struct
   char *src_name; /* set for an entry to copy; NULL to list the folder */
   char *dst_name;
   unsigned char d_type;
-  GByteArray *batch; /* or entries of the folder to copy: d_type, name, NUL; each */
-  guint n_batched;
+  FerryEntryBatch *batch; /* or entries of the folder, offered */
 } Task;
 
 static void
@@ -58,7 +63,7 @@ task_free (Task *task)
   g_free (task->src_name);
   g_free (task->dst_name);
   if (task->batch != NULL)
-    g_byte_array_unref (task->batch);
+    ferry_entry_batch_unref (task->batch);
   g_free (task);
 }
 
@@ -71,6 +76,7 @@ ferry_tree_copy_new (FerryTreeContext *ctx)
   g_mutex_init (&self->lock);
   g_cond_init (&self->cond);
   self->tasks = g_ptr_array_new ();
+  self->offers = g_ptr_array_new ();
   self->threads = g_ptr_array_new ();
   return self;
 }
@@ -78,8 +84,9 @@ ferry_tree_copy_new (FerryTreeContext *ctx)
 void
 ferry_tree_copy_free (FerryTreeCopy *self)
 {
-  g_assert (self->tasks->len == 0);
+  g_assert (self->tasks->len == 0 && self->offers->len == 0);
   g_ptr_array_unref (self->tasks);
+  g_ptr_array_unref (self->offers);
   g_ptr_array_unref (self->threads);
   g_mutex_clear (&self->lock);
   g_cond_clear (&self->cond);
@@ -87,10 +94,10 @@ ferry_tree_copy_free (FerryTreeCopy *self)
 }
 
 static void
-add_task (FerryTreeCopy *self, Task *task)
+add_to (FerryTreeCopy *self, GPtrArray *list, Task *task)
 {
   g_mutex_lock (&self->lock);
-  g_ptr_array_add (self->tasks, task);
+  g_ptr_array_add (list, task);
   g_cond_signal (&self->cond);
   g_mutex_unlock (&self->lock);
 }
@@ -110,7 +117,7 @@ push_task (FerryTreeCopy *self,
   task->src_name = g_strdup (src_name);
   task->dst_name = g_strdup (dst_name);
   task->d_type = d_type;
-  add_task (self, task);
+  add_to (self, self->tasks, task);
 }
 
 /* The root node owns both descriptors; the caller keeps its own. */
@@ -251,83 +258,42 @@ copy_entry (FerryTreeCopy *self,
 /* ------------------------------------------------------------------ */
 /* Folders                                                             */
 
-/* Whether a worker waits with no task to take (a guess: it may get one
- * of its own meanwhile, and then the batch waits for the next). */
-static gboolean
-worker_waits (FerryTreeCopy *self)
+/* Copies the entries of @batch that no other worker claimed first. */
+static void
+copy_claimed (FerryTreeCopy *self, FerryDirNode *node, FerryEntryBatch *batch)
 {
-  gboolean waits;
+  const char *name;
+  unsigned char d_type;
+
+  while (!ferry_control_is_ending (self->ctx->control)
+         && ferry_entry_batch_claim (batch, &name, &d_type))
+    copy_entry (self, node, name, name, d_type);
+}
+
+/* Offers @batch to the other workers as a task (the folder waits for it
+ * as for a subfolder), copies what none of them claimed, and takes the
+ * offer back if no worker took it. Offered only once listed: a worker
+ * that comes to wait while the lister copies the first of two large
+ * files still gets the second. */
+static void
+share_batch (FerryTreeCopy *self, FerryDirNode *node, FerryEntryBatch *batch)
+{
+  Task *offer = g_new0 (Task, 1);
+  gboolean untaken;
+
+  offer->node = node;
+  offer->batch = ferry_entry_batch_ref (batch);
+  g_atomic_int_inc (&node->pending);
+  add_to (self, self->offers, offer);
+  copy_claimed (self, node, batch);
 
   g_mutex_lock (&self->lock);
-  waits = self->n_waiting > self->tasks->len;
+  untaken = g_ptr_array_remove (self->offers, offer);
   g_mutex_unlock (&self->lock);
-  return waits;
-}
-
-/* A batch of the folder's entries being gathered for a waiting worker. */
-static Task *
-batch_new (FerryDirNode *node)
-{
-  Task *task = g_new0 (Task, 1);
-
-  task->node = node;
-  task->batch = g_byte_array_sized_new (BATCH_ENTRIES * 32);
-  return task;
-}
-
-/* Returns how many entries the batch holds now. */
-static guint
-batch_add (Task *task, const char *name, unsigned char d_type)
-{
-  g_byte_array_append (task->batch, &d_type, 1);
-  g_byte_array_append (task->batch, (const guint8 *) name, strlen (name) + 1);
-  return ++task->n_batched;
-}
-
-/* Where the entry of @batch at @pos ends (d_type, name, NUL): where the
- * next begins. */
-static guint
-batch_next (const GByteArray *batch, guint pos)
-{
-  return pos + strlen ((const char *) batch->data + pos + 1) + 2;
-}
-
-/* The entries of @task from its @first-th on, taken into a batch of
- * their own. */
-static Task *
-batch_split (Task *task, guint first)
-{
-  Task *rest = batch_new (task->node);
-  guint pos = 0;
-
-  for (guint i = 0; i < first; i++)
-    pos = batch_next (task->batch, pos);
-  g_byte_array_append (rest->batch, task->batch->data + pos, task->batch->len - pos);
-  rest->n_batched = task->n_batched - first;
-  g_byte_array_set_size (task->batch, pos);
-  task->n_batched = first;
-  return rest;
-}
-
-/* The folder waits for the batch as for a subfolder. */
-static void
-push_batch (FerryTreeCopy *self, Task *task)
-{
-  g_atomic_int_inc (&task->node->pending);
-  add_task (self, task);
-}
-
-static void
-copy_batch (FerryTreeCopy *self, FerryDirNode *node, const GByteArray *batch)
-{
-  for (guint pos = 0; pos < batch->len && !ferry_control_is_ending (self->ctx->control);)
-    {
-      unsigned char d_type = batch->data[pos];
-      const char *name = (const char *) batch->data + pos + 1;
-
-      copy_entry (self, node, name, name, d_type);
-      pos = batch_next (batch, pos);
-    }
+  if (!untaken)
+    return;
+  ferry_folder_release (self->ctx, node);
+  task_free (offer);
 }
 
 static void
@@ -340,32 +306,14 @@ fail_listing (FerryTreeCopy *self, FerryDirNode *node, int errsv)
   ferry_folder_fail (self->ctx, node, error, FALSE);
 }
 
-/* The folder's last entries, gathered for a waiting worker: it gets the
- * first half of them and the lister copies the rest, as it would have
- * had the folder been longer. A folder of two large files is then copied
- * a file a worker, side by side: given both, one worker copied them one
- * after the other, each in pieces, and ext4 writes one piece of a file
- * at a time (the big tree: 0.90 s against xcp's 0.78 s). */
-static void
-share_last_batch (FerryTreeCopy *self, Task *batch)
-{
-  Task *own = batch->n_batched > 1 ? batch_split (batch, batch->n_batched / 2) : NULL;
-
-  push_batch (self, batch);
-  if (own == NULL)
-    return;
-  copy_batch (self, own->node, own->batch);
-  task_free (own);
-}
-
-/* Copies the entries of @node as they are listed; on a fast disk a
- * worker waiting for a task gets a batch of them. */
+/* Copies the entries of @node as they are listed; on a fast disk with
+ * other workers, a batch at a time, each offered to them (share_batch()). */
 static int
 list_and_copy (FerryTreeCopy *self, FerryDirNode *node, FerryDirReader *reader)
 {
-  gboolean hands_out
-      = self->threads->len > 0 && ferry_copy_target_places_folders (self->ctx->target);
-  Task *batch = NULL;
+  gboolean shares = self->threads->len > 0 && ferry_copy_target_places_folders (self->ctx->target);
+  g_autoptr (FerryEntryBatch) batch = NULL;
+  guint n = 0;
   const char *name;
   unsigned char d_type;
   int errsv;
@@ -374,15 +322,25 @@ list_and_copy (FerryTreeCopy *self, FerryDirNode *node, FerryDirReader *reader)
     {
       if (ferry_control_is_ending (self->ctx->control))
         break;
-      if (batch == NULL && hands_out && worker_waits (self))
-        batch = batch_new (node);
+      if (!shares)
+        {
+          copy_entry (self, node, name, name, d_type);
+          continue;
+        }
       if (batch == NULL)
-        copy_entry (self, node, name, name, d_type);
-      else if (batch_add (batch, name, d_type) == BATCH_ENTRIES)
-        push_batch (self, g_steal_pointer (&batch));
+        batch = ferry_entry_batch_new ();
+      n = ferry_entry_batch_add (batch, name, d_type);
+      if (n == BATCH_ENTRIES)
+        {
+          share_batch (self, node, batch);
+          g_clear_pointer (&batch, ferry_entry_batch_unref);
+        }
     }
-  if (batch != NULL)
-    share_last_batch (self, batch);
+  /* A last entry alone is not worth an offer. */
+  if (batch != NULL && n > 1)
+    share_batch (self, node, batch);
+  else if (batch != NULL)
+    copy_claimed (self, node, batch);
   return errsv;
 }
 
@@ -392,7 +350,7 @@ list_and_copy (FerryTreeCopy *self, FerryDirNode *node, FerryDirReader *reader)
 static int
 list_then_copy (FerryTreeCopy *self, FerryDirNode *node, FerryDirReader *reader)
 {
-  Task *listed = batch_new (node);
+  g_autoptr (FerryEntryBatch) listed = ferry_entry_batch_new ();
   gboolean files_only = TRUE;
   const char *name;
   unsigned char d_type;
@@ -400,12 +358,11 @@ list_then_copy (FerryTreeCopy *self, FerryDirNode *node, FerryDirReader *reader)
 
   while (ferry_dir_reader_next (reader, &name, &d_type, &errsv))
     {
-      batch_add (listed, name, d_type);
+      ferry_entry_batch_add (listed, name, d_type);
       files_only = files_only && d_type != DT_DIR && d_type != DT_UNKNOWN;
     }
   if (errsv == 0 && (files_only || ferry_folder_name_now (self->ctx, node, TRUE)))
-    copy_batch (self, node, listed->batch);
-  task_free (listed);
+    copy_claimed (self, node, listed);
   return errsv;
 }
 
@@ -441,7 +398,7 @@ static void
 run_task (FerryTreeCopy *self, Task *task)
 {
   if (task->batch != NULL)
-    copy_batch (self, task->node, task->batch);
+    copy_claimed (self, task->node, task->batch);
   else if (task->src_name != NULL)
     {
       if (ferry_tree_context_check (self->ctx))
@@ -461,18 +418,16 @@ worker_main (gpointer data)
   g_mutex_lock (&self->lock);
   for (;;)
     {
+      GPtrArray *from;
       Task *task;
 
-      while (self->tasks->len == 0 && self->n_busy > 0)
-        {
-          self->n_waiting++;
-          g_cond_wait (&self->cond, &self->lock);
-          self->n_waiting--;
-        }
-      if (self->tasks->len == 0)
+      while (self->tasks->len == 0 && self->offers->len == 0 && self->n_busy > 0)
+        g_cond_wait (&self->cond, &self->lock);
+      from = self->tasks->len > 0 ? self->tasks : self->offers;
+      if (from->len == 0)
         break;
 
-      task = g_ptr_array_steal_index_fast (self->tasks, self->tasks->len - 1);
+      task = g_ptr_array_steal_index_fast (from, from->len - 1);
       self->n_busy++;
       g_mutex_unlock (&self->lock);
 
@@ -480,7 +435,7 @@ worker_main (gpointer data)
 
       g_mutex_lock (&self->lock);
       self->n_busy--;
-      if (self->tasks->len == 0 && self->n_busy == 0)
+      if (self->tasks->len == 0 && self->offers->len == 0 && self->n_busy == 0)
         g_cond_broadcast (&self->cond);
     }
   g_mutex_unlock (&self->lock);
