@@ -579,6 +579,35 @@ test_no_preserve (Fixture *f, gconstpointer data)
   ferry_test_assert_files_equal (file, copy);
 }
 
+/* "-r", "-R" and "-a", typed from habit with cp, copy as Ferry always
+ * does (whole folders, everything kept) and are not offered in --help. */
+static void
+test_cp_habits (Fixture *f, gconstpointer data)
+{
+  const char *habits[] = { "-r", "-R", "-a", "-rRa", "--recursive", "--archive" };
+  g_autofree char *tree = ferry_test_make_everything_tree (f->src);
+  g_auto (CopyResult) help = { 0 };
+
+  for (guint i = 0; i < G_N_ELEMENTS (habits); i++)
+    {
+      g_autofree char *name = g_strdup_printf ("copy%u", i);
+      g_autofree char *copy = g_build_filename (f->dst, name, NULL);
+      g_auto (CopyResult) r = { 0 };
+
+      run_copy (&r, ARGS (habits[i], "--progress=none", tree, copy));
+      assert_status (&r, EXIT_SUCCESS);
+      g_assert_cmpstr (r.err, ==, "");
+      ferry_test_assert_trees_equal (tree, copy, FERRY_TEST_COMPARE_ALL);
+    }
+  g_assert_cmpuint (ferry_test_count_temp_files (f->dst), ==, 0);
+
+  run_copy (&help, ARGS ("--help"));
+  assert_status (&help, EXIT_SUCCESS);
+  g_assert_nonnull (strstr (help.out, "--no-preserve"));
+  g_assert_null (strstr (help.out, "recursive"));
+  g_assert_null (strstr (help.out, "archive"));
+}
+
 /* After "--", names that look like options are names. */
 static void
 test_leading_dash (Fixture *f, gconstpointer data)
@@ -1268,6 +1297,7 @@ main (int argc, char **argv)
   ADD ("/cli/verify", test_verify, NULL);
   ADD ("/cli/no-preserve", test_no_preserve, NULL);
   ADD ("/cli/leading-dash", test_leading_dash, NULL);
+  ADD ("/cli/cp-habits", test_cp_habits, NULL);
   ADD ("/cli/dry-run", test_dry_run, NULL);
   ADD ("/cli/dry-run-json", test_dry_run_json, NULL);
   ADD ("/cli/json-reader-gone", test_json_reader_gone, NULL);

@@ -27,6 +27,7 @@ typedef struct
   gboolean version;
   gboolean restart;
   gboolean resume;
+  gboolean cp_habit;
   gint workers;
 } RawOptions;
 
@@ -91,6 +92,14 @@ option_context_new (RawOptions *raw)
           { "resume", 0, 0, G_OPTION_ARG_NONE, &raw->resume,
             N_ ("List unfinished transfers, or continue those named (ID… or all)"), NULL },
           { "version", 0, 0, G_OPTION_ARG_NONE, &raw->version, N_ ("Show the version"), NULL },
+          /* What hands used to cp type: "-r" and "-R" (folders are always
+           * copied whole) and "-a" (everything is always kept). Accepted
+           * and unlisted, so a habit does not end in a usage error. */
+          { "recursive", 'r', G_OPTION_FLAG_HIDDEN, G_OPTION_ARG_NONE, &raw->cp_habit, NULL,
+            NULL },
+          { "Recursive", 'R', G_OPTION_FLAG_HIDDEN, G_OPTION_ARG_NONE, &raw->cp_habit, NULL,
+            NULL },
+          { "archive", 'a', G_OPTION_FLAG_HIDDEN, G_OPTION_ARG_NONE, &raw->cp_habit, NULL, NULL },
           { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &raw->paths, NULL,
             N_ ("SOURCE… DESTINATION") },
           { NULL } };
