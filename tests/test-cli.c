@@ -793,6 +793,53 @@ test_conflict_without_terminal (Fixture *f, gconstpointer data)
   g_assert_cmpuint (ferry_test_count_entries (f->dst), ==, 1);
 }
 
+/* Two workers meet two existing files at once: each is listed, and the
+ * one that stopped the job is not listed a second time at the end
+ * (before, one run in two printed it twice). */
+static void
+test_conflicts_listed_once (Fixture *f, gconstpointer data)
+{
+  g_autofree char *tree = g_build_filename (f->src, "many", NULL);
+  g_autofree char *copy = g_build_filename (f->dst, "many", NULL);
+
+  ferry_test_make_dirs (tree);
+  ferry_test_make_dirs (copy);
+  for (guint i = 0; i < 400; i++)
+    {
+      g_autofree char *name = g_strdup_printf ("f%u", i);
+      g_autofree char *file = g_build_filename (tree, name, NULL);
+      g_autofree char *existing = g_build_filename (copy, name, NULL);
+
+      ferry_test_write_text (file, "incoming\n");
+      ferry_test_write_text (existing, "existing\n");
+    }
+
+  for (guint round = 0; round < 10; round++)
+    {
+      g_auto (CopyResult) r = { 0 };
+      g_auto (GStrv) lines = NULL;
+      g_autoptr (GHashTable) seen = g_hash_table_new (g_str_hash, g_str_equal);
+
+      run_copy (&r, ARGS ("--progress=none", "-j", "2", tree, f->dst));
+      assert_status (&r, EXIT_FAILED);
+      lines = g_strsplit (r.err, "\n", -1);
+      for (guint i = 0; lines[i] != NULL && lines[i][0] != '\0'; i++)
+        {
+          g_assert_nonnull (strstr (lines[i], "already exists"));
+          if (!g_hash_table_add (seen, lines[i]))
+            g_error ("listed twice: %s\n%s", lines[i], r.err);
+        }
+      g_assert_cmpuint (g_hash_table_size (seen), >=, 1);
+    }
+  for (guint i = 0; i < 400; i++)
+    {
+      g_autofree char *name = g_strdup_printf ("f%u", i);
+      g_autofree char *existing = g_build_filename (copy, name, NULL);
+
+      assert_text (existing, "existing\n");
+    }
+}
+
 /* ------------------------------------------------------------------ */
 /* Conflict policies                                                   */
 
@@ -1304,6 +1351,7 @@ main (int argc, char **argv)
   ADD ("/cli/json-progress", test_json_progress, NULL);
   ADD ("/cli/failures/unreadable", test_unreadable_files, NULL);
   ADD ("/cli/failures/conflict-without-terminal", test_conflict_without_terminal, NULL);
+  ADD ("/cli/failures/conflicts-listed-once", test_conflicts_listed_once, NULL);
   ADD ("/cli/conflict/skip", test_conflict_policy, "skip");
   ADD ("/cli/conflict/overwrite", test_conflict_policy, "overwrite");
   ADD ("/cli/conflict/newer", test_conflict_policy, "newer");

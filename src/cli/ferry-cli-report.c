@@ -12,16 +12,19 @@ void
 ferry_cli_outcome_clear (FerryCliOutcome *self)
 {
   g_clear_error (&self->error);
-  g_clear_pointer (&self->last_failure, g_free);
+  g_clear_pointer (&self->listed, g_hash_table_unref);
 }
 
-/* A file that failed, listed when it happens. */
+/* A file that failed, listed when it happens. Its message is kept: the
+ * failure that stopped the job may be listed before another worker's
+ * (two conflicts at once), and is not listed again at the end. */
 void
 ferry_cli_report_failure (FerryCliOutcome *outcome, const GError *error)
 {
   ferry_cli_print_error (error->message);
-  g_free (outcome->last_failure);
-  outcome->last_failure = g_strdup (error->message);
+  if (outcome->listed == NULL)
+    outcome->listed = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  g_hash_table_add (outcome->listed, g_strdup (error->message));
 }
 
 static void
@@ -53,7 +56,7 @@ static gboolean
 should_print_error (const FerryCliOptions *options, const FerryCliOutcome *outcome)
 {
   /* The failure that stopped the job was listed when it happened. */
-  if (g_strcmp0 (outcome->error->message, outcome->last_failure) == 0)
+  if (outcome->listed != NULL && g_hash_table_contains (outcome->listed, outcome->error->message))
     return FALSE;
   /* "3 items could not be copied" closes the bar for the person
    * watching; elsewhere standard error keeps to one line a failed file. */

@@ -23,7 +23,7 @@ typedef struct
 {
   GError *error;         /* why the job did not finish, or NULL */
   gboolean interrupted;  /* by SIGINT or SIGTERM */
-  char *last_failure;    /* the message of the last failed file listed */
+  GHashTable *listed;    /* the messages of the failed files listed, or NULL */
 } FerryCliOutcome;
 
 void ferry_cli_outcome_clear (FerryCliOutcome *self);
