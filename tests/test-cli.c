@@ -1053,6 +1053,20 @@ test_json_reader_gone (Fixture *f, gconstpointer data)
   assert_copies_complete (f->src, f->dst);
 }
 
+/* The journals of transfers cut short, in $XDG_STATE_HOME/ferry. */
+static guint
+count_journals (void)
+{
+  g_autofree char *dir_path = g_build_filename (g_get_user_state_dir (), "ferry", NULL);
+  g_autoptr (GDir) dir = g_dir_open (dir_path, 0, NULL);
+  const char *name;
+  guint n = 0;
+
+  while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
+    n += g_str_has_suffix (name, ".journal");
+  return n;
+}
+
 /* Ctrl+C: exit 130, no temporary file left, and the file is either
  * absent or whole under its final name. */
 static void
@@ -1091,6 +1105,10 @@ test_sigint (Fixture *f, gconstpointer data)
 
   g_assert_cmpuint (ferry_test_count_temp_files (f->dst), ==, 0);
   assert_copies_complete (f->src, f->dst);
+  /* The same command goes on only where a journal was kept (a drive
+   * Ferry measures; none on a disk fast by its class), and only then is
+   * it offered. */
+  g_assert_cmpint (strstr (err, "Run the same command again") != NULL, ==, count_journals () > 0);
 }
 
 static void

@@ -370,6 +370,46 @@ test_kill_mid_tree (Fixture *f, gconstpointer data)
   run_again (f, total, durable, NULL);
 }
 
+/* Ctrl+C on a copy to a stick keeps its journal, as a kill does; and
+ * ferry-copy says so: how much is on the stick, and that the same
+ * command goes on from there. That command then carries it over. */
+static void
+test_interrupt_says_how_to_go_on (Fixture *f, gconstpointer data)
+{
+  guint64 total = 1000 * 100 * 1000, durable;
+  g_autoptr (GSubprocess) copy = NULL;
+  g_autoptr (GError) error = NULL;
+  g_autofree char *err = NULL;
+  g_autofree char *kept = NULL;
+  g_autofree char *durable_text = NULL;
+  g_autofree char *total_text = g_format_size (total);
+
+  if (f->stick == NULL)
+    return;
+  make_tree (f->src, 1000, 100 * 1000);
+  /* typed as people type a folder (its journal is named by the paths as
+   * typed), by this run and the next */
+  g_free (f->dst);
+  f->dst = g_strconcat (ferry_test_stick_get_mountpoint (f->stick), "/", NULL);
+  copy = spawn_copy (f->src, f->dst, NULL, NULL);
+  wait_for_journal (f, copy, &(JournalSays){ 16 * MB, 0, 20 });
+  g_subprocess_send_signal (copy, SIGINT);
+  g_subprocess_communicate_utf8 (copy, NULL, NULL, NULL, &err, &error);
+  g_assert_no_error (error);
+  g_test_message ("the run interrupted said: %s", err);
+  g_assert_cmpint (g_subprocess_get_exit_status (copy), ==, 130);
+
+  durable = read_journal (f).durable;
+  g_assert_cmpuint (durable, >=, 16 * MB);
+  durable_text = g_format_size (durable);
+  kept = g_strdup_printf ("%s of %s is on FERRYTEST. Run the same command again to go on from "
+                          "there, or add --restart to copy everything anew.\n",
+                          durable_text, total_text);
+  g_assert_nonnull (strstr (err, "The copy was cancelled\n"));
+  g_assert_nonnull (strstr (err, kept));
+  run_again (f, total, durable, NULL);
+}
+
 /* A stick Ferry measures and finds fast (here 150 MB/s, over twice what
  * it calls slow) is copied to by the fast strategy, whose syncs the
  * journal follows too: killed once a sync vouched for some files, the
@@ -581,6 +621,7 @@ static void
 test_unplug_replug (Fixture *f, gconstpointer data)
 {
   g_autoptr (GSubprocess) copy = NULL;
+  g_autofree char *err = NULL;
   g_autoptr (FerryJournal) journal = NULL;
   g_autoptr (GError) error = NULL;
   g_autofree char *temp_name = NULL;
@@ -596,8 +637,12 @@ test_unplug_replug (Fixture *f, gconstpointer data)
   wait_for_journal (f, copy, &(JournalSays){ 0, 24 * MB, 20 });
   g_assert_true (ferry_test_stick_set_fail_writes (f->stick, TRUE, &error));
   g_assert_true (ferry_test_stick_unmount_lazily (f->stick, &error));
-  g_subprocess_wait (copy, NULL, NULL);
+  g_subprocess_communicate_utf8 (copy, NULL, NULL, NULL, &err, &error);
+  g_assert_no_error (error);
+  g_test_message ("the run unplugged said: %s", err);
   g_assert_cmpint (g_subprocess_get_exit_status (copy), !=, 0);
+  /* how much is on the stick, by its name, and what to do */
+  g_assert_nonnull (strstr (err, " is on FERRYTEST. Plug it in again and run the same command"));
   g_assert_true (ferry_test_stick_set_fail_writes (f->stick, FALSE, &error));
   g_assert_true (ferry_test_stick_mount_again (f->stick, &error));
 
@@ -825,6 +870,7 @@ main (int argc, char **argv)
   ADD ("/resume/kill-mid-tree", test_kill_mid_tree);
   g_test_add ("/resume/kill-mid-tree/exfat", Fixture, GINT_TO_POINTER (FERRY_TEST_STICK_FS_EXFAT),
               fixture_set_up, test_kill_mid_tree, fixture_tear_down);
+  ADD ("/resume/interrupt-says-how-to-go-on", test_interrupt_says_how_to_go_on);
   ADD ("/resume/kill-measured-fast", test_kill_measured_fast);
   ADD ("/resume/kill-measured-folders", test_kill_measured_folders);
   ADD ("/resume/unplug-replug", test_unplug_replug);

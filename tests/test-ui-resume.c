@@ -55,13 +55,15 @@ id_for (const char *source, const char *destination)
   return g_strndup (g_checksum_get_string (checksum), 16);
 }
 
-/* A journal of @source into the drive folder, on its filesystem or
- * (@other_uuid) on another one with the same label. */
+/* A journal of @source into the drive folder (typed as @destination,
+ * or as its path when NULL), on its filesystem or (@other_uuid) on
+ * another one with the same label. */
 static void
-write_journal (Fixture *f, const char *source, const char *other_uuid)
+write_journal (Fixture *f, const char *source, const char *destination, const char *other_uuid)
 {
   g_autoptr (GKeyFile) journal = g_key_file_new ();
-  g_autofree char *id = id_for (source, f->w.stick);
+  const char *typed = destination != NULL ? destination : f->w.stick;
+  g_autofree char *id = id_for (source, typed);
   g_autofree char *name = g_strconcat (id, ".journal", NULL);
   g_autoptr (GError) error = NULL;
   const char *sources[] = { source, NULL };
@@ -69,7 +71,7 @@ write_journal (Fixture *f, const char *source, const char *other_uuid)
 
   g_assert_cmpint (stat (f->w.stick, &st), ==, 0);
   g_key_file_set_string_list (journal, "transfer", "sources", sources, 1);
-  g_key_file_set_string (journal, "transfer", "destination", f->w.stick);
+  g_key_file_set_string (journal, "transfer", "destination", typed);
   g_key_file_set_uint64 (journal, "transfer", "fs-dev", other_uuid ? st.st_dev + 1 : st.st_dev);
   if (other_uuid != NULL)
     g_key_file_set_string (journal, "transfer", "fs-uuid", other_uuid);
@@ -128,8 +130,8 @@ test_row_and_discard (Fixture *f, gconstpointer data)
   g_autoptr (FerryTestMount) mount = NULL;
   GtkWidget *row;
 
-  write_journal (f, ferry_test_path (f->w.src, "photos", NULL), NULL);
-  write_journal (f, ferry_test_path (f->w.src, "music", NULL), "0000-OTHER");
+  write_journal (f, ferry_test_path (f->w.src, "photos", NULL), NULL, NULL);
+  write_journal (f, ferry_test_path (f->w.src, "music", NULL), NULL, "0000-OTHER");
   g_assert_null (interrupted_row (f));
   mount = ferry_test_window_plug_in (&f->w, "STICK");
   row = interrupted_row (f);
@@ -153,16 +155,20 @@ has_file (gpointer data)
   return g_file_test (data, G_FILE_TEST_EXISTS);
 }
 
-/* Resume copies what was not on the drive yet, and the row goes. */
+/* Resume copies what was not on the drive yet, and the row goes. With
+ * @data, the journal is one ferry-copy kept for "STICK/": its paths as
+ * typed name it, and the job resuming it is known for its own (else the
+ * row came back beside the running copy, and stayed once it was done). */
 static void
 test_resume (Fixture *f, gconstpointer data)
 {
   g_autoptr (FerryTestMount) mount = NULL;
   const char *source = ferry_test_path (f->w.src, "notes.txt", NULL);
   const char *copy = ferry_test_path (f->w.stick, "notes.txt", NULL);
+  g_autofree char *typed = data != NULL ? g_strconcat (f->w.stick, "/", NULL) : NULL;
 
   ferry_test_write_text (source, "cut short\n");
-  write_journal (f, source, NULL);
+  write_journal (f, source, typed, NULL);
   mount = ferry_test_window_plug_in (&f->w, "STICK");
   g_assert_nonnull (interrupted_row (f));
   click (interrupted_row (f), "_Resume");
@@ -239,6 +245,8 @@ main (int argc, char **argv)
   g_test_add ("/ui-resume/row-and-discard", Fixture, NULL, fixture_set_up, test_row_and_discard,
               fixture_tear_down);
   g_test_add ("/ui-resume/resume", Fixture, NULL, fixture_set_up, test_resume, fixture_tear_down);
+  g_test_add ("/ui-resume/resume-typed-by-ferry-copy", Fixture, "STICK/", fixture_set_up,
+              test_resume, fixture_tear_down);
   g_test_add ("/ui-resume/unplugged-mid-copy", Fixture, NULL, fixture_set_up,
               test_unplugged_mid_copy, fixture_tear_down);
   return g_test_run ();

@@ -105,6 +105,65 @@ report_unsupported (FerryJob *job, const FerryCliOptions *options)
     }
 }
 
+/* The transfer whose journal @job keeps, when one was saved. */
+static FerryUnfinished *
+find_unfinished_of (FerryJob *job)
+{
+  g_autoptr (GPtrArray) list = ferry_unfinished_list ();
+
+  for (guint i = 0; i < list->len; i++)
+    {
+      FerryUnfinished *unfinished = g_ptr_array_index (list, i);
+
+      if (ferry_unfinished_is_of_job (unfinished, job))
+        return g_object_ref (unfinished);
+    }
+  return NULL;
+}
+
+/* Whole sentences for translators, with the drive's name or without. */
+static char *
+describe_kept (FerryUnfinished *unfinished)
+{
+  g_autofree char *durable = g_format_size (ferry_unfinished_get_bytes_durable (unfinished));
+  g_autofree char *total = g_format_size (ferry_unfinished_get_bytes_total (unfinished));
+  const char *label = ferry_unfinished_get_label (unfinished);
+
+  if (label != NULL)
+    /* TRANSLATORS: what a copy cut short left on its drive, like "1.2 GB of 3.0 GB is on STICK." */
+    return g_strdup_printf (_ ("%s of %s is on %s."), durable, total, label);
+  /* TRANSLATORS: what a copy cut short left on a drive with no name, like
+   * "1.2 GB of 3.0 GB is on the drive." */
+  return g_strdup_printf (_ ("%s of %s is on the drive."), durable, total);
+}
+
+/* A copy stopped by Ctrl+C, or by its drive going away, keeps its
+ * journal where it has one (a stick, a drive Ferry measures), and the
+ * same command goes on from what the drive has: nothing else would tell
+ * the person so. Not after other failures: the same command would meet
+ * them again. */
+static void
+print_how_to_go_on (FerryJob *job, const FerryCliOutcome *outcome)
+{
+  g_autoptr (FerryUnfinished) unfinished = find_unfinished_of (job);
+  g_autofree char *kept = NULL;
+  gboolean present;
+
+  if (unfinished == NULL)
+    return;
+  present = ferry_unfinished_is_present (unfinished);
+  if (present && !outcome->interrupted)
+    return;
+  kept = describe_kept (unfinished);
+  if (present)
+    fprintf (stderr, "%s %s\n", kept,
+             _ ("Run the same command again to go on from there, or add --restart to copy "
+                "everything anew."));
+  else
+    fprintf (stderr, "%s %s\n", kept,
+             _ ("Plug it in again and run the same command to go on from there."));
+}
+
 /**
  * ferry_cli_report:
  * Says how the job ended: the summary, or the error that ended it when
@@ -121,6 +180,7 @@ ferry_cli_report (FerryJob *job, const FerryCliOptions *options, const FerryCliO
     }
   if (should_print_error (options, outcome))
     ferry_cli_print_error (outcome->error->message);
+  print_how_to_go_on (job, outcome);
   report_unsupported (job, options);
   return exit_status (outcome);
 }

@@ -7,7 +7,7 @@
 #include "ferry-enum-types.h"
 #include "ferry-error.h"
 #include "ferry-fs.h"
-#include "ferry-job.h"
+#include "ferry-job-private.h"
 #include "ferry-rate-meter.h"
 #include "ferry-run.h"
 
@@ -680,6 +680,20 @@ ferry_job_get_destination (FerryJob *self)
 {
   g_return_val_if_fail (FERRY_IS_JOB (self), NULL);
   return self->destination;
+}
+
+const char *const *
+_ferry_job_get_typed_sources (FerryJob *self)
+{
+  g_return_val_if_fail (FERRY_IS_JOB (self), NULL);
+  return (const char *const *) self->source_paths;
+}
+
+const char *
+_ferry_job_get_typed_destination (FerryJob *self)
+{
+  g_return_val_if_fail (FERRY_IS_JOB (self), NULL);
+  return self->destination_path;
 }
 
 #define DEFINE_OPTION(type, name, field, prop)                                                     \

@@ -6,6 +6,7 @@
 
 #include "ferry-fs-id.h"
 #include "ferry-fs.h"
+#include "ferry-job-private.h"
 #include "ferry-journal.h"
 #include "ferry-temp-file.h"
 #include "ferry-unfinished.h"
@@ -134,27 +135,41 @@ ferry_unfinished_is_present (FerryUnfinished *self)
          && ferry_fs_id_same (ferry_journal_get_filesystem (self->journal), &now);
 }
 
+/* The journal's name for what @job copies: from the paths as typed for
+ * a job made of paths (a command line), which are what its run names its
+ * journal by ("STICK/" is not "STICK" there), else from its files. */
+static char *
+journal_id_of_job (FerryJob *job)
+{
+  GPtrArray *sources = ferry_job_get_sources (job);
+  g_autoptr (GPtrArray) paths = NULL;
+  g_autofree char *destination = NULL;
+
+  if (_ferry_job_get_typed_sources (job) != NULL)
+    return ferry_journal_id_for (_ferry_job_get_typed_sources (job),
+                                 _ferry_job_get_typed_destination (job));
+  if ((destination = g_file_get_path (ferry_job_get_destination (job))) == NULL)
+    return NULL;
+  paths = g_ptr_array_new_with_free_func (g_free);
+  for (guint i = 0; i < sources->len; i++)
+    g_ptr_array_add (paths, g_file_get_path (g_ptr_array_index (sources, i)));
+  g_ptr_array_add (paths, NULL);
+  return ferry_journal_id_for ((const char *const *) paths->pdata, destination);
+}
+
 /**
  * ferry_unfinished_is_of_job:
- * Whether @job (one keeping a journal, made of files) copies what the
- * transfer copies: its journal is the one @job keeps.
+ * Whether @job (one keeping a journal) copies what the transfer copies:
+ * its journal is the one @job keeps.
  */
 gboolean
 ferry_unfinished_is_of_job (FerryUnfinished *self, FerryJob *job)
 {
-  GPtrArray *sources = ferry_job_get_sources (job);
-  g_autoptr (GPtrArray) paths = g_ptr_array_new_with_free_func (g_free);
-  g_autofree char *destination = g_file_get_path (ferry_job_get_destination (job));
   g_autofree char *id = NULL;
 
   g_return_val_if_fail (FERRY_IS_UNFINISHED (self), FALSE);
-  if (destination == NULL)
-    return FALSE;
-  for (guint i = 0; i < sources->len; i++)
-    g_ptr_array_add (paths, g_file_get_path (g_ptr_array_index (sources, i)));
-  g_ptr_array_add (paths, NULL);
-  id = ferry_journal_id_for ((const char *const *) paths->pdata, destination);
-  return g_str_equal (id, ferry_unfinished_get_id (self));
+  id = journal_id_of_job (job);
+  return id != NULL && g_str_equal (id, ferry_unfinished_get_id (self));
 }
 
 /**
