@@ -234,6 +234,67 @@ test_unplugged_mid_copy (Fixture *f, gconstpointer data)
   ferry_drive_list_remove_mount (f->w.drives, G_MOUNT (mount));
 }
 
+static gboolean
+no_transfer_row (gpointer data)
+{
+  Fixture *f = data;
+
+  return ferry_test_ui_find (GTK_WIDGET (f->w.window), FERRY_TYPE_TRANSFER_ROW, NULL) == NULL;
+}
+
+/* Cancel on a copy to a stick that has a durability point behind it:
+ * its journal is kept (the next start would offer it anyway), so its row
+ * gives way to "Interrupted: … on CRUZER" at once, and Resume there
+ * finishes the copy. */
+static void
+test_cancelled_mid_copy (Fixture *f, gconstpointer data)
+{
+  g_autofree char *workdir = g_build_filename (f->w.scratch, "stick-work", NULL);
+  g_autofree char *folder = g_build_filename (f->w.scratch, "CRUZER", NULL);
+  g_autoptr (FerryTestStick) stick
+      = ferry_test_stick_new_or_skip (workdir, folder, "CRUZER", 96 * 1024 * 1024, 2 * 1024 * 1024);
+  g_autoptr (GSettings) settings = g_settings_new (APPLICATION_ID);
+  g_autoptr (FerryTestMount) mount = NULL;
+  g_autoptr (GError) error = NULL;
+  const char *source = ferry_test_path (f->w.src, "Holiday video.mp4", NULL);
+  const char *copy = ferry_test_path (folder, "Holiday video.mp4", NULL);
+  GtkWidget *transfer;
+  GSList *files;
+
+  if (stick == NULL)
+    return;
+  mount = ferry_test_ui_plug_in (f->w.drives, "SanDisk Cruzer", folder);
+  ferry_test_write_random (source, 24 * 1024 * 1024, 15);
+  g_settings_set_enum (settings, "device-mode", FERRY_DEVICE_MODE_SLOW);
+  files = ferry_test_ui_files_in (f->w.src, "Holiday video.mp4", NULL);
+  g_assert_true (ferry_destination_row_drop_files (
+      ferry_test_window_drive_row (&f->w, "SanDisk Cruzer"), files));
+  g_slist_free_full (files, g_object_unref);
+  g_assert_true (ferry_test_ui_wait_until (journal_saved, f, 30000));
+
+  transfer = ferry_test_ui_find (GTK_WIDGET (f->w.window), FERRY_TYPE_TRANSFER_ROW, NULL);
+  g_assert_nonnull (transfer);
+  gtk_widget_activate_action (transfer, "transfer.cancel", NULL);
+  g_assert_true (ferry_test_ui_wait_until (interrupted_row_shown, f, 30000));
+  g_assert_true (ferry_test_ui_wait_until (no_transfer_row, f, 10000));
+  g_settings_reset (settings, "device-mode");
+  ferry_test_ui_assert_label_soon (interrupted_row (f), "Interrupted: ");
+  ferry_test_ui_assert_label_soon (interrupted_row (f), "of 25.2\u00a0MB on CRUZER");
+  g_assert_null (ferry_test_ui_find_label (GTK_WIDGET (f->w.window), "Cancelled"));
+  g_assert_cmpuint (count_journals (f), >, 0); /* the journal, and its log */
+  ferry_test_ui_wait (400);
+  ferry_test_ui_save_screenshot (GTK_WIDGET (f->w.window), "interrupted-cancelled.png");
+
+  g_assert_true (ferry_test_stick_set_rate (stick, 0, &error));
+  g_assert_no_error (error);
+  click (interrupted_row (f), "_Resume");
+  g_assert_null (interrupted_row (f));
+  ferry_test_ui_assert_label_soon (GTK_WIDGET (f->w.window), "All data is on SanDisk Cruzer");
+  ferry_test_assert_files_equal (source, copy);
+  g_assert_cmpuint (count_journals (f), ==, 0);
+  ferry_drive_list_remove_mount (f->w.drives, G_MOUNT (mount));
+}
+
 int
 main (int argc, char **argv)
 {
@@ -249,5 +310,7 @@ main (int argc, char **argv)
               test_resume, fixture_tear_down);
   g_test_add ("/ui-resume/unplugged-mid-copy", Fixture, NULL, fixture_set_up,
               test_unplugged_mid_copy, fixture_tear_down);
+  g_test_add ("/ui-resume/cancelled-mid-copy", Fixture, NULL, fixture_set_up,
+              test_cancelled_mid_copy, fixture_tear_down);
   return g_test_run ();
 }

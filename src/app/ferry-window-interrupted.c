@@ -156,20 +156,26 @@ _ferry_window_load_interrupted (FerryWindow *self)
 }
 
 /* A transfer whose drive was pulled out, its journal kept: its row says
- * so instead of listing every file it did not copy. */
+ * so instead of listing every file it did not copy. One cancelled keeps
+ * its journal too (a drive Ferry measures or finds slow), and would come
+ * back as interrupted the next time Ferry starts: it does so now, with
+ * how much is on the drive, Resume and Discard. A failure with the drive
+ * there keeps its own row, which names the files. */
 static void
 on_job_finished (FerryQueue *queue, FerryJob *job, GError *error, FerryWindow *self)
 {
   g_autoptr (GPtrArray) list = NULL;
+  gboolean cancelled = g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
 
-  if (error == NULL || g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+  if (error == NULL)
     return;
   list = ferry_unfinished_list ();
   for (guint i = 0; i < list->len; i++)
     {
       FerryUnfinished *unfinished = g_ptr_array_index (list, i);
 
-      if (!ferry_unfinished_is_of_job (unfinished, job) || ferry_unfinished_is_present (unfinished))
+      if (!ferry_unfinished_is_of_job (unfinished, job)
+          || (!cancelled && ferry_unfinished_is_present (unfinished)))
         continue;
       g_hash_table_add (self->interrupted_here, g_strdup (ferry_unfinished_get_id (unfinished)));
       ferry_queue_remove (queue, job);
