@@ -191,6 +191,26 @@ interrupted_row_shown (gpointer data)
   return interrupted_row (data) != NULL;
 }
 
+/* "Holiday video.mp4" (24 MiB) dropped on CRUZER, mounted at @folder,
+ * written the way a USB stick is, from the first byte; returns the mount
+ * once the journal has a durability point behind the copy. */
+static FerryTestMount *
+drop_video_on_cruzer (Fixture *f, const char *folder, GSettings *settings)
+{
+  FerryTestMount *mount = ferry_test_ui_plug_in (f->w.drives, "SanDisk Cruzer", folder);
+  GSList *files;
+
+  ferry_test_write_random (ferry_test_path (f->w.src, "Holiday video.mp4", NULL),
+                           24 * 1024 * 1024, 14);
+  g_settings_set_enum (settings, "device-mode", FERRY_DEVICE_MODE_SLOW);
+  files = ferry_test_ui_files_in (f->w.src, "Holiday video.mp4", NULL);
+  g_assert_true (ferry_destination_row_drop_files (
+      ferry_test_window_drive_row (&f->w, "SanDisk Cruzer"), files));
+  g_slist_free_full (files, g_object_unref);
+  g_assert_true (ferry_test_ui_wait_until (journal_saved, f, 30000));
+  return mount;
+}
+
 /* A stick pulled out once the copy has a durability point behind it: the
  * transfer's row becomes "Interrupted: … on CRUZER" (Resume waits for the
  * drive) instead of a failed row listing every file. */
@@ -205,21 +225,10 @@ test_unplugged_mid_copy (Fixture *f, gconstpointer data)
   g_autoptr (FerryTestMount) mount = NULL;
   g_autoptr (GError) error = NULL;
   GtkWidget *row;
-  GSList *files;
 
   if (stick == NULL)
     return;
-  mount = ferry_test_ui_plug_in (f->w.drives, "SanDisk Cruzer", folder);
-  ferry_test_write_random (ferry_test_path (f->w.src, "Holiday video.mp4", NULL),
-                           24 * 1024 * 1024, 14);
-  /* Written the way a USB stick is, from the first byte. */
-  g_settings_set_enum (settings, "device-mode", FERRY_DEVICE_MODE_SLOW);
-  files = ferry_test_ui_files_in (f->w.src, "Holiday video.mp4", NULL);
-  g_assert_true (ferry_destination_row_drop_files (
-      ferry_test_window_drive_row (&f->w, "SanDisk Cruzer"), files));
-  g_slist_free_full (files, g_object_unref);
-  g_assert_true (ferry_test_ui_wait_until (journal_saved, f, 30000));
-
+  mount = drop_video_on_cruzer (f, folder, settings);
   g_assert_true (ferry_test_stick_set_fail_writes (stick, TRUE, &error));
   g_assert_true (ferry_test_stick_unmount_lazily (stick, &error));
   g_assert_no_error (error);
@@ -259,19 +268,10 @@ test_cancelled_mid_copy (Fixture *f, gconstpointer data)
   const char *source = ferry_test_path (f->w.src, "Holiday video.mp4", NULL);
   const char *copy = ferry_test_path (folder, "Holiday video.mp4", NULL);
   GtkWidget *transfer;
-  GSList *files;
 
   if (stick == NULL)
     return;
-  mount = ferry_test_ui_plug_in (f->w.drives, "SanDisk Cruzer", folder);
-  ferry_test_write_random (source, 24 * 1024 * 1024, 15);
-  g_settings_set_enum (settings, "device-mode", FERRY_DEVICE_MODE_SLOW);
-  files = ferry_test_ui_files_in (f->w.src, "Holiday video.mp4", NULL);
-  g_assert_true (ferry_destination_row_drop_files (
-      ferry_test_window_drive_row (&f->w, "SanDisk Cruzer"), files));
-  g_slist_free_full (files, g_object_unref);
-  g_assert_true (ferry_test_ui_wait_until (journal_saved, f, 30000));
-
+  mount = drop_video_on_cruzer (f, folder, settings);
   transfer = ferry_test_ui_find (GTK_WIDGET (f->w.window), FERRY_TYPE_TRANSFER_ROW, NULL);
   g_assert_nonnull (transfer);
   gtk_widget_activate_action (transfer, "transfer.cancel", NULL);
