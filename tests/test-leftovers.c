@@ -438,6 +438,55 @@ test_stale_hidden_folders (Fixture *f, gconstpointer data)
   close (locked_fd);
 }
 
+/* On a disk fast by its class a new folder is built whole under a hidden
+ * name, so a kill leaves most of what was copied in it. The next run
+ * removes it before it writes, and counts its space as free: here a
+ * killed run's new subfolder in a folder merged into holds 40 MB, 20 MB
+ * are free, and copying the 40 MB again fits only that way. (Before,
+ * the same command was refused for want of space.) */
+static void
+test_stale_hidden_folder_space (Fixture *f, gconstpointer data)
+{
+  g_autofree char *workdir = g_build_filename (f->scratch, "stick", NULL);
+  FerryTestStickOptions options = { .workdir = workdir, .label = "LEFTOVERS",
+                                    .size_bytes = 96 * MB, .fs = FERRY_TEST_STICK_FS_EXT4 };
+  g_autoptr (FerryTestStick) stick = ferry_test_stick_new_or_skip_full (&options);
+  g_autofree char *boot = boot_tag ();
+  g_autofree char *stale = hidden_folder_name (boot, dead_pid (), "1", "00000006");
+  g_autofree char *tree = g_build_filename (f->src, "tree", NULL);
+  g_autofree char *filler = NULL;
+  g_autofree char *stale_path = NULL;
+  g_autofree char *err = NULL;
+  const char *mnt;
+  int status;
+
+  if (stick == NULL)
+    return;
+  mnt = ferry_test_stick_get_mountpoint (stick);
+  ferry_test_make_dirs (ferry_test_path (tree, "photos", NULL));
+  for (guint i = 0; i < 4; i++)
+    {
+      g_autofree char *name = g_strdup_printf ("part%u.bin", i);
+      ferry_test_write_random (ferry_test_path (tree, "photos", name, NULL), 10 * MB, 60 + i);
+    }
+  stale_path = g_build_filename (mnt, "tree", stale, NULL);
+  ferry_test_make_dirs (stale_path);
+  for (guint i = 0; i < 4; i++)
+    {
+      g_autofree char *name = g_strdup_printf ("part%u.bin", i);
+      ferry_test_write_random (ferry_test_path (stale_path, name, NULL), 10 * MB, 70 + i);
+    }
+  filler = g_build_filename (mnt, "filler.bin", NULL);
+  fill_to (mnt, filler, 20 * MB);
+
+  status = run_copy_under (NULL, ARGS ("--progress=none", "--device=fast", tree, mnt), &err);
+  if (!WIFEXITED (status) || WEXITSTATUS (status) != 0)
+    g_error ("the copy that fits only once the stale hidden folder is gone failed:\n%s", err);
+  g_assert_false (g_file_test (stale_path, G_FILE_TEST_EXISTS));
+  ferry_test_assert_trees_equal (tree, ferry_test_path (mnt, "tree", NULL),
+                                 FERRY_TEST_COMPARE_CONTENT);
+}
+
 /* Where the kernel has O_TMPFILE, a file that replaces another is still
  * named aside for a moment (no call links a file over a name): a kill in
  * that moment, here inside the rename over the old file, leaves the
@@ -716,6 +765,7 @@ main (int argc, char **argv)
   ADD ("/leftovers/live-temp/exfat", test_live_temp_exfat);
   ADD ("/leftovers/stale-names", test_stale_names);
   ADD ("/leftovers/stale-hidden-folders", test_stale_hidden_folders);
+  ADD ("/leftovers/stale-hidden-folder-space", test_stale_hidden_folder_space);
   ADD ("/leftovers/overwrite-kill/local", test_overwrite_kill);
   ADD ("/leftovers/overwrite-kill/fit-ext4-stick", test_overwrite_kill_fit);
   ADD ("/leftovers/folders-after-kill", test_folders_after_kill);

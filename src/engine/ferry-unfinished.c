@@ -9,6 +9,7 @@
 #include "ferry-job-private.h"
 #include "ferry-journal.h"
 #include "ferry-temp-file.h"
+#include "ferry-temp-folder.h"
 #include "ferry-unfinished.h"
 
 struct _FerryUnfinished
@@ -211,5 +212,5 @@ ferry_unfinished_discard (FerryUnfinished *self)
   dst_fd = open (ferry_journal_get_destination (self->journal),
                  O_RDONLY | O_DIRECTORY | O_CLOEXEC);
   for (guint i = 0; dst_fd >= 0 && temps[i] != NULL; i++)
-    ferry_temp_file_remove_stale_below (dst_fd, temps[i]);
+    ferry_temp_remove_stale_below (dst_fd, temps[i]);
 }

@@ -540,18 +540,3 @@ ferry_temp_file_remove_stale (int dir_fd, const char *name)
   return fd >= 0 && fstatat (dir_fd, name, &now, AT_SYMLINK_NOFOLLOW) == 0
          && ferry_stat_same_file (&claimed, &now) && unlinkat (dir_fd, name, 0) == 0;
 }
-
-/**
- * ferry_temp_file_remove_stale_below:
- * ferry_temp_file_remove_stale() for @relpath, a path below the folder
- * @root_fd.
- */
-gboolean
-ferry_temp_file_remove_stale_below (int root_fd, const char *relpath)
-{
-  g_autofree char *folder = g_path_get_dirname (relpath);
-  g_autofree char *name = g_path_get_basename (relpath);
-  ferry_autofd dir_fd = ferry_open_folder_beneath (root_fd, folder);
-
-  return dir_fd >= 0 && ferry_temp_file_remove_stale (dir_fd, name);
-}

@@ -71,7 +71,6 @@ char *ferry_temp_name_new_folder (void);
 gboolean ferry_temp_name_parse_folder (const char *name, FerryProcessId *owner);
 int ferry_temp_file_claim_stale (int dir_fd, const char *name, struct stat *st);
 gboolean ferry_temp_file_remove_stale (int dir_fd, const char *name);
-gboolean ferry_temp_file_remove_stale_below (int root_fd, const char *relpath);
 gboolean ferry_rename_noreplace (int dir_fd,
                                  const char *from,
                                  const char *to,

@@ -82,24 +82,56 @@ ferry_temp_folder_remove (int parent_fd, const char *name)
 }
 
 /**
- * ferry_temp_folder_remove_stale:
- * Removes @name from @parent_fd when it is a hidden folder another run
+ * ferry_temp_folder_claim_stale:
+ * Opens @name in @parent_fd when it is a hidden folder another run
  * left: named exactly as Ferry names them (never as its temporary
  * files), a folder (never reached through a link), its maker gone and
- * its lock free.
+ * its lock free. Returns the descriptor, holding the lock; -1 for
+ * anything else.
  */
-gboolean
-ferry_temp_folder_remove_stale (int parent_fd, const char *name)
+int
+ferry_temp_folder_claim_stale (int parent_fd, const char *name)
 {
   FerryProcessId owner;
   ferry_autofd fd = -1;
 
   if (!ferry_temp_name_parse_folder (name, &owner) || !ferry_process_is_gone (&owner))
-    return FALSE;
+    return -1;
   fd = openat (parent_fd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
   if (fd < 0 || !ferry_temp_folder_hold (fd))
-    return FALSE;
-  return remove_opened (parent_fd, name, fd);
+    return -1;
+  return ferry_fd_steal (&fd);
+}
+
+/**
+ * ferry_temp_folder_remove_stale:
+ * Removes @name from @parent_fd, and all it holds, when it is a hidden
+ * folder another run left (see ferry_temp_folder_claim_stale()).
+ */
+gboolean
+ferry_temp_folder_remove_stale (int parent_fd, const char *name)
+{
+  ferry_autofd fd = ferry_temp_folder_claim_stale (parent_fd, name);
+
+  return fd >= 0 && remove_opened (parent_fd, name, fd);
+}
+
+/**
+ * ferry_temp_remove_stale_below:
+ * Removes @relpath, a path below the folder @root_fd, when it is a stale
+ * temporary file (ferry_temp_file_remove_stale()) or hidden folder
+ * (ferry_temp_folder_remove_stale()).
+ */
+gboolean
+ferry_temp_remove_stale_below (int root_fd, const char *relpath)
+{
+  g_autofree char *folder = g_path_get_dirname (relpath);
+  g_autofree char *name = g_path_get_basename (relpath);
+  ferry_autofd dir_fd = ferry_open_folder_beneath (root_fd, folder);
+
+  return dir_fd >= 0
+         && (ferry_temp_file_remove_stale (dir_fd, name)
+             || ferry_temp_folder_remove_stale (dir_fd, name));
 }
 
 /**

@@ -236,14 +236,14 @@ tree_root (FerryPlan *plan, guint i)
 }
 
 /* What killed runs left goes before anything is written: the temporary
- * files the preflight counted as free space, and any in the destination
- * folder itself (the folders the copy merges into are swept as it
- * reaches them). */
+ * files and hidden folders the preflight counted as free space, and any
+ * in the destination folder itself (the folders the copy merges into are
+ * swept as it reaches them). */
 static void
 remove_stale_temps (FerryRun *self, FerryPlan *plan)
 {
   for (guint i = 0; self->stale_temps != NULL && i < self->stale_temps->len; i++)
-    ferry_temp_file_remove_stale_below (plan->dst_fd, g_ptr_array_index (self->stale_temps, i));
+    ferry_temp_remove_stale_below (plan->dst_fd, g_ptr_array_index (self->stale_temps, i));
   ferry_temp_sweep (plan->dst_fd);
 }
 

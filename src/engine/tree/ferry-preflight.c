@@ -9,6 +9,8 @@
 #include "ferry-fs.h"
 #include "ferry-preflight.h"
 #include "ferry-temp-file.h"
+#include "ferry-temp-folder.h"
+#include "ferry-tree-size.h"
 #include "ferry-unsupported-private.h"
 
 /* A directory entry on FAT and exFAT takes 32 bytes, plus one more for
@@ -40,7 +42,7 @@ struct _FerryPreflight
   guint64 needed;
   GHashTable *top_existing; /* the destination folder's names, shared by the roots */
   GHashTable *top_used;
-  GPtrArray *stale_temps; /* paths below the destination */
+  GPtrArray *stale_temps; /* paths below the destination: files and hidden folders */
   guint64 reclaimable;    /* the space they hold */
 };
 
@@ -161,6 +163,22 @@ note_if_stale (FerryPreflight *self, const Folder *folder, const char *name)
   self->reclaimable += ferry_fs_rules_space_for (&self->rules, st.st_size);
 }
 
+/* A hidden folder a killed run left (a new folder built whole, on a disk
+ * fast by its class), which the copy will remove with all it holds: on a
+ * disk near full it may hold most of what the copy needs again. */
+static void
+note_if_stale_folder (FerryPreflight *self, const Folder *folder, const char *name)
+{
+  ferry_autofd fd = ferry_temp_folder_claim_stale (folder->dst_fd, name);
+  FerryTreeTotals held = { 0 };
+
+  if (fd < 0)
+    return;
+  ferry_tree_measure_at (fd, ".", &held, self->cancellable);
+  g_ptr_array_add (self->stale_temps, join (folder->dst_relpath, name));
+  self->reclaimable += held.needed;
+}
+
 /* Reads what the destination folder holds already. */
 static void
 load_destination (FerryPreflight *self, Folder *folder)
@@ -175,6 +193,8 @@ load_destination (FerryPreflight *self, Folder *folder)
                             g_strdup (name));
       if (ferry_temp_name_parse (name, NULL))
         note_if_stale (self, folder, name);
+      else if (ferry_temp_name_parse_folder (name, NULL))
+        note_if_stale_folder (self, folder, name);
     }
 }
 
