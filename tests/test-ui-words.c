@@ -687,7 +687,7 @@ test_bar_legend (Fixture *f, gconstpointer style)
   GtkWidget *tooltip;
   GtkWidget *legend_label;
   const char *legend;
-  FerryJob *job;
+  g_autoptr (FerryJob) job = NULL;
   GSList *files;
   Bars bars;
 
@@ -709,7 +709,9 @@ test_bar_legend (Fixture *f, gconstpointer style)
   bars.row = only_row (f);
   bars.durable = bar_of (bars.row, "durable");
   bars.written = bar_of (bars.row, "written");
-  job = ferry_transfer_row_get_job (bars.row);
+  /* Its own reference: cancelled with its journal kept, the row gives
+   * way to an "Interrupted" one and lets the job go. */
+  job = g_object_ref (ferry_transfer_row_get_job (bars.row));
   g_assert_true (ferry_test_ui_wait_until (two_tones_shown, &bars, 60000));
 
   tooltip = hover (gtk_widget_get_parent (GTK_WIDGET (bars.durable)));
