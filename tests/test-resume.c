@@ -6,10 +6,13 @@
  * journal never claims more than the device has. Root only. */
 #include "config.h"
 
+#include <fcntl.h>
 #include <glib/gstdio.h>
+#include <inttypes.h>
 #include <signal.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -445,6 +448,148 @@ test_kill_measured_fast (Fixture *f, gconstpointer data)
   run_again (f, total, complete, NULL);
 }
 
+/* What a copy cut short left under @dir: the regular files under final
+ * names, each path with its inode and change time into @files, their
+ * bytes added to *@in_place; and what Ferry's hidden folders hold on the
+ * disk, added to *@hidden (@inside_hidden: @dir is in one). */
+typedef struct
+{
+  GHashTable *files;
+  guint64 in_place;
+  guint64 hidden;
+} Survey;
+
+static void
+survey_tree (const char *dir, gboolean inside_hidden, Survey *survey)
+{
+  g_autoptr (GDir) listing = g_dir_open (dir, 0, NULL);
+  const char *name;
+
+  while (listing != NULL && (name = g_dir_read_name (listing)) != NULL)
+    {
+      g_autofree char *path = g_build_filename (dir, name, NULL);
+      gboolean hidden = inside_hidden || g_str_has_prefix (name, ".ferry-");
+      struct stat st;
+
+      if (lstat (path, &st) != 0)
+        continue;
+      if (S_ISDIR (st.st_mode))
+        survey_tree (path, hidden, survey);
+      else if (hidden)
+        survey->hidden += (guint64) st.st_blocks * 512;
+      else if (S_ISREG (st.st_mode))
+        {
+          survey->in_place += st.st_size;
+          g_hash_table_insert (survey->files, g_steal_pointer (&path),
+                               g_strdup_printf ("%ju %jd.%09ld", (uintmax_t) st.st_ino,
+                                                (intmax_t) st.st_ctim.tv_sec, st.st_ctim.tv_nsec));
+        }
+    }
+}
+
+static Survey
+survey_new (const char *dir)
+{
+  Survey survey = { g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free), 0, 0 };
+
+  survey_tree (dir, FALSE, &survey);
+  return survey;
+}
+
+/* Leaves @keep bytes free on the filesystem of @dir (as root sees it),
+ * with a file allocated, not written. */
+static void
+fill_leaving (const char *dir, guint64 keep)
+{
+  g_autofree char *path = g_build_filename (dir, "filler.bin", NULL);
+  struct statvfs vfs;
+  guint64 free_now;
+  int fd;
+
+  g_assert_cmpint (statvfs (dir, &vfs), ==, 0);
+  free_now = (guint64) vfs.f_bfree * vfs.f_frsize;
+  g_assert_cmpuint (free_now, >, keep);
+  fd = open (path, O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
+  g_assert_cmpint (fd, >=, 0);
+  g_assert_cmpint (posix_fallocate (fd, 0, free_now - keep), ==, 0);
+  close (fd);
+}
+
+/* On a device fast by its class (--device=fast takes that path: never
+ * measured) a folder that was not there is built hidden and named once
+ * durable, and a kill leaves it for the next run to remove; files named
+ * in a folder merged into stay. The journal is saved once a sync
+ * vouched for some of those, claiming no more than is under final names,
+ * and the same command carries them over, each left as it is, instead of
+ * meeting each as a file that exists. (Before, there was no journal on
+ * such a device, and the same command stopped at the first file.) The
+ * emulator's flush writes all the stick holds, so a sync returns once
+ * the writer's whole lead is written: the files merged into come first,
+ * many and small, and the new folder after them holds 128 MiB more, so
+ * the copy is still on its way when the journal has a point. (What the
+ * second run writes is not bounded here as elsewhere: removing the
+ * killed run's hidden folder of thousands of files costs ext4 journal
+ * writes of its own.) The stick is then filled so that the copy fits
+ * only with the files in place counted as carried, as on a disk near
+ * full. */
+static void
+test_kill_fast_by_class_merged (Fixture *f, gconstpointer data)
+{
+  guint64 total = 20000 * 8 * 1024 + 4 * 32 * 1024 * 1024, durable;
+  g_autoptr (GSubprocess) copy = NULL;
+  g_autoptr (GError) error = NULL;
+  g_autofree char *merged = NULL;
+  g_autofree char *err = NULL;
+  g_autoptr (GHashTable) kept = NULL;
+  g_autoptr (GHashTable) after = NULL;
+  Survey left;
+  GHashTableIter iter;
+  gpointer path, stamp;
+
+  if (f->stick == NULL)
+    return;
+  make_tree (f->src, 20000, 8 * 1024);
+  for (guint i = 0; i < 4; i++)
+    {
+      g_autofree char *name = g_strdup_printf ("big%u", i);
+      ferry_test_write_random (ferry_test_path (f->src, "a", "b", name, NULL), 32 * 1024 * 1024,
+                               100 + i);
+    }
+  merged = g_build_filename (f->dst, "tree", NULL);
+  ferry_test_make_dirs (merged);
+  g_assert_true (ferry_test_stick_set_rate (f->stick, 150 * MB, &error));
+  g_assert_no_error (error);
+  copy = spawn_copy (f->src, f->dst, "--device=fast", NULL);
+  wait_for_journal (f, copy, &(JournalSays){ 1, 0, 0 });
+  kill_copy (copy);
+  durable = read_journal (f).durable;
+  left = survey_new (merged);
+  kept = left.files;
+  g_test_message ("the journal claims %" G_GUINT64_FORMAT " bytes, %" G_GUINT64_FORMAT
+                  " are under final names, %" G_GUINT64_FORMAT " hidden",
+                  durable, left.in_place, left.hidden);
+  g_assert_cmpuint (durable, <=, left.in_place);
+  /* Room for what is not in place, and the hidden folder's (removed
+   * first), with 24 MB to spare: the copy fits only with the files in
+   * place counted as carried, not needed again. */
+  fill_leaving (f->dst, total - left.in_place - left.hidden + 24 * MB);
+
+  lift_throttle (f);
+  run_copy (f->src, f->dst, "--device=fast", NULL, &err);
+  g_test_message ("the second run said: %s", err);
+  g_assert_nonnull (strstr (err, "Carried over"));
+  ferry_test_assert_trees_equal (f->src, merged,
+                                 FERRY_TEST_COMPARE_CONTENT | FERRY_TEST_COMPARE_MODE
+                                     | FERRY_TEST_COMPARE_TIMES);
+  g_assert_null (load_journal (f));
+  g_assert_cmpuint (ferry_test_count_temp_files (merged), ==, 0);
+  after = survey_new (merged).files;
+  g_hash_table_iter_init (&iter, kept);
+  while (g_hash_table_iter_next (&iter, &path, &stamp))
+    if (g_strcmp0 (g_hash_table_lookup (after, path), stamp) != 0)
+      g_error ("%s was written again, though whole under its name", (char *) path);
+}
+
 #define N_FOLDERS        24
 #define FILES_PER_FOLDER 40
 #define N_KILLS          5
@@ -872,6 +1017,7 @@ main (int argc, char **argv)
               fixture_set_up, test_kill_mid_tree, fixture_tear_down);
   ADD ("/resume/interrupt-says-how-to-go-on", test_interrupt_says_how_to_go_on);
   ADD ("/resume/kill-measured-fast", test_kill_measured_fast);
+  ADD ("/resume/kill-fast-by-class-merged", test_kill_fast_by_class_merged);
   ADD ("/resume/kill-measured-folders", test_kill_measured_folders);
   ADD ("/resume/unplug-replug", test_unplug_replug);
   ADD ("/resume/changed-between-runs", test_changed_between_runs);

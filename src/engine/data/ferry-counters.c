@@ -89,6 +89,7 @@ ferry_counters_add_carried (FerryCounters *self, guint64 bytes)
   atomic_fetch_add (&self->bytes_carried, bytes);
   atomic_fetch_add (&self->bytes_written, bytes);
   atomic_fetch_add (&self->bytes_durable, bytes);
+  atomic_fetch_add (&self->bytes_placed, bytes);
   ferry_counters_touch (self);
 }
 

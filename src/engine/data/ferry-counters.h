@@ -27,6 +27,9 @@ typedef struct
   atomic_uint_fast64_t bytes_written;
   atomic_uint_fast64_t bytes_durable;
   atomic_uint_fast64_t bytes_carried; /* on the device before this run: in written and durable too */
+  /* in files under their final names in folders that have theirs (not
+   * hidden ones), named at once or carried: what a kill leaves in place */
+  atomic_uint_fast64_t bytes_placed;
   atomic_bool planning_done;
   atomic_bool durable_live;
 

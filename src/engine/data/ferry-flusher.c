@@ -622,17 +622,20 @@ watch_writeback (FerryFlusher *self)
 
 /* On a device Ferry measures, a copy cut short is continued from its
  * journal, as on a slow one: after each syncfs that vouched for what was
- * written, the journal says so, as after the slow strategy's points. (On
- * a device fast by its class new folders are built hidden, and the
- * journal has nothing of them to say.) */
+ * written, the journal says so, as after the slow strategy's points. On
+ * a device fast by its class new folders are built hidden (a kill leaves
+ * them for the next run to remove), so the journal claims only what
+ * @placed says is under final names in folders that were there before;
+ * it is saved once there is some, and the next run carries those files
+ * (ferry_continue_carry()) instead of meeting them as conflicts. */
 static void
-note_point (FerryFlusher *self, guint64 written)
+note_point (FerryFlusher *self, guint64 written, guint64 placed)
 {
   FerryJournal *journal = self->target->journal;
 
-  if (journal == NULL || self->block_name == NULL)
+  if (journal == NULL || (self->block_name == NULL && placed == 0))
     return;
-  ferry_journal_point_done (journal, written,
+  ferry_journal_point_done (journal, self->block_name != NULL ? written : placed,
                             MAX (atomic_load (&self->counters->bytes_total), 0));
 }
 
@@ -643,11 +646,12 @@ flusher_main (gpointer data)
 
   while (wait_for_work (self))
     {
-      guint64 written;
+      guint64 written, placed;
 
       if (watch_writeback (self))
         continue;
       written = ferry_counters_get (&self->counters->bytes_written);
+      placed = ferry_counters_get (&self->counters->bytes_placed);
 
       if (!sync_named (self))
         {
@@ -657,7 +661,7 @@ flusher_main (gpointer data)
       /* Never past what is written now: a cancelled file takes its
        * bytes back. */
       ferry_counters_set_durable (self->counters, written);
-      note_point (self, written);
+      note_point (self, written, placed);
       judge_speed (self);
       wake_writers (self);
     }

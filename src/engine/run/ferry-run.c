@@ -405,18 +405,18 @@ refuse_unsupported (FerryRun *self, FerryUnsupportedReport *report, GError **err
 /* Walks the sources and the destination folders they go to before
  * anything is written; the temporary files killed runs left there are
  * kept for the copy to remove first, and their space counts as free. */
-/* What a resumed run's earlier run put on the device, complete files and
- * the temporary files it goes on with (or removes), is counted in what
- * the copy needs, but takes no more room. */
+/* The temporary files a resumed run's earlier run left, which it goes on
+ * with (or removes), are counted in what the copy needs, but take no
+ * more room. (The copies it completed are found by the preflight, where
+ * they are: a journal on a disk fast by its class lists none.) */
 static guint64
 journal_reclaimable (FerryRun *self, FerryPlan *plan)
 {
   g_auto (GStrv) temps = NULL;
-  guint64 bytes;
+  guint64 bytes = 0;
 
   if (!self->resuming)
     return 0;
-  bytes = ferry_journal_get_bytes_complete (self->journal);
   temps = ferry_journal_dup_temp_paths (self->journal);
   for (guint i = 0; temps[i] != NULL; i++)
     {
@@ -434,6 +434,7 @@ walk_preflight (FerryRun *self, FerryPlan *plan)
   FerryPreflight *preflight
       = ferry_preflight_new (&self->rules, ferry_control_get_cancellable (self->control));
 
+  ferry_preflight_set_resuming (preflight, self->resuming);
   for (guint i = 0; i < plan->roots->len; i++)
     {
       FerryTreeRoot root = tree_root (plan, i);

@@ -50,6 +50,16 @@ copy_time_matches (const struct stat *copy, const struct stat *source)
   return copy->st_mtim.tv_nsec % ROUNDED_NSEC == 0 && ABS (copy_ns - source_ns) < ROUNDING_MAX_NS;
 }
 
+/* Whether @copy, found under the name a source @source goes to, is that
+ * source's copy as an earlier run left it: a regular file of its size
+ * and time (the name is only ever given to a whole copy). */
+gboolean
+ferry_continue_copy_matches (const struct stat *copy, const struct stat *source)
+{
+  return S_ISREG (copy->st_mode) && copy->st_size == source->st_size
+         && copy_time_matches (copy, source);
+}
+
 static FerryJournal *
 journal_of (FerryTreeContext *ctx)
 {
@@ -74,8 +84,8 @@ ferry_continue_carry (FerryTreeContext *ctx, FerryEntry *entry)
   if (fstatat (entry->node->dst_fd, entry->dst_name, &copy, AT_SYMLINK_NOFOLLOW) != 0)
     return FALSE;
   entry->replace = known && S_ISREG (copy.st_mode);
-  if ((known && !stamp_equal (&recorded, &source)) || !S_ISREG (copy.st_mode)
-      || copy.st_size != entry->st.st_size || !copy_time_matches (&copy, &entry->st))
+  if ((known && !stamp_equal (&recorded, &source))
+      || !ferry_continue_copy_matches (&copy, &entry->st))
     return FALSE;
   ferry_journal_complete (journal_of (ctx), relpath, &source);
   ferry_counters_add_carried (ctx->counters, entry->st.st_size);

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <glib.h>
+#include <stdatomic.h>
 #include <sys/stat.h>
 
 G_BEGIN_DECLS
@@ -39,6 +40,7 @@ struct _FerryDirNode
   gboolean hidden_in_parts; /* hidden while it holds only files, named once a bounded part is in */
   guint64 hidden_charge; /* what its files cost a run that must copy them again */
   gint hidden_done; /* entries inside counted copied, which its loss takes back */
+  atomic_uint_fast64_t hidden_bytes; /* in files named inside: in place once it has its name */
   guint64 hidden_ticket; /* its files all in: the sync its name waits for */
 
   /* roots only */

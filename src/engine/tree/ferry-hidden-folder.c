@@ -54,6 +54,8 @@ ferry_hidden_folder_take_name (FerryTreeContext *ctx, FerryDirNode *node, int *e
                                  errsv))
     {
       g_clear_pointer (&node->hidden_name, g_free);
+      ferry_counters_add (ctx->counters, &ctx->counters->bytes_placed,
+                          atomic_exchange (&node->hidden_bytes, 0));
       return TRUE;
     }
   ferry_temp_folder_remove (parent_fd, node->hidden_name);

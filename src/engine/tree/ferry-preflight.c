@@ -5,6 +5,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "ferry-continue.h"
 #include "ferry-free-name.h"
 #include "ferry-fs.h"
 #include "ferry-preflight.h"
@@ -43,7 +44,8 @@ struct _FerryPreflight
   GHashTable *top_existing; /* the destination folder's names, shared by the roots */
   GHashTable *top_used;
   GPtrArray *stale_temps; /* paths below the destination: files and hidden folders */
-  guint64 reclaimable;    /* the space they hold */
+  guint64 reclaimable;    /* the space they hold, and the copies a resumed run carries */
+  gboolean resuming;
 };
 
 typedef struct
@@ -352,6 +354,20 @@ walk_subfolder (FerryPreflight *self, Folder *folder, Entry *entry)
   walk_folder (self, &child);
 }
 
+/* A run that continues one cut short keeps the copies the earlier run
+ * completed (ferry_continue_carry()): counted in what the copy needs,
+ * they take no more room. */
+static void
+note_if_carried (FerryPreflight *self, const Folder *folder, const Entry *entry)
+{
+  struct stat there;
+
+  if (self->resuming && S_ISREG (entry->st.st_mode) && folder->dst_fd >= 0
+      && fstatat (folder->dst_fd, entry->copy_name, &there, AT_SYMLINK_NOFOLLOW) == 0
+      && ferry_continue_copy_matches (&there, &entry->st))
+    self->reclaimable += ferry_fs_rules_space_for (&self->rules, there.st_size);
+}
+
 static void
 walk_entry (FerryPreflight *self, Folder *folder, const char *name, const char *dst_name)
 {
@@ -376,6 +392,7 @@ walk_entry (FerryPreflight *self, Folder *folder, const char *name, const char *
   /* What can only be skipped takes no space (a 6 GB film on FAT32). */
   if (kind != FERRY_UNSUPPORTED_TOO_LARGE && kind != FERRY_UNSUPPORTED_SPECIAL_FILE)
     self->needed += space_for (self, &entry);
+  note_if_carried (self, folder, &entry);
   if (S_ISDIR (entry.st.st_mode))
     walk_subfolder (self, folder, &entry);
   g_free (entry.src_path);
@@ -407,6 +424,13 @@ walk_folder (FerryPreflight *self, Folder *folder)
 }
 
 /* ------------------------------------------------------------------ */
+
+/* Whether the copy continues a run cut short (see note_if_carried()). */
+void
+ferry_preflight_set_resuming (FerryPreflight *self, gboolean resuming)
+{
+  self->resuming = resuming;
+}
 
 /* Walks one source, now. The roots share the destination folder. */
 void

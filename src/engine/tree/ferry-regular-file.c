@@ -296,6 +296,21 @@ note_named (FerryTreeContext *ctx, FerryFileCopy *fc, const FerryEntry *entry)
   ferry_copy_target_note_named (ctx->target, &copy->named);
 }
 
+/* A file just named: one in a hidden folder is in place with the
+ * folder's name (ferry_hidden_folder_take_name()); elsewhere at once,
+ * for a device's sync to vouch for. */
+static void
+note_placed (FerryTreeContext *ctx, FerryFileCopy *fc, const FerryEntry *entry)
+{
+  if (entry->node->hidden_top != NULL)
+    {
+      atomic_fetch_add (&entry->node->hidden_top->hidden_bytes, fc->st.st_size);
+      return;
+    }
+  ferry_counters_add (ctx->counters, &ctx->counters->bytes_placed, fc->st.st_size);
+  note_named (ctx, fc, entry);
+}
+
 /* The strategy has the file's data on the device (or could not): it gets
  * its name now, and the folder holding it may finish. TRUE: named, the
  * file waits for its name to reach the device, keeping its paths. */
@@ -401,7 +416,7 @@ ferry_regular_file_copy (FerryTreeContext *ctx, FerryEntry *entry, int *src_fd, 
         case FERRY_COMMIT_NOW:
           copied = give_name (ctx, fc, entry, error);
           if (copied && !entry->skip)
-            note_named (ctx, fc, entry);
+            note_placed (ctx, fc, entry);
           break;
         case FERRY_COMMIT_FAILED:
         default:
