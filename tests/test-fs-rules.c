@@ -656,6 +656,20 @@ test_fs_id_of_missing_path (void)
   ferry_test_remove_tree (scratch);
 }
 
+/* A filesystem without a label is named by the folder it is mounted on
+ * ("STICK" for /media/me/STICK), but the root filesystem's "/" names
+ * nothing: it has no name then, and a transfer cut short there says
+ * "… is on the drive", not "… is on /". */
+static void
+test_fs_id_root_unnamed (void)
+{
+  g_auto (FerryFsId) root = { 0 };
+
+  g_assert_true (ferry_fs_id_read_path (&root, "/"));
+  g_test_message ("the root filesystem's name: %s", root.label ? root.label : "(none)");
+  g_assert_cmpstr (root.label, !=, "/");
+}
+
 int
 main (int argc, char **argv)
 {
@@ -672,6 +686,7 @@ main (int argc, char **argv)
   g_test_add_func ("/fs-rules/for-fd/other", test_for_fd_other);
   g_test_add_func ("/fs-rules/fs-id/same", test_fs_id_same);
   g_test_add_func ("/fs-rules/fs-id/missing-path", test_fs_id_of_missing_path);
+  g_test_add_func ("/fs-rules/fs-id/root-unnamed", test_fs_id_root_unnamed);
   g_test_add_data_func ("/fs-rules/for-fd/exfat", &exfat_case, test_for_fd_image);
   g_test_add_data_func ("/fs-rules/for-fd/ntfs", &ntfs_case, test_for_fd_image);
   g_test_add_data_func ("/fs-rules/for-fd/fat32-fusefat", &fat_case, test_for_fd_image);

@@ -57,9 +57,13 @@ id_for (const char *source, const char *destination)
 
 /* A journal of @source into the drive folder (typed as @destination,
  * or as its path when NULL), on its filesystem or (@other_uuid) on
- * another one with the same label. */
+ * another one with the same label, STICK (or @label: "" for none). */
 static void
-write_journal (Fixture *f, const char *source, const char *destination, const char *other_uuid)
+write_journal_full (Fixture *f,
+                    const char *source,
+                    const char *destination,
+                    const char *other_uuid,
+                    const char *label)
 {
   g_autoptr (GKeyFile) journal = g_key_file_new ();
   const char *typed = destination != NULL ? destination : f->w.stick;
@@ -75,11 +79,18 @@ write_journal (Fixture *f, const char *source, const char *destination, const ch
   g_key_file_set_uint64 (journal, "transfer", "fs-dev", other_uuid ? st.st_dev + 1 : st.st_dev);
   if (other_uuid != NULL)
     g_key_file_set_string (journal, "transfer", "fs-uuid", other_uuid);
-  g_key_file_set_string (journal, "transfer", "fs-label", "STICK");
+  if (label == NULL || label[0] != '\0')
+    g_key_file_set_string (journal, "transfer", "fs-label", label != NULL ? label : "STICK");
   g_key_file_set_uint64 (journal, "transfer", "bytes-total", 3 * GB);
   g_key_file_set_uint64 (journal, "transfer", "bytes-durable", 12 * GB / 10);
   g_key_file_save_to_file (journal, ferry_test_path (f->journals, name, NULL), &error);
   g_assert_no_error (error);
+}
+
+static void
+write_journal (Fixture *f, const char *source, const char *destination, const char *other_uuid)
+{
+  write_journal_full (f, source, destination, other_uuid, NULL);
 }
 
 static guint
@@ -147,6 +158,28 @@ test_row_and_discard (Fixture *f, gconstpointer data)
   click (row, "_Discard");
   g_assert_null (interrupted_row (f));
   g_assert_cmpuint (count_journals (f), ==, 1);
+}
+
+/* A copy into a folder on the computer's own disk, cut short, comes back
+ * too (its journal names no drive: the root filesystem has no label):
+ * "Interrupted: 1.2 GB of 3.0 GB", and the folder it went to. */
+static void
+test_row_for_own_disk (Fixture *f, gconstpointer data)
+{
+  g_autofree char *folder = g_build_filename (f->w.scratch, "Backups", NULL);
+  g_autoptr (FerryTestMount) mount = NULL;
+  GtkWidget *row;
+
+  ferry_test_make_dirs (folder);
+  write_journal_full (f, ferry_test_path (f->w.src, "photos", NULL), folder, NULL, "");
+  /* The rows are read again when Ferry starts or drives change. */
+  mount = ferry_test_window_plug_in (&f->w, "STICK");
+  row = interrupted_row (f);
+  g_assert_nonnull (row);
+  ferry_test_ui_assert_label_soon (row, "Interrupted: 1.2\u00a0GB of 3.0\u00a0GB");
+  g_assert_null (ferry_test_ui_find_label (row, " on "));
+  ferry_test_ui_assert_label_soon (row, "Backups");
+  ferry_test_ui_save_screenshot (GTK_WIDGET (f->w.window), "interrupted-own-disk.png");
 }
 
 static gboolean
@@ -304,6 +337,8 @@ main (int argc, char **argv)
   g_setenv ("XDG_STATE_HOME", state_dir, TRUE);
   ferry_test_ui_init (&argc, &argv);
   g_test_add ("/ui-resume/row-and-discard", Fixture, NULL, fixture_set_up, test_row_and_discard,
+              fixture_tear_down);
+  g_test_add ("/ui-resume/row-for-own-disk", Fixture, NULL, fixture_set_up, test_row_for_own_disk,
               fixture_tear_down);
   g_test_add ("/ui-resume/resume", Fixture, NULL, fixture_set_up, test_resume, fixture_tear_down);
   g_test_add ("/ui-resume/resume-typed-by-ferry-copy", Fixture, "STICK/", fixture_set_up,

@@ -2,6 +2,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <string.h>
 #include <sys/stat.h>
 
 #include "ferry-block-facts.h"
@@ -35,7 +36,8 @@ ferry_fs_id_is_known (const FerryFsId *id)
  * ferry_fs_id_read:
  * Fills @id (cleared first) for the filesystem whose files have the
  * st_dev @dev: its UUID and label from the block device beneath it (see
- * ferry_block_facts_read()), else the name of the folder it is mounted on.
+ * ferry_block_facts_read()), else the name of the folder it is mounted on
+ * (none for "/").
  */
 void
 ferry_fs_id_read (FerryFsId *id, dev_t dev)
@@ -50,7 +52,9 @@ ferry_fs_id_read (FerryFsId *id, dev_t dev)
   ferry_block_facts_read (&facts, dev, source);
   id->uuid = g_steal_pointer (&facts.uuid);
   id->label = g_steal_pointer (&facts.label);
-  if (id->label == NULL && mount_point != NULL)
+  /* The root filesystem's folder names nothing a person would call it:
+   * no name then ("… of 3.0 GB is on the drive"). */
+  if (id->label == NULL && mount_point != NULL && strcmp (mount_point, "/") != 0)
     id->label = g_path_get_basename (mount_point);
 }
 
