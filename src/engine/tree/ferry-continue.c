@@ -13,8 +13,9 @@
  * source before anything is appended: the last window a point covered. */
 #define CHECK_WINDOW (4 * 1024 * 1024)
 #define CHECK_BUFFER (256 * 1024)
-/* exFAT keeps times to 10 ms, FAT to 2 s: a copy's time rounded so is
- * still the source's. */
+/* NTFS keeps times to 100 ns, exFAT to 10 ms, FAT to 2 s: a copy's time
+ * cut down (or rounded) so is still the source's. */
+#define NTFS_NSEC       100
 #define ROUNDED_NSEC    (10 * 1000 * 1000)
 #define ROUNDING_MAX_NS (2 * G_GINT64_CONSTANT (1000000000))
 
@@ -46,6 +47,8 @@ copy_time_matches (const struct stat *copy, const struct stat *source)
       = source->st_mtim.tv_sec * G_GINT64_CONSTANT (1000000000) + source->st_mtim.tv_nsec;
 
   if (copy_ns == source_ns)
+    return TRUE;
+  if (copy->st_mtim.tv_nsec % NTFS_NSEC == 0 && ABS (copy_ns - source_ns) < NTFS_NSEC)
     return TRUE;
   return copy->st_mtim.tv_nsec % ROUNDED_NSEC == 0 && ABS (copy_ns - source_ns) < ROUNDING_MAX_NS;
 }
