@@ -185,6 +185,11 @@ start_target (FerryRun *self, FerryPlan *plan)
   /* A file copied in pieces is written at several offsets at once: only
    * where the filesystem leaves the gaps as holes. */
   target->n_pieces = ferry_fs_leaves_holes (plan->dst_fd) ? self->options.n_workers : 1;
+  /* fusefat loses a renamed folder's contents (checked after a remount:
+   * the files' clusters free), and stamps a renamed file with the time of
+   * the rename; exfat-fuse, ntfs-3g and kernel vfat do neither. */
+  target->renames_folders = !(self->rules.kind == FERRY_FS_KIND_FAT && target->through_fuse);
+  target->renames_keep_times = target->renames_folders;
   if (starts_slow (self))
     strategy = new_slow_strategy (self, target);
   else

@@ -272,6 +272,21 @@ set_times (FerryMetaTarget dst, const struct stat *st, int *errsv)
 }
 
 /**
+ * ferry_metadata_apply_times:
+ * The source's times on @dst again, where the job keeps them: for a
+ * filesystem whose rename stamps a file with the time it was renamed
+ * (FAT through fusefat). FALSE with *@errsv when they could not be set.
+ */
+gboolean
+ferry_metadata_apply_times (const FerryMetaPolicy *policy,
+                            FerryMetaTarget dst,
+                            const struct stat *st,
+                            int *errsv)
+{
+  return !policy->preserve || set_times (dst, st, errsv);
+}
+
+/**
  * ferry_metadata_apply_owner:
  * Only the owner (and group) step of ferry_metadata_apply(), for an
  * entry that must belong to its owner before its contents are copied.

@@ -53,6 +53,10 @@ typedef struct
 
 void ferry_meta_policy_init (FerryMetaPolicy *policy, gboolean preserve);
 
+gboolean ferry_metadata_apply_times (const FerryMetaPolicy *policy,
+                                     FerryMetaTarget dst,
+                                     const struct stat *st,
+                                     int *errsv);
 gboolean ferry_metadata_apply (const FerryMetaPolicy *policy,
                                FerryMetaTarget src,
                                FerryMetaTarget dst,

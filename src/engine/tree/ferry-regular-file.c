@@ -134,6 +134,19 @@ apply_metadata (FerryTreeContext *ctx, FerryFileCopy *fc, const FerryEntry *entr
   return ferry_file_copy_fail_errno (fc, errsv, TRUE, error);
 }
 
+/* Where a rename stamps the file with its own time, the source's times
+ * are set again on the file, now under its name (they were set once
+ * already: a failure now leaves the time of the rename, not the file). */
+static void
+keep_times_after_rename (FerryTreeContext *ctx, FerryFileCopy *fc)
+{
+  FerryMetaTarget dst = { fc->tmp.fd, -1, NULL, FALSE, 0 };
+  int errsv;
+
+  if (!ctx->target->renames_keep_times)
+    (void) ferry_metadata_apply_times (&ctx->meta, dst, &fc->st, &errsv);
+}
+
 /* The temporary file gets the entry's name; a name taken meanwhile is
  * settled as a conflict and tried again. */
 static gboolean
@@ -145,7 +158,10 @@ give_name (FerryTreeContext *ctx, FerryFileCopy *fc, FerryEntry *entry, GError *
 
       if (ferry_temp_file_commit (&fc->tmp, entry->dst_name, entry->replace,
                                   &ctx->links_refused, &errsv))
-        return TRUE;
+        {
+          keep_times_after_rename (ctx, fc);
+          return TRUE;
+        }
       if (errsv != EEXIST || entry->replace)
         return ferry_file_copy_fail_errno (fc, errsv, TRUE, error);
       if (!ferry_place_settle_late (ctx, entry, error))
