@@ -267,6 +267,7 @@ copy_tree (FerryRun *self, FerryPlan *plan, FerryTreeContext *ctx)
   ctx->adaptations = self->adaptations;
   ctx->links_apart = !self->rules.keeps_hardlinks;
   ctx->resuming = self->resuming;
+  ctx->rules = self->rules;
   ferry_conflicts_set_rules (ctx->conflicts, &self->rules);
   tree = ferry_tree_copy_new (ctx);
   for (guint i = 0; i < plan->roots->len; i++)

@@ -13,11 +13,6 @@
  * source before anything is appended: the last window a point covered. */
 #define CHECK_WINDOW (4 * 1024 * 1024)
 #define CHECK_BUFFER (256 * 1024)
-/* NTFS keeps times to 100 ns, exFAT to 10 ms, FAT to 2 s: a copy's time
- * cut down (or rounded) so is still the source's. */
-#define NTFS_NSEC       100
-#define ROUNDED_NSEC    (10 * 1000 * 1000)
-#define ROUNDING_MAX_NS (2 * G_GINT64_CONSTANT (1000000000))
 
 /* A run that continues a transfer cut short (a kill, an unplug): what
  * its journal says is on the device is checked, never trusted. A file
@@ -39,28 +34,18 @@ stamp_equal (const FerryJournalStamp *a, const FerryJournalStamp *b)
   return a->size == b->size && a->mtime_sec == b->mtime_sec && a->mtime_nsec == b->mtime_nsec;
 }
 
-static gboolean
-copy_time_matches (const struct stat *copy, const struct stat *source)
-{
-  gint64 copy_ns = copy->st_mtim.tv_sec * G_GINT64_CONSTANT (1000000000) + copy->st_mtim.tv_nsec;
-  gint64 source_ns
-      = source->st_mtim.tv_sec * G_GINT64_CONSTANT (1000000000) + source->st_mtim.tv_nsec;
-
-  if (copy_ns == source_ns)
-    return TRUE;
-  if (copy->st_mtim.tv_nsec % NTFS_NSEC == 0 && ABS (copy_ns - source_ns) < NTFS_NSEC)
-    return TRUE;
-  return copy->st_mtim.tv_nsec % ROUNDED_NSEC == 0 && ABS (copy_ns - source_ns) < ROUNDING_MAX_NS;
-}
-
 /* Whether @copy, found under the name a source @source goes to, is that
  * source's copy as an earlier run left it: a regular file of its size
- * and time (the name is only ever given to a whole copy). */
+ * and time, the time as finely as the destination's @rules keep it (NTFS
+ * 100 ns, exFAT 10 ms or 1 s through exfat-fuse, FAT 2 s). The name is
+ * only ever given to a whole copy. */
 gboolean
-ferry_continue_copy_matches (const struct stat *copy, const struct stat *source)
+ferry_continue_copy_matches (const FerryFsRules *rules,
+                             const struct stat *copy,
+                             const struct stat *source)
 {
   return S_ISREG (copy->st_mode) && copy->st_size == source->st_size
-         && copy_time_matches (copy, source);
+         && ferry_fs_rules_same_time (rules, &copy->st_mtim, &source->st_mtim);
 }
 
 static FerryJournal *
@@ -88,7 +73,7 @@ ferry_continue_carry (FerryTreeContext *ctx, FerryEntry *entry)
     return FALSE;
   entry->replace = known && S_ISREG (copy.st_mode);
   if ((known && !stamp_equal (&recorded, &source))
-      || !ferry_continue_copy_matches (&copy, &entry->st))
+      || !ferry_continue_copy_matches (&ctx->rules, &copy, &entry->st))
     return FALSE;
   ferry_journal_complete (journal_of (ctx), relpath, &source);
   ferry_counters_add_carried (ctx->counters, entry->st.st_size);

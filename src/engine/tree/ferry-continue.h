@@ -6,7 +6,9 @@
 
 G_BEGIN_DECLS
 
-gboolean ferry_continue_copy_matches (const struct stat *copy, const struct stat *source);
+gboolean ferry_continue_copy_matches (const FerryFsRules *rules,
+                                      const struct stat *copy,
+                                      const struct stat *source);
 gboolean ferry_continue_carry (FerryTreeContext *ctx, FerryEntry *entry);
 gboolean ferry_continue_open_temp (FerryTreeContext *ctx, FerryFileCopy *fc);
 void ferry_continue_note_complete (FerryTreeContext *ctx,

@@ -364,7 +364,7 @@ note_if_carried (FerryPreflight *self, const Folder *folder, const Entry *entry)
 
   if (self->resuming && S_ISREG (entry->st.st_mode) && folder->dst_fd >= 0
       && fstatat (folder->dst_fd, entry->copy_name, &there, AT_SYMLINK_NOFOLLOW) == 0
-      && ferry_continue_copy_matches (&there, &entry->st))
+      && ferry_continue_copy_matches (&self->rules, &there, &entry->st))
     self->reclaimable += ferry_fs_rules_space_for (&self->rules, there.st_size);
 }
 

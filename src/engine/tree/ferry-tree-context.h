@@ -39,6 +39,7 @@ typedef struct
   FerryCopyTarget *target;
   FerryConflicts *conflicts;
   FerryHardlinks *hardlinks;
+  FerryFsRules rules; /* of the destination */
   FerryMetaPolicy meta;
   FerryErrorPolicy error_policy;
   gboolean verify;
