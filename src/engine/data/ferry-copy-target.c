@@ -22,8 +22,7 @@ ferry_copy_target_new (int dir_fd, const char *path, FerryCounters *counters, Fe
   self->control = control;
   self->n_pieces = 1;
   self->through_fuse = ferry_fs_is_fuse (dir_fd);
-  self->renames_folders = TRUE;
-  self->renames_keep_times = TRUE;
+  self->renames_faithfully = TRUE;
   g_mutex_init (&self->pseudo_lock);
   self->pseudo_devs = g_hash_table_new (NULL, NULL);
   return self;
@@ -159,7 +158,7 @@ ferry_copy_target_adopt_named (FerryCopyTarget *self, GPtrArray *named)
 gboolean
 ferry_copy_target_places_folders (FerryCopyTarget *self)
 {
-  return self->renames_folders && ferry_copy_target_get_strategy (self) == self->first
+  return self->renames_faithfully && ferry_copy_target_get_strategy (self) == self->first
          && ferry_strategy_knows_fast (self->first);
 }
 
@@ -175,7 +174,7 @@ ferry_copy_target_places_folders (FerryCopyTarget *self)
 gboolean
 ferry_copy_target_places_file_folders (FerryCopyTarget *self)
 {
-  return self->renames_folders && ferry_copy_target_get_strategy (self) == self->first
+  return self->renames_faithfully && ferry_copy_target_get_strategy (self) == self->first
          && ferry_strategy_holds (self->first);
 }
 

@@ -29,13 +29,12 @@ struct _FerryCopyTarget
   FerryControl *control;
   guint n_pieces;                /* threads for one very large file */
   gboolean through_fuse;         /* a FUSE daemon (exfat-fuse, ntfs-3g) writes the device */
-  /* FALSE where a folder renamed loses what it holds (FAT through fusefat:
-   * its listing comes back empty, and its files' clusters are free once
-   * unmounted): no folder is built under a hidden name there */
-  gboolean renames_folders;
-  /* FALSE where a file renamed takes the time of the rename (fusefat
-   * too): its times are set again once it has its name */
-  gboolean renames_keep_times;
+  /* FALSE where a rename is not faithful (FAT through fusefat): a folder
+   * renamed loses what it holds (its listing comes back empty, its files'
+   * clusters are free once unmounted), so none is built under a hidden
+   * name; a file renamed takes the time of the rename, so its times are
+   * set again once it has its name */
+  gboolean renames_faithfully;
   atomic_bool range_unsupported; /* copy_file_range refused this pair of filesystems */
   _Atomic (FerryStrategy *) strategy;
   FerryStrategy *first;

@@ -188,8 +188,7 @@ start_target (FerryRun *self, FerryPlan *plan)
   /* fusefat loses a renamed folder's contents (checked after a remount:
    * the files' clusters free), and stamps a renamed file with the time of
    * the rename; exfat-fuse, ntfs-3g and kernel vfat do neither. */
-  target->renames_folders = !(self->rules.kind == FERRY_FS_KIND_FAT && target->through_fuse);
-  target->renames_keep_times = target->renames_folders;
+  target->renames_faithfully = !(self->rules.kind == FERRY_FS_KIND_FAT && target->through_fuse);
   if (starts_slow (self))
     strategy = new_slow_strategy (self, target);
   else

@@ -143,7 +143,7 @@ keep_times_after_rename (FerryTreeContext *ctx, FerryFileCopy *fc)
   FerryMetaTarget dst = { fc->tmp.fd, -1, NULL, FALSE, 0 };
   int errsv;
 
-  if (!ctx->target->renames_keep_times)
+  if (!ctx->target->renames_faithfully)
     (void) ferry_metadata_apply_times (&ctx->meta, dst, &fc->st, &errsv);
 }
 
