@@ -218,7 +218,7 @@ fill_to (const char *dir, const char *path, guint64 keep)
 }
 
 static FerryTestStick *
-exfat_stick (const char *scratch, guint64 size, guint64 rate)
+new_stick (const char *scratch, FerryTestStickFs fs, guint64 size, guint64 rate)
 {
   g_autofree char *workdir = g_build_filename (scratch, "stick", NULL);
   FerryTestStickOptions options = {
@@ -226,7 +226,7 @@ exfat_stick (const char *scratch, guint64 size, guint64 rate)
     .label = "LEFTOVERS",
     .size_bytes = size,
     .rate_bytes_per_sec = rate,
-    .fs = FERRY_TEST_STICK_FS_EXFAT,
+    .fs = fs,
   };
 
   return ferry_test_stick_new_or_skip_full (&options);
@@ -240,7 +240,7 @@ static void
 test_stale_temp_exfat (Fixture *f, gconstpointer data)
 {
   g_autofree char *big = g_build_filename (f->src, "big.bin", NULL);
-  g_autoptr (FerryTestStick) stick = exfat_stick (f->scratch, 96 * MB, 8 * MB);
+  g_autoptr (FerryTestStick) stick = new_stick (f->scratch, FERRY_TEST_STICK_FS_EXFAT, 96 * MB, 8 * MB);
   g_autoptr (GSubprocess) process = NULL;
   g_autofree char *temp = NULL;
   g_autofree char *filler = NULL;
@@ -279,7 +279,7 @@ test_live_temp_exfat (Fixture *f, gconstpointer data)
 {
   g_autofree char *big = g_build_filename (f->src, "big.bin", NULL);
   g_autofree char *small = g_build_filename (f->src, "small.txt", NULL);
-  g_autoptr (FerryTestStick) stick = exfat_stick (f->scratch, 96 * MB, 2 * MB);
+  g_autoptr (FerryTestStick) stick = new_stick (f->scratch, FERRY_TEST_STICK_FS_EXFAT, 96 * MB, 2 * MB);
   g_autoptr (GSubprocess) process = NULL;
   g_autoptr (GError) error = NULL;
   g_autofree char *temp = NULL;
@@ -438,6 +438,18 @@ test_stale_hidden_folders (Fixture *f, gconstpointer data)
   close (locked_fd);
 }
 
+/* Four files of 10 MB in the folder @dir, made first. */
+static void
+write_parts (const char *dir, guint seed)
+{
+  ferry_test_make_dirs (dir);
+  for (guint i = 0; i < 4; i++)
+    {
+      g_autofree char *name = g_strdup_printf ("part%u.bin", i);
+      ferry_test_write_random (ferry_test_path (dir, name, NULL), 10 * MB, seed + i);
+    }
+}
+
 /* On a disk fast by its class a new folder is built whole under a hidden
  * name, so a kill leaves most of what was copied in it. The next run
  * removes it before it writes, and counts its space as free: here a
@@ -447,10 +459,7 @@ test_stale_hidden_folders (Fixture *f, gconstpointer data)
 static void
 test_stale_hidden_folder_space (Fixture *f, gconstpointer data)
 {
-  g_autofree char *workdir = g_build_filename (f->scratch, "stick", NULL);
-  FerryTestStickOptions options = { .workdir = workdir, .label = "LEFTOVERS",
-                                    .size_bytes = 96 * MB, .fs = FERRY_TEST_STICK_FS_EXT4 };
-  g_autoptr (FerryTestStick) stick = ferry_test_stick_new_or_skip_full (&options);
+  g_autoptr (FerryTestStick) stick = new_stick (f->scratch, FERRY_TEST_STICK_FS_EXT4, 96 * MB, 0);
   g_autofree char *boot = boot_tag ();
   g_autofree char *stale = hidden_folder_name (boot, dead_pid (), "1", "00000006");
   g_autofree char *tree = g_build_filename (f->src, "tree", NULL);
@@ -463,19 +472,9 @@ test_stale_hidden_folder_space (Fixture *f, gconstpointer data)
   if (stick == NULL)
     return;
   mnt = ferry_test_stick_get_mountpoint (stick);
-  ferry_test_make_dirs (ferry_test_path (tree, "photos", NULL));
-  for (guint i = 0; i < 4; i++)
-    {
-      g_autofree char *name = g_strdup_printf ("part%u.bin", i);
-      ferry_test_write_random (ferry_test_path (tree, "photos", name, NULL), 10 * MB, 60 + i);
-    }
+  write_parts (ferry_test_path (tree, "photos", NULL), 60);
   stale_path = g_build_filename (mnt, "tree", stale, NULL);
-  ferry_test_make_dirs (stale_path);
-  for (guint i = 0; i < 4; i++)
-    {
-      g_autofree char *name = g_strdup_printf ("part%u.bin", i);
-      ferry_test_write_random (ferry_test_path (stale_path, name, NULL), 10 * MB, 70 + i);
-    }
+  write_parts (stale_path, 70);
   filler = g_build_filename (mnt, "filler.bin", NULL);
   fill_to (mnt, filler, 20 * MB);
 
@@ -595,7 +594,7 @@ test_rename_asked_once_exfat (Fixture *f, gconstpointer data)
   guint calls;
 
   if (ferry_test_skip_without_strace ()
-      || (stick = exfat_stick (f->scratch, 64 * MB, 0)) == NULL)
+      || (stick = new_stick (f->scratch, FERRY_TEST_STICK_FS_EXFAT, 64 * MB, 0)) == NULL)
     return;
   write_days (f->src, 4, 10, "note", "txt");
   calls = ferry_test_count_traced_calls ("renameat2", "renameat2",
@@ -619,7 +618,7 @@ test_xattrless_source_exfat (Fixture *f, gconstpointer data)
   guint calls;
 
   if (ferry_test_skip_without_strace ()
-      || (stick = exfat_stick (f->scratch, 64 * MB, 0)) == NULL)
+      || (stick = new_stick (f->scratch, FERRY_TEST_STICK_FS_EXFAT, 64 * MB, 0)) == NULL)
     return;
   tree = g_build_filename (ferry_test_stick_get_mountpoint (stick), "photos", NULL);
   write_days (tree, 3, 13, "img", "jpg");

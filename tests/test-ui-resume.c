@@ -224,6 +224,17 @@ interrupted_row_shown (gpointer data)
   return interrupted_row (data) != NULL;
 }
 
+/* An emulated USB stick of 96 MiB taking 2 MiB a second, CRUZER,
+ * mounted at @folder; NULL, the test skipped, where it cannot be made. */
+static FerryTestStick *
+new_cruzer (Fixture *f, const char *folder)
+{
+  g_autofree char *workdir = g_build_filename (f->w.scratch, "stick-work", NULL);
+
+  return ferry_test_stick_new_or_skip (workdir, folder, "CRUZER", 96 * 1024 * 1024,
+                                       2 * 1024 * 1024);
+}
+
 /* "Holiday video.mp4" (24 MiB) dropped on CRUZER, mounted at @folder,
  * written the way a USB stick is, from the first byte; returns the mount
  * once the journal has a durability point behind the copy. */
@@ -250,10 +261,8 @@ drop_video_on_cruzer (Fixture *f, const char *folder, GSettings *settings)
 static void
 test_unplugged_mid_copy (Fixture *f, gconstpointer data)
 {
-  g_autofree char *workdir = g_build_filename (f->w.scratch, "stick-work", NULL);
   g_autofree char *folder = g_build_filename (f->w.scratch, "CRUZER", NULL);
-  g_autoptr (FerryTestStick) stick
-      = ferry_test_stick_new_or_skip (workdir, folder, "CRUZER", 96 * 1024 * 1024, 2 * 1024 * 1024);
+  g_autoptr (FerryTestStick) stick = new_cruzer (f, folder);
   g_autoptr (GSettings) settings = g_settings_new (APPLICATION_ID);
   g_autoptr (FerryTestMount) mount = NULL;
   g_autoptr (GError) error = NULL;
@@ -291,10 +300,8 @@ no_transfer_row (gpointer data)
 static void
 test_cancelled_mid_copy (Fixture *f, gconstpointer data)
 {
-  g_autofree char *workdir = g_build_filename (f->w.scratch, "stick-work", NULL);
   g_autofree char *folder = g_build_filename (f->w.scratch, "CRUZER", NULL);
-  g_autoptr (FerryTestStick) stick
-      = ferry_test_stick_new_or_skip (workdir, folder, "CRUZER", 96 * 1024 * 1024, 2 * 1024 * 1024);
+  g_autoptr (FerryTestStick) stick = new_cruzer (f, folder);
   g_autoptr (GSettings) settings = g_settings_new (APPLICATION_ID);
   g_autoptr (FerryTestMount) mount = NULL;
   g_autoptr (GError) error = NULL;
