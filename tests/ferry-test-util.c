@@ -7,6 +7,7 @@
 #include <fcntl.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <sys/xattr.h>
 #include <unistd.h>
 
@@ -101,6 +102,36 @@ ferry_test_write_random (const char *path, gsize size, guint32 seed)
       size -= n;
     }
   g_assert_cmpint (close (fd), ==, 0);
+}
+
+/* Takes all free space on @dir's filesystem but about @keep bytes, in
+ * one allocated file, "filler.bin", whose path is returned: as another
+ * program filling the drive would. A copy writing there at the same
+ * time may take space between the look and the allocation: then a
+ * little more is left, a MiB at a time. */
+char *
+ferry_test_fill_leaving (const char *dir, guint64 keep)
+{
+  char *path = g_build_filename (dir, "filler.bin", NULL);
+  int fd = open (path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+  int err = ENOSPC;
+
+  g_assert_cmpint (fd, >=, 0);
+  for (guint64 more = 0; err == ENOSPC && more < 64 * 1024 * 1024; more += 1024 * 1024)
+    {
+      struct statvfs vfs;
+      guint64 free_now;
+
+      /* A failed allocation may keep part of what it took. */
+      g_assert_cmpint (ftruncate (fd, 0), ==, 0);
+      g_assert_cmpint (fstatvfs (fd, &vfs), ==, 0);
+      free_now = (guint64) vfs.f_bfree * vfs.f_frsize;
+      g_assert_cmpuint (free_now, >, keep + more);
+      err = posix_fallocate (fd, 0, (off_t) (free_now - keep - more));
+    }
+  g_assert_cmpint (err, ==, 0);
+  g_assert_cmpint (close (fd), ==, 0);
+  return path;
 }
 
 void

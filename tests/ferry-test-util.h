@@ -38,6 +38,7 @@ void ferry_test_remove_tree (const char *path);
 
 void ferry_test_write_random (const char *path, gsize size, guint32 seed);
 void ferry_test_write_text (const char *path, const char *text);
+char *ferry_test_fill_leaving (const char *dir, guint64 keep);
 void ferry_test_make_dirs (const char *path);
 void ferry_test_set_times (const char *path, gint64 sec, long nsec);
 void ferry_test_make_sparse (const char *path, goffset size, goffset data_at, gsize data_len);

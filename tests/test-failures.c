@@ -604,23 +604,6 @@ space_file_name (guint i)
   return g_strdup_printf ("eight-%u", i);
 }
 
-/* Takes all free space on @dir's filesystem but @left. */
-static void
-fill_leaving (const char *dir, guint64 left)
-{
-  g_autofree char *path = g_build_filename (dir, "filler", NULL);
-  int fd = open (path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
-  struct statvfs vfs;
-  guint64 free_bytes;
-
-  g_assert_cmpint (fd, >=, 0);
-  g_assert_cmpint (fstatvfs (fd, &vfs), ==, 0);
-  free_bytes = (guint64) vfs.f_bfree * vfs.f_frsize;
-  g_assert_cmpuint (free_bytes, >, left);
-  g_assert_cmpint (fallocate (fd, 0, 0, free_bytes - left), ==, 0);
-  g_assert_cmpint (close (fd), ==, 0);
-}
-
 /* The copy that filled the disk names the file it could not write. The
  * folder it went into was new, so it was built under a hidden name and
  * the failure removed it whole: nothing is under a final name, not even
@@ -660,7 +643,7 @@ check_no_space (Fixture *f)
   ferry_test_wait_for_phase (job, FERRY_PHASE_COPYING);
   ferry_test_spin (SETTLE_MS);
   g_assert_cmpuint (get_bytes_written (job), ==, 0);
-  fill_leaving (small, LEFT_FREE);
+  g_free (ferry_test_fill_leaving (small, LEFT_FREE));
   ferry_job_resume (job);
   ferry_test_job_wait (&run, JOB_TIMEOUT_MS);
 

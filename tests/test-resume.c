@@ -12,7 +12,6 @@
 #include <signal.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/statvfs.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -373,19 +372,32 @@ test_kill_mid_tree (Fixture *f, gconstpointer data)
   run_again (f, total, durable, NULL);
 }
 
+/* What ferry-copy said (@err) after a run cut short: how much of the
+ * transfer (100 kB files, @total bytes) the journal has on FERRYTEST,
+ * then @how_to_go_on. The same command then carries that over. */
+static void
+assert_says_how_to_go_on (Fixture *f, guint64 total, const char *err, const char *how_to_go_on)
+{
+  guint64 durable = read_journal (f).durable;
+  g_autofree char *durable_text = g_format_size (durable);
+  g_autofree char *total_text = g_format_size (total);
+  g_autofree char *kept = NULL;
+
+  g_assert_cmpuint (durable, >=, 16 * MB);
+  kept = g_strdup_printf ("%s of %s is on FERRYTEST. %s\n", durable_text, total_text, how_to_go_on);
+  g_assert_nonnull (strstr (err, kept));
+  run_again (f, total, durable, NULL);
+}
+
 /* Ctrl+C on a copy to a stick keeps its journal, as a kill does; and
  * ferry-copy says so: how much is on the stick, and that the same
  * command goes on from there. That command then carries it over. */
 static void
 test_interrupt_says_how_to_go_on (Fixture *f, gconstpointer data)
 {
-  guint64 total = 1000 * 100 * 1000, durable;
   g_autoptr (GSubprocess) copy = NULL;
   g_autoptr (GError) error = NULL;
   g_autofree char *err = NULL;
-  g_autofree char *kept = NULL;
-  g_autofree char *durable_text = NULL;
-  g_autofree char *total_text = g_format_size (total);
 
   if (f->stick == NULL)
     return;
@@ -401,16 +413,40 @@ test_interrupt_says_how_to_go_on (Fixture *f, gconstpointer data)
   g_assert_no_error (error);
   g_test_message ("the run interrupted said: %s", err);
   g_assert_cmpint (g_subprocess_get_exit_status (copy), ==, 130);
-
-  durable = read_journal (f).durable;
-  g_assert_cmpuint (durable, >=, 16 * MB);
-  durable_text = g_format_size (durable);
-  kept = g_strdup_printf ("%s of %s is on FERRYTEST. Run the same command again to go on from "
-                          "there, or add --restart to copy everything anew.\n",
-                          durable_text, total_text);
   g_assert_nonnull (strstr (err, "The copy was cancelled\n"));
-  g_assert_nonnull (strstr (err, kept));
-  run_again (f, total, durable, NULL);
+  assert_says_how_to_go_on (f, 1000 * 100 * 1000, err,
+                            "Run the same command again to go on from there, or add --restart "
+                            "to copy everything anew.");
+}
+
+/* The stick fills up mid-copy (another program wrote to it): ferry-copy
+ * names the file that did not fit, then says how much of the whole
+ * transfer is on the stick (the file that failed counted in it too) and
+ * that, with room made, the same command goes on from there. It does. */
+static void
+test_full_says_how_to_go_on (Fixture *f, gconstpointer data)
+{
+  g_autoptr (GSubprocess) copy = NULL;
+  g_autoptr (GError) error = NULL;
+  g_autofree char *err = NULL;
+  g_autofree char *filler = NULL;
+
+  if (f->stick == NULL)
+    return;
+  make_tree (f->src, 1000, 100 * 1000);
+  copy = spawn_copy (f->src, f->dst, NULL, NULL);
+  wait_for_journal (f, copy, &(JournalSays){ 16 * MB, 0, 20 });
+  filler = ferry_test_fill_leaving (f->dst, 4 * MB);
+  lift_throttle (f);
+  g_subprocess_communicate_utf8 (copy, NULL, NULL, NULL, &err, &error);
+  g_assert_no_error (error);
+  g_test_message ("the run that filled the stick said: %s", err);
+  g_assert_cmpint (g_subprocess_get_exit_status (copy), ==, 1);
+  g_assert_nonnull (strstr (err, "No space left on device"));
+  g_assert_cmpint (unlink (filler), ==, 0);
+  assert_says_how_to_go_on (
+      f, 1000 * 100 * 1000, err,
+      "Make room on it and run the same command again to go on from there.");
 }
 
 /* A stick Ferry measures and finds fast (here 150 MB/s, over twice what
@@ -496,25 +532,6 @@ survey_new (const char *dir)
   return survey;
 }
 
-/* Leaves @keep bytes free on the filesystem of @dir (as root sees it),
- * with a file allocated, not written. */
-static void
-fill_leaving (const char *dir, guint64 keep)
-{
-  g_autofree char *path = g_build_filename (dir, "filler.bin", NULL);
-  struct statvfs vfs;
-  guint64 free_now;
-  int fd;
-
-  g_assert_cmpint (statvfs (dir, &vfs), ==, 0);
-  free_now = (guint64) vfs.f_bfree * vfs.f_frsize;
-  g_assert_cmpuint (free_now, >, keep);
-  fd = open (path, O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
-  g_assert_cmpint (fd, >=, 0);
-  g_assert_cmpint (posix_fallocate (fd, 0, free_now - keep), ==, 0);
-  close (fd);
-}
-
 /* On a device fast by its class (--device=fast takes that path: never
  * measured) a folder that was not there is built hidden and named once
  * durable, and a kill leaves it for the next run to remove; files named
@@ -572,7 +589,7 @@ test_kill_fast_by_class_merged (Fixture *f, gconstpointer data)
   /* Room for what is not in place, and the hidden folder's (removed
    * first), with 24 MB to spare: the copy fits only with the files in
    * place counted as carried, not needed again. */
-  fill_leaving (f->dst, total - left.in_place - left.hidden + 24 * MB);
+  g_free (ferry_test_fill_leaving (f->dst, total - left.in_place - left.hidden + 24 * MB));
 
   lift_throttle (f);
   run_copy (f->src, f->dst, "--device=fast", NULL, &err);
@@ -1020,6 +1037,7 @@ main (int argc, char **argv)
   g_test_add ("/resume/kill-mid-tree/ntfs", Fixture, GINT_TO_POINTER (FERRY_TEST_STICK_FS_NTFS),
               fixture_set_up, test_kill_mid_tree, fixture_tear_down);
   ADD ("/resume/interrupt-says-how-to-go-on", test_interrupt_says_how_to_go_on);
+  ADD ("/resume/full-says-how-to-go-on", test_full_says_how_to_go_on);
   ADD ("/resume/kill-measured-fast", test_kill_measured_fast);
   ADD ("/resume/kill-fast-by-class-merged", test_kill_fast_by_class_merged);
   ADD ("/resume/kill-measured-folders", test_kill_measured_folders);

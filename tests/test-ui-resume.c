@@ -335,6 +335,103 @@ test_cancelled_mid_copy (Fixture *f, gconstpointer data)
   ferry_drive_list_remove_mount (f->w.drives, G_MOUNT (mount));
 }
 
+static gboolean
+job_ended (gpointer data)
+{
+  FerryPhase phase = ferry_job_get_phase (data);
+
+  return phase == FERRY_PHASE_FAILED || phase == FERRY_PHASE_DONE;
+}
+
+/* "Photos" (six 8 MiB pictures) dropped on CRUZER, mounted at @folder,
+ * written the way a USB stick is; once the journal has a durability
+ * point, another program fills the stick up (the filler's path in
+ * @filler), and the stick goes at full speed from then on. Returns the transfer's job, once it has ended. */
+static FerryJob *
+drop_photos_and_fill (Fixture *f,
+                      FerryTestStick *stick,
+                      const char *folder,
+                      GSettings *settings,
+                      char **filler)
+{
+  const char *photos = ferry_test_path (f->w.src, "Photos", NULL);
+  g_autoptr (FerryJob) job = NULL;
+  GtkWidget *transfer;
+  GSList *files;
+
+  ferry_test_make_dirs (photos);
+  for (guint i = 0; i < 6; i++)
+    {
+      g_autofree char *name = g_strdup_printf ("IMG_%04u.raw", i);
+      ferry_test_write_random (ferry_test_path (photos, name, NULL), 8 * 1024 * 1024, 20 + i);
+    }
+  g_settings_set_enum (settings, "device-mode", FERRY_DEVICE_MODE_SLOW);
+  files = ferry_test_ui_files_in (f->w.src, "Photos", NULL);
+  g_assert_true (ferry_destination_row_drop_files (
+      ferry_test_window_drive_row (&f->w, "SanDisk Cruzer"), files));
+  g_slist_free_full (files, g_object_unref);
+  g_assert_true (ferry_test_ui_wait_until (journal_saved, f, 30000));
+  transfer = ferry_test_ui_find (GTK_WIDGET (f->w.window), FERRY_TYPE_TRANSFER_ROW, NULL);
+  g_assert_nonnull (transfer);
+  job = g_object_ref (ferry_transfer_row_get_job (FERRY_TRANSFER_ROW (transfer)));
+  *filler = ferry_test_fill_leaving (folder, 1024 * 1024);
+  g_assert_true (ferry_test_stick_set_rate (stick, 0, NULL));
+  g_assert_true (ferry_test_ui_wait_until (job_ended, job, 30000));
+  g_settings_reset (settings, "device-mode");
+  return g_steal_pointer (&job);
+}
+
+/* CRUZER fills up mid-copy (another program wrote to it): the transfer
+ * stops at the file that did not fit, with others never begun, and its
+ * row says "SanDisk Cruzer is full". Once there is room again, Retry goes
+ * on with the whole transfer from where the drive's data ends, not only
+ * with the file named (before, the files never begun were left out, and
+ * the window said all data was on the drive). With @data, the row is
+ * dismissed instead, and the transfer is offered as interrupted, the
+ * file that failed counted in its size. */
+static void
+test_full_mid_copy (Fixture *f, gconstpointer data)
+{
+  g_autofree char *folder = g_build_filename (f->w.scratch, "CRUZER", NULL);
+  g_autoptr (FerryTestStick) stick = new_cruzer (f, folder);
+  g_autoptr (GSettings) settings = g_settings_new (APPLICATION_ID);
+  g_autoptr (FerryTestMount) mount = NULL;
+  g_autoptr (FerryJob) job = NULL;
+  g_autofree char *filler = NULL;
+  GtkWidget *transfer;
+
+  if (stick == NULL)
+    return;
+  mount = ferry_test_ui_plug_in (f->w.drives, "SanDisk Cruzer", folder);
+  job = drop_photos_and_fill (f, stick, folder, settings, &filler);
+  g_assert_cmpint (ferry_job_get_phase (job), ==, FERRY_PHASE_FAILED);
+  transfer = ferry_test_ui_find (GTK_WIDGET (f->w.window), FERRY_TYPE_TRANSFER_ROW, NULL);
+  ferry_test_ui_wait (400);
+  ferry_test_ui_save_screenshot (GTK_WIDGET (f->w.window), "transfer-drive-full.png");
+  ferry_test_ui_assert_label_soon (transfer, "SanDisk Cruzer is full");
+  /* Its journal is kept, but the transfer's own row says why and offers
+   * Retry: no second row offers to resume it beside that one. */
+  g_assert_null (interrupted_row (f));
+
+  g_assert_cmpint (unlink (filler), ==, 0);
+  if (data == NULL)
+    click (transfer, "_Retry");
+  else
+    {
+      gtk_widget_activate_action (transfer, "transfer.dismiss", NULL);
+      g_assert_true (ferry_test_ui_wait_until (interrupted_row_shown, f, 10000));
+      ferry_test_ui_assert_label_soon (interrupted_row (f), "of 50.3\u00a0MB on CRUZER");
+      click (interrupted_row (f), "_Resume");
+    }
+  ferry_test_ui_assert_label_soon (GTK_WIDGET (f->w.window), "All data is on SanDisk Cruzer");
+  ferry_test_assert_trees_equal (ferry_test_path (f->w.src, "Photos", NULL),
+                                 ferry_test_path (folder, "Photos", NULL),
+                                 FERRY_TEST_COMPARE_CONTENT);
+  g_assert_cmpuint (ferry_test_count_temp_files (folder), ==, 0);
+  g_assert_cmpuint (count_journals (f), ==, 0);
+  ferry_drive_list_remove_mount (f->w.drives, G_MOUNT (mount));
+}
+
 int
 main (int argc, char **argv)
 {
@@ -354,5 +451,9 @@ main (int argc, char **argv)
               test_unplugged_mid_copy, fixture_tear_down);
   g_test_add ("/ui-resume/cancelled-mid-copy", Fixture, NULL, fixture_set_up,
               test_cancelled_mid_copy, fixture_tear_down);
+  g_test_add ("/ui-resume/full-mid-copy", Fixture, NULL, fixture_set_up, test_full_mid_copy,
+              fixture_tear_down);
+  g_test_add ("/ui-resume/full-mid-copy-dismissed", Fixture, "dismiss", fixture_set_up,
+              test_full_mid_copy, fixture_tear_down);
   return g_test_run ();
 }

@@ -303,6 +303,11 @@ ferry_destination_describe_error (FerryDestination *self, const GError *error)
   if (ferry_destination_failed_unplugged (self, error))
     /* TRANSLATORS: why a copy failed, like "SanDisk Cruzer was unplugged" */
     return g_strdup_printf (_ ("%s was unplugged"), self->name);
+  /* Filled up while copying (another program wrote, or more than the
+   * check counted on): the file it happened at is listed below. */
+  if (self->kind == FERRY_DESTINATION_DRIVE && g_error_matches (error, G_IO_ERROR, G_IO_ERROR_NO_SPACE))
+    /* TRANSLATORS: why a copy stopped, like "SanDisk Cruzer is full" */
+    return g_strdup_printf (_ ("%s is full"), self->name);
   return ferry_destination_name_paths (self, error->message);
 }
 

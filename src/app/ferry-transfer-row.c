@@ -492,6 +492,15 @@ ferry_transfer_row_finished (FerryTransferRow *self, const GError *error)
   update_room (self);
 }
 
+/* Why the job did not copy everything; NULL while it runs or when it
+ * copied everything. */
+const GError *
+ferry_transfer_row_get_outcome (FerryTransferRow *self)
+{
+  g_return_val_if_fail (FERRY_IS_TRANSFER_ROW (self), NULL);
+  return self->outcome;
+}
+
 const char *
 ferry_transfer_row_get_status (FerryTransferRow *self)
 {

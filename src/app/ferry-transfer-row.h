@@ -28,6 +28,7 @@ FerryTransferRow *ferry_transfer_row_new (FerryJob *job, FerryDestination *desti
 FerryJob *ferry_transfer_row_get_job (FerryTransferRow *self);
 FerryDestination *ferry_transfer_row_get_destination (FerryTransferRow *self);
 void ferry_transfer_row_finished (FerryTransferRow *self, const GError *error);
+const GError *ferry_transfer_row_get_outcome (FerryTransferRow *self);
 void ferry_transfer_row_set_eject_state (FerryTransferRow *self, FerryEjectState state);
 FerryEjectState ferry_transfer_row_get_eject_state (FerryTransferRow *self);
 const char *ferry_transfer_row_get_status (FerryTransferRow *self);

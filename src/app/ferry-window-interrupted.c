@@ -16,9 +16,12 @@ unfinished_quark (void)
   return g_quark_from_static_string ("ferry-unfinished");
 }
 
-/* Transfers in the queue still running keep journals too: not rows. */
+/* Transfers in the list keep journals too: not rows of their own. One
+ * running goes on itself; one stopped by its drive filling up or failing
+ * says why on its row, whose Retry goes on from the journal. Once that
+ * row is dismissed, the transfer is offered here. */
 static gboolean
-is_running (FerryWindow *self, FerryUnfinished *unfinished)
+is_listed (FerryWindow *self, FerryUnfinished *unfinished)
 {
   GListModel *jobs = G_LIST_MODEL (self->queue);
 
@@ -26,8 +29,7 @@ is_running (FerryWindow *self, FerryUnfinished *unfinished)
     {
       g_autoptr (FerryJob) job = g_list_model_get_item (jobs, i);
 
-      if (ferry_job_get_phase (job) < FERRY_PHASE_DONE
-          && ferry_unfinished_is_of_job (unfinished, job))
+      if (ferry_unfinished_is_of_job (unfinished, job))
         return TRUE;
     }
   return FALSE;
@@ -125,7 +127,7 @@ new_row (FerryWindow *self, FerryUnfinished *unfinished)
 static gboolean
 is_shown (FerryWindow *self, FerryUnfinished *unfinished)
 {
-  if (is_running (self, unfinished))
+  if (is_listed (self, unfinished))
     return FALSE;
   return ferry_unfinished_is_present (unfinished)
          || g_hash_table_contains (self->interrupted_here, ferry_unfinished_get_id (unfinished));
@@ -185,7 +187,7 @@ on_job_finished (FerryQueue *queue, FerryJob *job, GError *error, FerryWindow *s
 }
 
 static void
-on_drives_changed (GListModel *drives, guint position, guint removed, guint added, FerryWindow *self)
+on_list_changed (GListModel *list, guint position, guint removed, guint added, FerryWindow *self)
 {
   _ferry_window_load_interrupted (self);
 }
@@ -194,7 +196,9 @@ void
 _ferry_window_bind_interrupted (FerryWindow *self)
 {
   self->interrupted_here = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
-  g_signal_connect_object (self->drives, "items-changed", G_CALLBACK (on_drives_changed), self, 0);
+  g_signal_connect_object (self->drives, "items-changed", G_CALLBACK (on_list_changed), self, 0);
+  /* A transfer's row dismissed may leave its journal to be offered. */
+  g_signal_connect_object (self->queue, "items-changed", G_CALLBACK (on_list_changed), self, 0);
   g_signal_connect_object (self->queue, "job-finished", G_CALLBACK (on_job_finished), self,
                            G_CONNECT_AFTER);
   _ferry_window_load_interrupted (self);

@@ -124,20 +124,31 @@ start_retry (FerryWindow *self, FerryJob *failed, GPtrArray *sources, GFile *fol
   _ferry_window_start_job (self, job);
 }
 
-/* Retry: the files that failed, each again to where it was going; all of
- * a transfer refused before it wrote anything (its drive was not plugged
- * in). The new transfers take the old one's place. */
+/* Retry, after a transfer went on past files that failed: those files,
+ * each again to where it was going. After one that something stopped (its
+ * drive full or failing, or not plugged in before it began): all of it
+ * again, the same sources to the same place, so it goes on from where the
+ * drive's data ends when its journal was kept (files it never began are
+ * no failures, and retrying only the failed file left them out). The new
+ * transfers take the old one's place. */
 static void
 on_row_retry (FerryTransferRow *row, FerryWindow *self)
 {
   FerryJob *failed = ferry_transfer_row_get_job (row);
-  g_autoptr (GPtrArray) failures = ferry_job_dup_failures (failed);
-  g_autoptr (GHashTable) by_folder = sources_by_folder (failures);
+  const GError *outcome = ferry_transfer_row_get_outcome (row);
+  g_autoptr (GPtrArray) failures = NULL;
+  g_autoptr (GHashTable) by_folder = NULL;
   GHashTableIter iter;
   gpointer folder, sources;
 
-  if (failures->len == 0)
-    start_retry (self, failed, ferry_job_get_sources (failed), ferry_job_get_destination (failed));
+  if (!g_error_matches (outcome, FERRY_ERROR, FERRY_ERROR_PARTIAL))
+    {
+      start_retry (self, failed, ferry_job_get_sources (failed), ferry_job_get_destination (failed));
+      on_row_dismiss (row, self);
+      return;
+    }
+  failures = ferry_job_dup_failures (failed);
+  by_folder = sources_by_folder (failures);
   g_hash_table_iter_init (&iter, by_folder);
   while (g_hash_table_iter_next (&iter, &folder, &sources))
     start_retry (self, failed, sources, folder);

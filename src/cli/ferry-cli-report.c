@@ -137,31 +137,35 @@ describe_kept (FerryUnfinished *unfinished)
   return g_strdup_printf (_ ("%s of %s is on the drive."), durable, total);
 }
 
-/* A copy stopped by Ctrl+C, or by its drive going away, keeps its
- * journal where it has one (a stick, a drive Ferry measures), and the
- * same command goes on from what the drive has: nothing else would tell
- * the person so. Not after other failures: the same command would meet
- * them again. */
+/* A copy stopped by Ctrl+C, by its drive going away or filling up
+ * keeps its journal where it has one (a stick, a drive Ferry measures),
+ * and the same command goes on from what the drive has: nothing else
+ * would tell the person so. Not after other failures: the same command
+ * would meet them again. */
 static void
 print_how_to_go_on (FerryJob *job, const FerryCliOutcome *outcome)
 {
   g_autoptr (FerryUnfinished) unfinished = find_unfinished_of (job);
+  gboolean full = g_error_matches (outcome->error, G_IO_ERROR, G_IO_ERROR_NO_SPACE);
   g_autofree char *kept = NULL;
   gboolean present;
 
   if (unfinished == NULL)
     return;
   present = ferry_unfinished_is_present (unfinished);
-  if (present && !outcome->interrupted)
+  if (present && !outcome->interrupted && !full)
     return;
   kept = describe_kept (unfinished);
-  if (present)
+  if (!present)
+    fprintf (stderr, "%s %s\n", kept,
+             _ ("Plug it in again and run the same command to go on from there."));
+  else if (outcome->interrupted)
     fprintf (stderr, "%s %s\n", kept,
              _ ("Run the same command again to go on from there, or add --restart to copy "
                 "everything anew."));
   else
     fprintf (stderr, "%s %s\n", kept,
-             _ ("Plug it in again and run the same command to go on from there."));
+             _ ("Make room on it and run the same command again to go on from there."));
 }
 
 /**

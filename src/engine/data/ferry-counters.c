@@ -70,6 +70,15 @@ ferry_counters_add_total (FerryCounters *self, gint64 bytes)
   ferry_counters_touch (self);
 }
 
+/* What the transfer is, for its journal: the files that failed too,
+ * which a run continuing it will copy again. */
+guint64
+ferry_counters_get_transfer_total (FerryCounters *self)
+{
+  return (guint64) MAX (atomic_load (&self->bytes_total), 0)
+         + ferry_counters_get (&self->bytes_failed);
+}
+
 /* Durable can never be ahead of written (read once: MIN() would read it
  * twice, and a writer may add between the two). */
 void

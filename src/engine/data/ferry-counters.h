@@ -30,6 +30,9 @@ typedef struct
   /* in files under their final names in folders that have theirs (not
    * hidden ones), named at once or carried: what a kill leaves in place */
   atomic_uint_fast64_t bytes_placed;
+  /* of files that failed: they left bytes_total, but a transfer cut
+   * short still owes them (a run that continues it copies them) */
+  atomic_uint_fast64_t bytes_failed;
   atomic_bool planning_done;
   atomic_bool durable_live;
 
@@ -55,6 +58,7 @@ void ferry_counters_sub (FerryCounters *self, atomic_uint_fast64_t *counter, gui
 void ferry_counters_add_total (FerryCounters *self, gint64 bytes);
 void ferry_counters_set_durable (FerryCounters *self, guint64 bytes);
 void ferry_counters_add_carried (FerryCounters *self, guint64 bytes);
+guint64 ferry_counters_get_transfer_total (FerryCounters *self);
 
 gboolean ferry_counters_current_is_due (FerryCounters *self, gboolean force);
 void ferry_counters_take_current (FerryCounters *self, char *display_path);

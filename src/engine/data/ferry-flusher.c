@@ -636,7 +636,7 @@ note_point (FerryFlusher *self, guint64 written, guint64 placed)
   if (journal == NULL || (self->block_name == NULL && placed == 0))
     return;
   ferry_journal_point_done (journal, self->block_name != NULL ? written : placed,
-                            MAX (atomic_load (&self->counters->bytes_total), 0));
+                            ferry_counters_get_transfer_total (self->counters));
 }
 
 static gpointer

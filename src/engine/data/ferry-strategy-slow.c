@@ -556,7 +556,7 @@ make_point (FerryStrategySlow *self)
   /* Only now: the names this point carried are in it too. */
   if (errsv == 0 && failed == 0 && self->parent.target->journal != NULL)
     ferry_journal_point_done (self->parent.target->journal, written,
-                              MAX (atomic_load (&counters->bytes_total), 0));
+                              ferry_counters_get_transfer_total (counters));
 
   g_mutex_lock (&self->lock);
   if (named_first != NULL)

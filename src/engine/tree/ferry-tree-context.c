@@ -123,6 +123,7 @@ ferry_tree_context_file_failed (FerryTreeContext *ctx,
     return;
 
   ferry_counters_add_total (ctx->counters, -(gint64) bytes);
+  ferry_counters_add (ctx->counters, &ctx->counters->bytes_failed, bytes);
   src_path = ferry_entry_path (entry, TRUE);
   dst_path = ferry_entry_path (entry, FALSE);
   source = g_file_new_for_path (src_path);
