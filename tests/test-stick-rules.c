@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <unistd.h>
 
 #include "ferry-engine.h"
@@ -276,6 +277,93 @@ test_fit_in_clusters (Fixture *f, gconstpointer data)
   g_assert_false (g_file_test (ferry_test_path (f->mnt, "Tiny", NULL), G_FILE_TEST_EXISTS));
 }
 
+/* A stick of @size_bytes beside the fixture's (whose 300 MB take long to
+ * fill, and are more than FAT32 needs to report its size through
+ * fusefat), SMALL. */
+static FerryTestStick *
+new_small_stick (Fixture *f, FerryTestStickFs fs, guint64 size_bytes)
+{
+  g_autofree char *workdir = g_build_filename (f->scratch, "small-stick", NULL);
+  FerryTestStick *stick = ferry_test_stick_new_or_skip_full (
+      &(FerryTestStickOptions){ .workdir = workdir, .label = "SMALL", .size_bytes = size_bytes, .fs = fs });
+
+  g_assert_nonnull (stick); /* the fixture's was made the same way */
+  return stick;
+}
+
+/* A copy the check says fits, fits. On NTFS each file also takes a
+ * record of 1 KiB and its place in the folder's index, over 1,200 bytes
+ * beyond its clusters: counted as FAT's 96 bytes, 3,000 files of 3,000
+ * bytes (16 MB on the stick) were said to need 12.7 MB, and with 14 MB
+ * free the copy ran out of space at its 2,000th file or so. Now it is
+ * refused before anything is written; with 18 MB free it is copied. On
+ * a stick of its own: filling the fixture's through ntfs-3g took 16 s. */
+static void
+test_said_to_fit_fits (Fixture *f, gconstpointer data)
+{
+  g_autofree char *tree = g_build_filename (f->scratch, "Notes", NULL);
+  g_autoptr (FerryTestStick) stick = NULL;
+  g_autoptr (FerryJob) refused = NULL;
+  g_autoptr (FerryJob) fits = NULL;
+  g_autoptr (GError) error = NULL;
+  g_autofree char *filler = NULL;
+  const char *mnt, *copy;
+  struct stat st;
+
+  if (f->stick == NULL)
+    return;
+  stick = new_small_stick (f, GPOINTER_TO_INT (data), 40 * MB);
+  mnt = ferry_test_stick_get_mountpoint (stick);
+  copy = ferry_test_path (mnt, "Notes", NULL);
+  for (guint i = 0; i < 3000; i++)
+    {
+      g_autofree char *folder = g_strdup_printf ("week%02u", i / 100);
+      g_autofree char *name = g_strdup_printf ("note%04u.txt", i);
+
+      ferry_test_make_dirs (ferry_test_path (tree, folder, NULL));
+      ferry_test_write_random (ferry_test_path (tree, folder, name, NULL), 3000, i);
+    }
+  filler = ferry_test_fill_leaving (mnt, 14 * MB);
+  refused = job_for (tree, mnt, FERRY_UNSUPPORTED_POLICY_STOP);
+  g_assert_false (ferry_test_run_job (refused, &error));
+  g_test_message ("%s", error->message);
+  g_assert_error (error, FERRY_ERROR, FERRY_ERROR_NOT_ENOUGH_SPACE);
+  g_assert_false (g_file_test (copy, G_FILE_TEST_EXISTS));
+
+  /* 4 MB more free */
+  g_assert_cmpint (stat (filler, &st), ==, 0);
+  g_assert_cmpint (truncate (filler, st.st_size - 4 * MB), ==, 0);
+  fits = job_for (tree, mnt, FERRY_UNSUPPORTED_POLICY_STOP);
+  g_assert_true (ferry_test_run_job (fits, NULL));
+  ferry_test_assert_trees_equal (tree, copy, FERRY_TEST_COMPARE_CONTENT);
+}
+
+/* fusefat reports no size (0 blocks, 0 free) for FAT32 whose clusters
+ * are under 1 KiB, as mkfs.vfat makes them below 260 MB: a copy there is
+ * not refused for want of room it cannot measure (before: "only 0 bytes
+ * are available", whatever the copy). */
+static void
+test_size_unknown (Fixture *f, gconstpointer data)
+{
+  g_autoptr (FerryTestStick) stick = NULL;
+  g_autoptr (FerryJob) job = NULL;
+  g_autoptr (GError) error = NULL;
+  struct statvfs vfs;
+  const char *mnt;
+
+  if (f->stick == NULL)
+    return;
+  stick = new_small_stick (f, GPOINTER_TO_INT (data), 100 * MB);
+  mnt = ferry_test_stick_get_mountpoint (stick);
+  g_assert_cmpint (statvfs (mnt, &vfs), ==, 0);
+  g_assert_cmpuint (vfs.f_blocks, ==, 0);
+  job = job_for (ferry_test_path (f->tree, "Plain", NULL), mnt, FERRY_UNSUPPORTED_POLICY_STOP);
+  g_assert_true (ferry_test_run_job (job, &error));
+  g_assert_no_error (error);
+  ferry_test_assert_trees_equal (ferry_test_path (f->tree, "Plain", NULL),
+                                 ferry_test_path (mnt, "Plain", NULL), FERRY_TEST_COMPARE_CONTENT);
+}
+
 /* Without a terminal ferry-copy stops before writing and names every
  * problem on standard error. */
 static void
@@ -451,6 +539,8 @@ main (int argc, char **argv)
   ADD ("/stick-rules/adapted/ntfs", ntfs, test_adapted);
   ADD ("/stick-rules/asked-skip/exfat", exfat, test_asked_skip);
   ADD ("/stick-rules/fit-in-clusters/exfat", exfat, test_fit_in_clusters);
+  ADD ("/stick-rules/said-to-fit-fits/ntfs", ntfs, test_said_to_fit_fits);
+  ADD ("/stick-rules/size-unknown/fat32", fat32, test_size_unknown);
   ADD ("/stick-rules/cli-refused/exfat", exfat, test_cli_refused);
   ADD ("/stick-rules/too-large/fat32", fat32, test_too_large);
   ADD ("/stick-rules/folders-survive-remount/fat32", fat32, test_folders_survive_remount);

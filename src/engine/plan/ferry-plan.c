@@ -320,12 +320,16 @@ ferry_plan_resolve (const char *const *sources, const char *destination, GError 
   return g_steal_pointer (&plan);
 }
 
+/* G_MAXUINT64 where the destination does not say: fusefat reports no
+ * size at all (0 blocks, 0 free) for FAT32 with clusters under 1 KiB,
+ * as mkfs.vfat makes them below 260 MB; every copy there was refused
+ * for want of room ("only 0 bytes are available"). */
 static guint64
 available_bytes (FerryPlan *plan)
 {
   struct statvfs vfs;
 
-  if (fstatvfs (plan->dst_fd, &vfs) != 0)
+  if (fstatvfs (plan->dst_fd, &vfs) != 0 || vfs.f_blocks == 0)
     return G_MAXUINT64;
   return (guint64) (geteuid () == 0 ? vfs.f_bfree : vfs.f_bavail) * vfs.f_frsize
          + plan->reclaimable;

@@ -290,6 +290,59 @@ ferry_fs_rules_fold_name (const FerryFsRules *rules, const char *name)
 
 /* ------------------------------------------------------- space, time */
 
+/* A directory entry on FAT and exFAT takes 32 bytes, plus one more for
+ * each 15 (exFAT) or 13 (FAT) UTF-16 units of its name; 3 + len / 13
+ * covers both. */
+#define DIR_ENTRY_BYTES      32
+#define NAME_UNITS_PER_ENTRY 13
+/* Every file and folder on NTFS has a record of 1 KiB in the $MFT, and
+ * an entry in its folder's index: 16 bytes, a $FILE_NAME of 66 bytes
+ * and two a UTF-16 unit, to 8 bytes. Index blocks fill about half
+ * before they split: counted three times, the entries cover what
+ * ntfs-3g used (1,000 files of 3,000 bytes: 1,253 bytes a file beyond
+ * their clusters with 4-unit names, 1,446 with 67; 5,000 of them:
+ * 1,219). */
+#define NTFS_RECORD_BYTES      1024
+#define NTFS_INDEX_ENTRY_BYTES (16 + 66)
+#define NTFS_INDEX_COPIES      3
+/* ntfs-3g keeps a file's data inside its record while it fits: up to
+ * 650 bytes with a 4-unit name, 200 with a 203-unit one (checked by
+ * stat's blocks), about 668 less two bytes a unit; a margin below. */
+#define NTFS_RESIDENT_BYTES 640
+
+/**
+ * ferry_fs_rules_entry_space:
+ * @name_units: the length of the entry's name in UTF-16 units
+ *
+ * Returns: the room an entry takes besides its data: its place in its
+ *   folder, and on NTFS its record.
+ */
+guint64
+ferry_fs_rules_entry_space (const FerryFsRules *rules, guint64 name_units)
+{
+  g_return_val_if_fail (rules != NULL, 0);
+  if (rules->kind == FERRY_FS_KIND_NTFS)
+    return NTFS_RECORD_BYTES
+           + NTFS_INDEX_COPIES * ((NTFS_INDEX_ENTRY_BYTES + 2 * name_units + 7) & ~(guint64) 7);
+  return DIR_ENTRY_BYTES * (3 + name_units / NAME_UNITS_PER_ENTRY);
+}
+
+/**
+ * ferry_fs_rules_file_space:
+ * Returns: the room a regular file of @size named with @name_units
+ *   UTF-16 units takes: its entry, and its data in whole clusters
+ *   unless NTFS keeps it in the file's record.
+ */
+guint64
+ferry_fs_rules_file_space (const FerryFsRules *rules, guint64 size, guint64 name_units)
+{
+  guint64 entry = ferry_fs_rules_entry_space (rules, name_units);
+
+  if (rules->kind == FERRY_FS_KIND_NTFS && size + 2 * name_units <= NTFS_RESIDENT_BYTES)
+    return entry;
+  return entry + MIN (ferry_fs_rules_space_for (rules, size), G_MAXUINT64 - entry);
+}
+
 guint64
 ferry_fs_rules_space_for (const FerryFsRules *rules, guint64 size)
 {

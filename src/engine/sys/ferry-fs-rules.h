@@ -50,6 +50,8 @@ FerryNameProblem ferry_fs_rules_check_name (const FerryFsRules *rules, const cha
 char *ferry_fs_rules_adapt_name (const FerryFsRules *rules, const char *name); /* a name the drive can store; may equal @name when it is fine */
 char *ferry_fs_rules_fold_name (const FerryFsRules *rules, const char *name);  /* key to compare names the drive's way; a plain copy when !folds_case */
 guint64 ferry_fs_rules_space_for (const FerryFsRules *rules, guint64 size);   /* size rounded up to whole clusters (0 stays 0) */
+guint64 ferry_fs_rules_entry_space (const FerryFsRules *rules, guint64 name_units);
+guint64 ferry_fs_rules_file_space (const FerryFsRules *rules, guint64 size, guint64 name_units);
 gboolean ferry_fs_rules_same_time (const FerryFsRules *rules, const struct timespec *a, const struct timespec *b); /* equal at the filesystem's granularity (FAT: 2 s, rounding as FAT stores it) */
 
 G_END_DECLS

@@ -14,11 +14,6 @@
 #include "ferry-tree-size.h"
 #include "ferry-unsupported-private.h"
 
-/* A directory entry on FAT and exFAT takes 32 bytes, plus one more for
- * each 15 (exFAT) or 13 (FAT) UTF-16 units of its name; 3 + len / 13
- * covers both. */
-#define DIR_ENTRY_BYTES 32
-#define NAME_UNITS_PER_ENTRY 13
 #define LISTING_BUFFER_SIZE (64 * 1024)
 
 /**
@@ -317,20 +312,21 @@ record (FerryPreflight *self, Folder *folder, Entry *entry, FerryUnsupportedKind
                                                              entry->st.st_size));
 }
 
-/* The space an entry takes: its clusters, and its place in the folder. */
+/* The space an entry takes, the drive's way: its clusters, its place in
+ * the folder, and on NTFS its record. */
 static guint64
 space_for (FerryPreflight *self, const Entry *entry)
 {
   glong units = 0;
   g_autofree gunichar2 *utf16 = g_utf8_to_utf16 (entry->copy_name, -1, NULL, &units, NULL);
-  guint64 slot = DIR_ENTRY_BYTES * (3 + units / NAME_UNITS_PER_ENTRY);
+  guint64 slot = ferry_fs_rules_entry_space (&self->rules, (guint64) units);
 
   if (S_ISDIR (entry->st.st_mode))
     return slot + self->rules.cluster_size;
   if (entry->followable)
-    return slot + ferry_fs_rules_space_for (&self->rules, entry->target_size);
+    return ferry_fs_rules_file_space (&self->rules, entry->target_size, (guint64) units);
   if (S_ISREG (entry->st.st_mode))
-    return slot + ferry_fs_rules_space_for (&self->rules, entry->st.st_size);
+    return ferry_fs_rules_file_space (&self->rules, entry->st.st_size, (guint64) units);
   return slot;
 }
 
