@@ -216,6 +216,58 @@ test_adapted (Fixture *f, gconstpointer data)
   g_assert_cmpuint (ferry_test_count_temp_files (copy), ==, 0);
 }
 
+static int
+compare_names (gconstpointer a, gconstpointer b)
+{
+  return strcmp (*(const char *const *) a, *(const char *const *) b);
+}
+
+/* The names of the folder's entries on the drive, sorted, as one line. */
+static char *
+list_folder (const char *path)
+{
+  g_autoptr (GDir) dir = g_dir_open (path, 0, NULL);
+  g_autoptr (GPtrArray) names = g_ptr_array_new ();
+  const char *name;
+
+  g_assert_nonnull (dir);
+  while ((name = g_dir_read_name (dir)) != NULL)
+    g_ptr_array_add (names, (gpointer) name);
+  g_ptr_array_sort (names, compare_names);
+  g_ptr_array_add (names, NULL);
+  return g_strjoinv (" / ", (char **) names->pdata);
+}
+
+/* Copied again, adapted again: each entry gets the name it got the first
+ * time, and meets its earlier copy as a conflict (skipped here), where
+ * before the second copy made "readme (3).txt" beside "readme (2).txt".
+ * A run that continues one cut short names them so too. */
+static void
+test_adapted_again (Fixture *f, gconstpointer data)
+{
+  g_autofree char *copy = NULL;
+  g_autofree char *first = NULL;
+  g_autofree char *second = NULL;
+  g_autoptr (FerryJob) job = NULL;
+  g_autoptr (FerryJob) again = NULL;
+  g_autoptr (GError) error = NULL;
+
+  if (f->stick == NULL)
+    return;
+  copy = g_build_filename (f->mnt, "Problems", NULL);
+  job = job_for (f->tree, f->mnt, FERRY_UNSUPPORTED_POLICY_ADAPT);
+  g_assert_true (ferry_test_run_job (job, NULL));
+  first = list_folder (copy);
+  g_assert_nonnull (strstr (first, "readme (2).txt"));
+  again = job_for (f->tree, f->mnt, FERRY_UNSUPPORTED_POLICY_ADAPT);
+  ferry_job_set_conflict_policy (again, FERRY_CONFLICT_POLICY_SKIP);
+  if (!ferry_test_run_job (again, &error))
+    g_error ("%s\n%s", error->message, ferry_test_describe_failures (again));
+  second = list_folder (copy);
+  g_assert_cmpstr (second, ==, first);
+  assert_file_text (ferry_test_path (copy, "readme (2).txt", NULL), "lower\n");
+}
+
 static gboolean
 answer_skip (FerryJob *job, FerryUnsupportedReport *report, gpointer user_data)
 {
@@ -537,6 +589,7 @@ main (int argc, char **argv)
   ADD ("/stick-rules/refused/ntfs", ntfs, test_refused);
   ADD ("/stick-rules/adapted/exfat", exfat, test_adapted);
   ADD ("/stick-rules/adapted/ntfs", ntfs, test_adapted);
+  ADD ("/stick-rules/adapted-again/exfat", exfat, test_adapted_again);
   ADD ("/stick-rules/asked-skip/exfat", exfat, test_asked_skip);
   ADD ("/stick-rules/fit-in-clusters/exfat", exfat, test_fit_in_clusters);
   ADD ("/stick-rules/said-to-fit-fits/ntfs", ntfs, test_said_to_fit_fits);

@@ -195,14 +195,22 @@ load_destination (FerryPreflight *self, Folder *folder)
     }
 }
 
+/* Whether a "name (2).ext" is taken: by another entry of this copy, or
+ * by one on the drive spelled otherwise (the drive takes them for one).
+ * One on the drive spelled exactly so is no reason for the next number:
+ * the copy meets it as it meets "name.ext" there, as a conflict settled
+ * as the job says, and a run that continues one cut short carries the
+ * earlier run's copy. Before, each run took the next number: copied
+ * again, a folder with README.txt and readme.txt got "readme (3).txt"
+ * beside "readme (2).txt". */
 static gboolean
 name_taken (const char *name, gpointer user_data)
 {
   Names *names = user_data;
   g_autofree char *folded = ferry_fs_rules_fold_name (names->rules, name);
+  const char *there = g_hash_table_lookup (names->existing, folded);
 
-  return g_hash_table_contains (names->used, folded)
-         || g_hash_table_contains (names->existing, folded);
+  return g_hash_table_contains (names->used, folded) || (there != NULL && strcmp (there, name) != 0);
 }
 
 /* Gives @name a place among the folder's names. An exact match with an
