@@ -621,6 +621,27 @@ compare_entry (Compare *c, int src_dir, int dst_dir, const char *name, const cha
     }
 }
 
+static int
+compare_names (gconstpointer a, gconstpointer b)
+{
+  return strcmp (*(const char *const *) a, *(const char *const *) b);
+}
+
+/* The names in the folder at @path, sorted as strcmp() sorts them. */
+GPtrArray *
+ferry_test_list_sorted (const char *path)
+{
+  g_autoptr (GDir) dir = g_dir_open (path, 0, NULL);
+  GPtrArray *names = g_ptr_array_new_with_free_func (g_free);
+  const char *name;
+
+  g_assert_nonnull (dir);
+  while ((name = g_dir_read_name (dir)) != NULL)
+    g_ptr_array_add (names, g_strdup (name));
+  g_ptr_array_sort (names, compare_names);
+  return names;
+}
+
 static GPtrArray *
 list_names (int dir_fd)
 {

@@ -66,6 +66,7 @@ void ferry_test_wait_for_bytes (FerryJob *job, guint64 at_least);
 void ferry_test_assert_trees_equal (const char *source, const char *copy, FerryTestCompare what);
 void ferry_test_assert_files_equal (const char *a, const char *b);
 guint ferry_test_count_temp_files (const char *dir);
+GPtrArray *ferry_test_list_sorted (const char *path);
 guint ferry_test_count_hidden_folders (const char *dir);
 char **ferry_test_copy_argv (const char *const *prefix, const char *const *args);
 GSubprocess *ferry_test_spawn_copy (const char *const *prefix, const char *const *args);

@@ -50,26 +50,6 @@ assert_content (const char *dir, const char *name, const char *text)
   g_assert_cmpmem (data, len, text, strlen (text));
 }
 
-static int
-compare_names (gconstpointer a, gconstpointer b)
-{
-  return strcmp (*(const char *const *) a, *(const char *const *) b);
-}
-
-static GPtrArray *
-list_sorted (const char *path)
-{
-  g_autoptr (GDir) dir = g_dir_open (path, 0, NULL);
-  GPtrArray *names = g_ptr_array_new_with_free_func (g_free);
-  const char *name;
-
-  g_assert_nonnull (dir);
-  while ((name = g_dir_read_name (dir)) != NULL)
-    g_ptr_array_add (names, g_strdup (name));
-  g_ptr_array_sort (names, compare_names);
-  return names;
-}
-
 static char *
 describe (const char *dir, const char *name)
 {
@@ -392,7 +372,7 @@ keep_both_in_own_folder (Fixture *f, const char *name)
 
   copy_ok (sources, dest, FERRY_CONFLICT_POLICY_KEEP_BOTH);
   assert_content (dest, name, "the original\n");
-  names = list_sorted (dest);
+  names = ferry_test_list_sorted (dest);
   g_assert_cmpuint (names->len, ==, 2);
   for (guint i = 0; i < names->len; i++)
     if (strcmp (names->pdata[i], name) != 0)

@@ -216,24 +216,12 @@ test_adapted (Fixture *f, gconstpointer data)
   g_assert_cmpuint (ferry_test_count_temp_files (copy), ==, 0);
 }
 
-static int
-compare_names (gconstpointer a, gconstpointer b)
-{
-  return strcmp (*(const char *const *) a, *(const char *const *) b);
-}
-
 /* The names of the folder's entries on the drive, sorted, as one line. */
 static char *
 list_folder (const char *path)
 {
-  g_autoptr (GDir) dir = g_dir_open (path, 0, NULL);
-  g_autoptr (GPtrArray) names = g_ptr_array_new ();
-  const char *name;
+  g_autoptr (GPtrArray) names = ferry_test_list_sorted (path);
 
-  g_assert_nonnull (dir);
-  while ((name = g_dir_read_name (dir)) != NULL)
-    g_ptr_array_add (names, (gpointer) name);
-  g_ptr_array_sort (names, compare_names);
   g_ptr_array_add (names, NULL);
   return g_strjoinv (" / ", (char **) names->pdata);
 }
