@@ -17,14 +17,16 @@ ferry_cli_outcome_clear (FerryCliOutcome *self)
 
 /* A file that failed, listed when it happens. Its message is kept: the
  * failure that stopped the job may be listed before another worker's
- * (two conflicts at once), and is not listed again at the end. */
+ * (two conflicts at once), and is not listed again at the end; nor is
+ * one that two workers met alike (a source's drive pulled out). */
 void
 ferry_cli_report_failure (FerryCliOutcome *outcome, const GError *error)
 {
-  ferry_cli_print_error (error->message);
   if (outcome->listed == NULL)
     outcome->listed = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
-  g_hash_table_add (outcome->listed, g_strdup (error->message));
+  if (!g_hash_table_add (outcome->listed, g_strdup (error->message)))
+    return;
+  ferry_cli_print_error (error->message);
 }
 
 static void

@@ -1,11 +1,28 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #include "config.h"
 
+#include <fcntl.h>
+#include <glib/gi18n-lib.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
+#include "ferry-error.h"
 #include "ferry-fs.h"
 #include "ferry-tree-context.h"
 #include "ferry-tree-size.h"
+
+/* A source as the person named it, and the filesystem it was on. */
+typedef struct
+{
+  char *path;
+  dev_t dev;
+} FerrySourceAt;
+
+static void
+clear_source_at (gpointer data)
+{
+  g_free (((FerrySourceAt *) data)->path);
+}
 
 /* The caller sets how metadata is kept, the error policy and verifying. */
 void
@@ -22,7 +39,9 @@ ferry_tree_context_init (FerryTreeContext *ctx,
     .hardlinks = ferry_hardlinks_new (),
     .listener = *listener,
     .waiting_folders = g_ptr_array_new (),
+    .sources = g_array_new (FALSE, FALSE, sizeof (FerrySourceAt)),
   };
+  g_array_set_clear_func (ctx->sources, clear_source_at);
   g_mutex_init (&ctx->waiting_lock);
 }
 
@@ -34,7 +53,48 @@ ferry_tree_context_clear (FerryTreeContext *ctx)
   /* ferry_folder_name_waiting (ctx, TRUE) left none waiting. */
   g_warn_if_fail (ctx->waiting_folders->len == 0);
   g_clear_pointer (&ctx->waiting_folders, g_ptr_array_unref);
+  g_clear_pointer (&ctx->sources, g_array_unref);
   g_mutex_clear (&ctx->waiting_lock);
+}
+
+/* Before the workers start: the source @name in the open folder
+ * @parent_fd, at @parent_path, and the filesystem it is on now. */
+void
+ferry_tree_context_add_source (FerryTreeContext *ctx,
+                               int parent_fd,
+                               const char *parent_path,
+                               const char *name)
+{
+  struct stat st;
+  FerrySourceAt at;
+
+  if (fstatat (parent_fd, name, &st, AT_SYMLINK_NOFOLLOW) != 0)
+    return; /* the copy reports it */
+  at.path = g_build_filename (parent_path, name, NULL);
+  at.dev = st.st_dev;
+  g_array_append_val (ctx->sources, at);
+}
+
+/* Whether a source on the filesystem @dev (0: any) is gone from where
+ * it was: its drive pulled out, its filesystem unmounted, its path now
+ * leads elsewhere or nowhere. Open folders keep an unmounted filesystem
+ * readable in name, but each read of a pulled-out drive fails, and the
+ * files would fail one by one (a card of 1,000 photos pulled out at the
+ * 430th: 570 lines "Input/output error"). */
+static const char *
+find_gone_source (FerryTreeContext *ctx, dev_t dev)
+{
+  for (guint i = 0; i < ctx->sources->len; i++)
+    {
+      const FerrySourceAt *at = &g_array_index (ctx->sources, FerrySourceAt, i);
+      struct stat now;
+
+      if (dev != 0 && at->dev != dev)
+        continue;
+      if (lstat (at->path, &now) != 0 || now.st_dev != at->dev)
+        return at->path;
+    }
+  return NULL;
 }
 
 /* Between entries: waits out a pause, says whether to go on. */
@@ -119,8 +179,24 @@ ferry_tree_context_file_failed (FerryTreeContext *ctx,
   g_autoptr (GFile) source = NULL;
   g_autoptr (GFile) destination = NULL;
 
+  g_autoptr (GError) gone = NULL;
+  const char *gone_source;
+
   if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
     return;
+  /* A failure where the source has gone ends the job, as a failing
+   * destination does: every later file would fail the same way. */
+  if (!fatal && (gone_source = find_gone_source (ctx, entry->st.st_dev)) != NULL)
+    {
+      g_autofree char *display = ferry_path_display (gone_source);
+
+      gone = g_error_new (FERRY_ERROR, FERRY_ERROR_SOURCE_GONE,
+                          /* TRANSLATORS: a source folder or file whose drive went away
+                           * while it was copied */
+                          _ ("“%s” is no longer there: its drive was unplugged"), display);
+      error = gone;
+      fatal = TRUE;
+    }
 
   ferry_counters_add_total (ctx->counters, -(gint64) bytes);
   ferry_counters_add (ctx->counters, &ctx->counters->bytes_failed, bytes);

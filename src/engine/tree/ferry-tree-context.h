@@ -52,6 +52,7 @@ typedef struct
   GMutex waiting_lock;
   GPtrArray *waiting_folders; /* hidden folders whose files are in, waiting for a sync */
   atomic_uint n_waiting_folders;
+  GArray *sources; /* FerrySourceAt: where each source is, set before the workers start */
 } FerryTreeContext;
 
 void ferry_tree_context_init (FerryTreeContext *ctx,
@@ -59,6 +60,10 @@ void ferry_tree_context_init (FerryTreeContext *ctx,
                               FerryConflictPolicy conflict_policy,
                               const FerryTreeListener *listener);
 void ferry_tree_context_clear (FerryTreeContext *ctx);
+void ferry_tree_context_add_source (FerryTreeContext *ctx,
+                                    int parent_fd,
+                                    const char *parent_path,
+                                    const char *name);
 
 gboolean ferry_tree_context_check (FerryTreeContext *ctx);
 void ferry_tree_context_show_current (FerryTreeContext *ctx, const FerryEntry *entry);

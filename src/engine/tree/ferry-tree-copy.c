@@ -129,6 +129,8 @@ ferry_tree_copy_add_root (FerryTreeCopy *self, const FerryTreeRoot *root)
       fcntl (root->dst_dir_fd, F_DUPFD_CLOEXEC, 3), root->dst_dir_path);
 
   node->dst_shapes_new = ferry_folder_shapes_new_entries (node->dst_fd);
+  ferry_tree_context_add_source (self->ctx, root->src_parent_fd, root->src_parent_path,
+                                 root->src_name);
   push_task (self, node, root->src_name, root->dst_name, DT_UNKNOWN);
 }
 
