@@ -125,15 +125,19 @@ ferry_control_is_ending (FerryControl *self)
   return atomic_load (&self->stopping) || g_cancellable_is_cancelled (self->cancellable);
 }
 
-/* The first reason given is the one kept. */
-void
+/* The first reason given is the one kept: TRUE for that one. */
+gboolean
 ferry_control_stop (FerryControl *self, const GError *error)
 {
+  gboolean first;
+
   g_mutex_lock (&self->lock);
-  if (self->stop_error == NULL && error != NULL)
+  first = self->stop_error == NULL && error != NULL;
+  if (first)
     self->stop_error = g_error_copy (error);
   g_mutex_unlock (&self->lock);
   atomic_store (&self->stopping, TRUE);
+  return first;
 }
 
 GError *

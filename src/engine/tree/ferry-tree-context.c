@@ -155,13 +155,20 @@ ferry_tree_context_report_failure (FerryTreeContext *ctx, FerryFailure *failure,
       return;
     }
 
-  ferry_counters_add (ctx->counters, &ctx->counters->files_failed, 1);
-  ferry_counters_add (ctx->counters, &ctx->counters->files_done, 1);
   if (g_error_matches (failure->error, FERRY_ERROR, FERRY_ERROR_EXISTS)
       && ferry_conflicts_get_policy (ctx->conflicts) == FERRY_CONFLICT_POLICY_FAIL)
     fatal = TRUE;
-  if (fatal || ctx->error_policy == FERRY_ERROR_POLICY_STOP)
-    ferry_control_stop (ctx->control, failure->error);
+  /* What fails for the same reason once a failing drive stopped the job
+   * (a file another worker had in flight, the attributes of the folders
+   * it leaves) follows from that failure, which says it once. */
+  if ((fatal || ctx->error_policy == FERRY_ERROR_POLICY_STOP)
+      && !ferry_control_stop (ctx->control, failure->error) && fatal)
+    {
+      ferry_failure_free (failure);
+      return;
+    }
+  ferry_counters_add (ctx->counters, &ctx->counters->files_failed, 1);
+  ferry_counters_add (ctx->counters, &ctx->counters->files_done, 1);
   ctx->listener.file_failed (ctx->listener.user_data, failure);
 }
 
