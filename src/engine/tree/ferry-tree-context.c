@@ -75,12 +75,15 @@ ferry_tree_context_add_source (FerryTreeContext *ctx,
   g_array_append_val (ctx->sources, at);
 }
 
-/* Whether a source on the filesystem @dev (0: any) is gone from where
- * it was: its drive pulled out, its filesystem unmounted, its path now
- * leads elsewhere or nowhere. Open folders keep an unmounted filesystem
- * readable in name, but each read of a pulled-out drive fails, and the
- * files would fail one by one (a card of 1,000 photos pulled out at the
- * 430th: 570 lines "Input/output error"). */
+/* Whether a source on the filesystem @dev (0: any) has gone with its
+ * drive: its filesystem no longer mounted (pulled out, and the desktop
+ * unmounted it), or its path failing as a device that went away fails
+ * (a FUSE daemon that died with its drive: ENOTCONN). Open folders keep
+ * an unmounted filesystem readable in name, but each read of a
+ * pulled-out drive fails, and the files would fail one by one (a card
+ * of 1,000 photos pulled out at the 430th: 570 lines "Input/output
+ * error"). A source folder deleted or moved is no drive gone: its files
+ * fail one by one as before. */
 static const char *
 find_gone_source (FerryTreeContext *ctx, dev_t dev)
 {
@@ -91,10 +94,23 @@ find_gone_source (FerryTreeContext *ctx, dev_t dev)
 
       if (dev != 0 && at->dev != dev)
         continue;
-      if (lstat (at->path, &now) != 0 || now.st_dev != at->dev)
+      if (!ferry_fs_find_mount (at->dev, NULL, NULL)
+          || (lstat (at->path, &now) != 0 && ferry_errno_is_device_failure (errno)))
         return at->path;
     }
   return NULL;
+}
+
+/* How a read fails once the drive is gone: EIO (G_IO_ERROR_FAILED),
+ * ENOTCONN, or the file not found. Others (no permission, a conflict)
+ * are no sign of it, and are not worth a look at the mount table. */
+static gboolean
+may_be_gone (const GError *error)
+{
+  return g_error_matches (error, G_IO_ERROR, G_IO_ERROR_FAILED)
+         || g_error_matches (error, G_IO_ERROR, G_IO_ERROR_NOT_CONNECTED)
+         || g_error_matches (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND)
+         || g_error_matches (error, FERRY_ERROR, FERRY_ERROR_VANISHED);
 }
 
 /* Between entries: waits out a pause, says whether to go on. */
@@ -193,7 +209,8 @@ ferry_tree_context_file_failed (FerryTreeContext *ctx,
     return;
   /* A failure where the source has gone ends the job, as a failing
    * destination does: every later file would fail the same way. */
-  if (!fatal && (gone_source = find_gone_source (ctx, entry->st.st_dev)) != NULL)
+  if (!fatal && may_be_gone (error)
+      && (gone_source = find_gone_source (ctx, entry->st.st_dev)) != NULL)
     {
       g_autofree char *display = ferry_path_display (gone_source);
 
