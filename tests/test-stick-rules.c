@@ -89,6 +89,18 @@ job_for (const char *source, const char *destination, FerryUnsupportedPolicy pol
   return job;
 }
 
+/* A job of @source as typed: "dir/." stays (a GFile would make it
+ * "dir"), to copy the folder's entries into @destination itself. */
+static FerryJob *
+job_for_typed (const char *source, const char *destination)
+{
+  const char *sources[] = { source, NULL };
+  FerryJob *job = ferry_job_new_for_paths (sources, 1, destination);
+
+  ferry_job_set_unsupported_policy (job, FERRY_UNSUPPORTED_POLICY_STOP);
+  return job;
+}
+
 static gboolean
 report_has (FerryUnsupportedReport *report,
             FerryUnsupportedKind kind,
@@ -378,6 +390,75 @@ test_said_to_fit_fits (Fixture *f, gconstpointer data)
   ferry_test_assert_trees_equal (tree, copy, FERRY_TEST_COMPARE_CONTENT);
 }
 
+/* The top folder of a FAT16 drive holds 512 entries, whatever the space
+ * (a long name takes one more for each 13 characters): 200 songs with
+ * long names copied there are refused before anything is written, with
+ * a way out, where the drive said it was full (fusefat: "Operation not
+ * permitted" for each file past the limit, then its mount died). In a
+ * folder there they fit. */
+static void
+test_top_folder_full (Fixture *f, gconstpointer data)
+{
+  g_autofree char *music = g_build_filename (f->scratch, "Music", NULL);
+  g_autofree char *contents = g_strconcat (music, "/.", NULL);
+  g_autoptr (FerryJob) refused = NULL;
+  g_autoptr (FerryJob) into_folder = NULL;
+  g_autoptr (GError) error = NULL;
+  g_autoptr (GPtrArray) top = NULL;
+
+  if (f->stick == NULL)
+    return;
+  ferry_test_make_dirs (music);
+  for (guint i = 0; i < 200; i++)
+    {
+      g_autofree char *name = g_strdup_printf ("%03u - A song with a long name.mp3", i);
+      ferry_test_write_text (ferry_test_path (music, name, NULL), "la\n");
+    }
+  refused = job_for_typed (contents, f->mnt);
+  g_assert_false (ferry_test_run_job (refused, &error));
+  g_test_message ("%s", error->message);
+  g_assert_error (error, FERRY_ERROR, FERRY_ERROR_NOT_ENOUGH_SPACE);
+  g_assert_nonnull (strstr (error->message, "holds only 512 entries"));
+  g_assert_nonnull (strstr (error->message, "copy into a folder on the drive instead"));
+  top = ferry_test_list_sorted (f->mnt);
+  for (guint i = 0; i < top->len; i++)
+    g_assert_false (g_str_has_suffix (g_ptr_array_index (top, i), ".mp3"));
+
+  /* Planned only: fusefat garbles a FAT16 folder of many long names
+   * that files are renamed into (a phantom "~51", two files of other
+   * bytes; FAT32 and cp's direct writes are fine), which is not what
+   * this test is about. */
+  into_folder = job_for (music, f->mnt, FERRY_UNSUPPORTED_POLICY_STOP);
+  ferry_job_set_dry_run (into_folder, TRUE);
+  g_assert_true (ferry_test_run_job (into_folder, NULL));
+}
+
+/* A folder's contents copied into the top folder of a FAT32 stick
+ * ("Plain/."): that folder has no entry of its own, so nothing to give
+ * the source folder's times; fusefat died when asked to, and the stick's
+ * mount was "Transport endpoint is not connected" after the files. */
+static void
+test_into_top_folder (Fixture *f, gconstpointer data)
+{
+  g_autofree char *contents = g_strconcat (f->tree, "/Plain/.", NULL);
+  g_autoptr (FerryJob) job = NULL;
+  g_autoptr (GError) error = NULL;
+  struct stat st;
+
+  if (f->stick == NULL)
+    return;
+  job = job_for_typed (contents, f->mnt);
+  if (!ferry_test_run_job (job, &error))
+    g_error ("%s\n%s", error->message, ferry_test_describe_failures (job));
+  g_assert_cmpint (stat (f->mnt, &st), ==, 0);
+  g_assert_true (ferry_test_stick_unmount_lazily (f->stick, &error));
+  g_assert_true (ferry_test_stick_mount_again (f->stick, &error));
+  g_assert_no_error (error);
+  assert_file_text (ferry_test_path (f->mnt, "notes.txt", NULL), "plain\n");
+  ferry_test_assert_files_equal (ferry_test_path (f->tree, "Plain", "photo.jpg", NULL),
+                                 ferry_test_path (f->mnt, "photo.jpg", NULL));
+}
+
 /* fusefat reports no size (0 blocks, 0 free) for FAT32 whose clusters
  * are under 1 KiB, as mkfs.vfat makes them below 260 MB: a copy there is
  * not refused for want of room it cannot measure (before: "only 0 bytes
@@ -568,6 +649,7 @@ main (int argc, char **argv)
   const gconstpointer exfat = GINT_TO_POINTER (FERRY_TEST_STICK_FS_EXFAT);
   const gconstpointer ntfs = GINT_TO_POINTER (FERRY_TEST_STICK_FS_NTFS);
   const gconstpointer fat32 = GINT_TO_POINTER (FERRY_TEST_STICK_FS_FAT32);
+  const gconstpointer fat16 = GINT_TO_POINTER (FERRY_TEST_STICK_FS_FAT16);
 
   g_test_init (&argc, &argv, NULL);
   ferry_engine_init ();
@@ -582,6 +664,8 @@ main (int argc, char **argv)
   ADD ("/stick-rules/fit-in-clusters/exfat", exfat, test_fit_in_clusters);
   ADD ("/stick-rules/said-to-fit-fits/ntfs", ntfs, test_said_to_fit_fits);
   ADD ("/stick-rules/size-unknown/fat32", fat32, test_size_unknown);
+  ADD ("/stick-rules/top-folder-full/fat16", fat16, test_top_folder_full);
+  ADD ("/stick-rules/into-top-folder/fat32", fat32, test_into_top_folder);
   ADD ("/stick-rules/cli-refused/exfat", exfat, test_cli_refused);
   ADD ("/stick-rules/too-large/fat32", fat32, test_too_large);
   ADD ("/stick-rules/folders-survive-remount/fat32", fat32, test_folders_survive_remount);

@@ -30,6 +30,16 @@ typedef struct
   gboolean is_fuse;
 } FsRecipe;
 
+/* FAT of @bits bits: no vfat module here either, so fusefat, writable
+ * with rw+. */
+#define FUSEFAT_RECIPE(fs_name, bits)                                                             \
+  {                                                                                                \
+    .name = fs_name, .format_tool = "mkfs.vfat", .format_package = "dosfstools",                  \
+    .format_options = { "-F", bits }, .label_option = "-n", .mount_tool = "fusefat",               \
+    .mount_package = "fusefat", .mount_options = { "-o", "rw+" }, .source_option = "fsname",       \
+    .is_fuse = TRUE,                                                                               \
+  }
+
 static const FsRecipe recipes[] = {
   [FERRY_TEST_STICK_FS_EXT4] = {
     .name = "ext4",
@@ -67,19 +77,8 @@ static const FsRecipe recipes[] = {
     .repair_options = { "-d" },
     .is_fuse = TRUE,
   },
-  [FERRY_TEST_STICK_FS_FAT32] = {
-    .name = "fat32",
-    .format_tool = "mkfs.vfat",
-    .format_package = "dosfstools",
-    .format_options = { "-F", "32" },
-    .label_option = "-n",
-    /* No vfat module here either: fusefat, writable with rw+. */
-    .mount_tool = "fusefat",
-    .mount_package = "fusefat",
-    .mount_options = { "-o", "rw+" },
-    .source_option = "fsname",
-    .is_fuse = TRUE,
-  },
+  [FERRY_TEST_STICK_FS_FAT32] = FUSEFAT_RECIPE ("fat32", "32"),
+  [FERRY_TEST_STICK_FS_FAT16] = FUSEFAT_RECIPE ("fat16", "16"),
   [FERRY_TEST_STICK_FS_NONE] = {
     .name = "none",
   },

@@ -66,7 +66,7 @@ new_option_context (RunOptions *o)
     { "workdir", 0, 0, G_OPTION_ARG_FILENAME, &o->workdir,
       "Work folder (default /var/tmp/ferry-stick)", "DIR" },
     { "fs", 0, 0, G_OPTION_ARG_STRING, &o->fs_name,
-      "Filesystem: ext4 (default), exfat (exfat-fuse), ntfs (ntfs-3g) or fat32 (fusefat)", "FS" },
+      "Filesystem: ext4 (default), exfat (exfat-fuse), ntfs (ntfs-3g), fat32 or fat16 (fusefat)", "FS" },
     { "flash", 0, 0, G_OPTION_ARG_NONE, &o->flash,
       "Charge like flash: 2 ms per scattered write, 20 ms per flush", NULL },
     { "scatter-ms", 0, 0, G_OPTION_ARG_DOUBLE, &o->scatter_ms,

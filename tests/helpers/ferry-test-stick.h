@@ -30,6 +30,7 @@ typedef enum
   FERRY_TEST_STICK_FS_EXFAT, /* mkfs.exfat, mounted by exfat-fuse */
   FERRY_TEST_STICK_FS_NTFS,  /* mkntfs, mounted by ntfs-3g */
   FERRY_TEST_STICK_FS_FAT32, /* mkfs.vfat -F 32, mounted by fusefat */
+  FERRY_TEST_STICK_FS_FAT16, /* mkfs.vfat -F 16 (a top folder of 512 entries), mounted by fusefat */
   /* No filesystem: the loop device stays blank and nothing is mounted,
    * for tests that write to the emulator's disk file themselves. */
   FERRY_TEST_STICK_FS_NONE,

@@ -19,26 +19,31 @@ ferry_block_facts_clear (FerryBlockFacts *facts)
   g_clear_pointer (&facts->uuid, g_free);
   g_clear_pointer (&facts->label, g_free);
   facts->fat_cluster = 0;
+  facts->fat_root_entries = 0;
 }
 
 /* FAT's BIOS parameter block: bytes per sector at 11, sectors per cluster
- * at 13. FUSE FAT drivers do not report it: fusefat's statfs always says
- * 1024 (its files' st_blksize is right, but its folders' is not). */
-static guint64
-read_fat_cluster (int fd)
+ * at 13, and the entries of the top folder at 17 (FAT12 and FAT16 give
+ * it a fixed size, 512 entries as mkfs.fat makes it; 0 on FAT32, where
+ * it grows as other folders do). FUSE FAT drivers do not report the
+ * cluster: fusefat's statfs always says 1024 (its files' st_blksize is
+ * right, but its folders' is not). */
+static void
+read_fat_boot_sector (int fd, FerryBlockFacts *facts)
 {
   guchar sector[512];
   guint bytes_per_sector, sectors_per_cluster;
 
   if (pread (fd, sector, sizeof sector, 0) != (ssize_t) sizeof sector)
-    return 0;
+    return;
   bytes_per_sector = sector[11] | (sector[12] << 8);
   sectors_per_cluster = sector[13];
   if (bytes_per_sector < 512 || bytes_per_sector > 4096
       || (bytes_per_sector & (bytes_per_sector - 1)) != 0
       || sectors_per_cluster == 0 || (sectors_per_cluster & (sectors_per_cluster - 1)) != 0)
-    return 0;
-  return (guint64) bytes_per_sector * sectors_per_cluster;
+    return;
+  facts->fat_cluster = (guint64) bytes_per_sector * sectors_per_cluster;
+  facts->fat_root_entries = sector[17] | (sector[18] << 8);
 }
 
 static char *
@@ -72,7 +77,7 @@ probe_with_blkid (int fd, FerryBlockFacts *facts)
     }
   blkid_free_probe (probe);
   if (g_strcmp0 (facts->type, "vfat") == 0 || g_strcmp0 (facts->type, "msdos") == 0)
-    facts->fat_cluster = read_fat_cluster (fd);
+    read_fat_boot_sector (fd, facts);
 }
 
 static void

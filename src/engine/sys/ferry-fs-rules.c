@@ -343,6 +343,42 @@ ferry_fs_rules_file_space (const FerryFsRules *rules, guint64 size, guint64 name
   return entry + MIN (ferry_fs_rules_space_for (rules, size), G_MAXUINT64 - entry);
 }
 
+/* A short name FAT stores in one entry: 1 to 8 characters, a dot and 1
+ * to 3 more, in capitals, digits and the few signs it allows; any other
+ * name (small letters too: Linux's vfat keeps them in a long name) has
+ * a long name beside it. */
+static gboolean
+is_fat_short_name (const char *name)
+{
+  const char *dot = strchr (name, '.');
+  gsize base = dot != NULL ? (gsize) (dot - name) : strlen (name);
+  gsize extension = dot != NULL ? strlen (dot + 1) : 0;
+
+  if (base < 1 || base > 8 || (dot != NULL && (extension < 1 || extension > 3)))
+    return FALSE;
+  for (const char *c = name; *c != '\0'; c++)
+    if (c != dot && !g_ascii_isupper (*c) && !g_ascii_isdigit (*c)
+        && strchr ("!#$%&'()-@^_`{}~", *c) == NULL)
+      return FALSE;
+  return TRUE;
+}
+
+/**
+ * ferry_fs_rules_fat_entry_bytes:
+ * Returns: the bytes @name takes in a FAT folder: its entry of 32, and
+ *   for a long name one more for each 13 UTF-16 units of it.
+ */
+guint64
+ferry_fs_rules_fat_entry_bytes (const char *name)
+{
+  glong units = 0;
+  g_autofree gunichar2 *utf16 = g_utf8_to_utf16 (name, -1, NULL, &units, NULL);
+
+  if (is_fat_short_name (name))
+    return DIR_ENTRY_BYTES;
+  return DIR_ENTRY_BYTES * (1 + (guint64) (units + NAME_UNITS_PER_ENTRY - 1) / NAME_UNITS_PER_ENTRY);
+}
+
 guint64
 ferry_fs_rules_space_for (const FerryFsRules *rules, guint64 size)
 {
@@ -440,7 +476,7 @@ kind_from_type_name (const char *type)
  * statfs' f_bsize (checked: mkfs.exfat -c 128K gives 131072, mkntfs
  * -c 16384 gives 16384), so *@cluster_size stays, except for FAT. */
 static FerryFsKind
-kind_of_fuse_mount (int dir_fd, guint64 *cluster_size)
+kind_of_fuse_mount (int dir_fd, guint64 *cluster_size, guint64 *top_folder_bytes)
 {
   g_autofree char *fstype = NULL;
   g_autofree char *source = NULL;
@@ -455,8 +491,25 @@ kind_of_fuse_mount (int dir_fd, guint64 *cluster_size)
   if (kind == FERRY_FS_KIND_OTHER)
     kind = kind_from_type_name (facts.type);
   if (kind == FERRY_FS_KIND_FAT)
-    *cluster_size = facts.fat_cluster > 0 ? facts.fat_cluster : DEFAULT_CLUSTER_SIZE;
+    {
+      *cluster_size = facts.fat_cluster > 0 ? facts.fat_cluster : DEFAULT_CLUSTER_SIZE;
+      *top_folder_bytes = (guint64) facts.fat_root_entries * DIR_ENTRY_BYTES;
+    }
   return kind;
+}
+
+/* The kernel's vfat does not say whether it is FAT16, whose top folder
+ * has a fixed room: its boot sector does, where the device can be read. */
+static guint64
+top_folder_bytes_of_vfat (int dir_fd)
+{
+  g_auto (FerryBlockFacts) facts = { 0 };
+  struct stat st;
+
+  if (fstat (dir_fd, &st) != 0)
+    return 0;
+  ferry_block_facts_read (&facts, st.st_dev, NULL);
+  return (guint64) facts.fat_root_entries * DIR_ENTRY_BYTES;
 }
 
 static guint64
@@ -477,6 +530,7 @@ ferry_fs_rules_for_fd (int dir_fd, FerryFsRules *rules)
   struct statfs sfs;
   FerryFsKind kind;
   guint64 cluster_size;
+  guint64 top_folder_bytes = 0;
 
   g_return_if_fail (rules != NULL);
 
@@ -487,10 +541,11 @@ ferry_fs_rules_for_fd (int dir_fd, FerryFsRules *rules)
     }
   cluster_size = sane_cluster_size (sfs.f_bsize);
   if (sfs.f_type == FUSE_SUPER_MAGIC)
-    kind = kind_of_fuse_mount (dir_fd, &cluster_size);
-  else
-    kind = kind_from_magic (sfs.f_type);
+    kind = kind_of_fuse_mount (dir_fd, &cluster_size, &top_folder_bytes);
+  else if ((kind = kind_from_magic (sfs.f_type)) == FERRY_FS_KIND_FAT)
+    top_folder_bytes = top_folder_bytes_of_vfat (dir_fd);
   ferry_fs_rules_for_kind (kind, cluster_size, rules);
+  rules->top_folder_bytes = top_folder_bytes;
   /* exfat-fuse writes whole seconds only (touch -d 00:00:01.123 reads
    * back 00:00:01.000), though exFAT could keep 10 ms. */
   if (sfs.f_type == FUSE_SUPER_MAGIC && kind == FERRY_FS_KIND_EXFAT)

@@ -272,6 +272,18 @@ ferry_errno_is_device_failure (int errsv)
     }
 }
 
+/* Whether @dir_fd is the top folder of its filesystem (where it is
+ * mounted). */
+gboolean
+ferry_fs_is_mount_root (int dir_fd)
+{
+  struct statx stx;
+
+  return statx (dir_fd, "", AT_EMPTY_PATH, STATX_BASIC_STATS, &stx) == 0
+         && (stx.stx_attributes_mask & STATX_ATTR_MOUNT_ROOT) != 0
+         && (stx.stx_attributes & STATX_ATTR_MOUNT_ROOT) != 0;
+}
+
 gboolean
 ferry_stat_same_file (const struct stat *a, const struct stat *b)
 {

@@ -48,6 +48,7 @@ gboolean ferry_set_ferry_error (GError **error,
                                 const char *path);
 gboolean ferry_errno_is_device_failure (int errsv);
 
+gboolean ferry_fs_is_mount_root (int dir_fd);
 gboolean ferry_stat_same_file (const struct stat *a, const struct stat *b);
 
 /* A file's identity, as a hash table key. */

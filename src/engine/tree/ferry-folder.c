@@ -396,6 +396,17 @@ ferry_folder_name_now (FerryTreeContext *ctx, FerryDirNode *node, gboolean empty
   return FALSE;
 }
 
+/* The top folder of a FAT or exFAT drive has no entry of its own, so no
+ * times or attributes to set; fusefat dies when asked to (ferry-copy
+ * dir/. onto a FAT32 stick left its mount "Transport endpoint is not
+ * connected" after the files). */
+static gboolean
+is_top_without_metadata (FerryTreeContext *ctx, FerryDirNode *node)
+{
+  return (ctx->rules.kind == FERRY_FS_KIND_FAT || ctx->rules.kind == FERRY_FS_KIND_EXFAT)
+         && ferry_fs_is_mount_root (node->dst_fd);
+}
+
 /**
  * ferry_folder_finish:
  * Everything inside is copied: now the folder's own times and mode,
@@ -418,7 +429,8 @@ ferry_folder_finish (FerryTreeContext *ctx, FerryDirNode *node)
 
   /* A folder merged into takes the source's metadata only once the copy
    * into it is done: a job that stopped leaves it as it found it. */
-  if (!node->created && ferry_control_is_ending (ctx->control))
+  if (!node->created
+      && (ferry_control_is_ending (ctx->control) || is_top_without_metadata (ctx, node)))
     node->takes_metadata = FALSE;
   if (node->takes_metadata && node->src_fd >= 0 && node->dst_fd >= 0
       && !ferry_metadata_apply (&ctx->meta, src, dst, &node->src_st, &errsv))

@@ -2,10 +2,12 @@
 #include "config.h"
 
 #include <fcntl.h>
+#include <glib/gi18n-lib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "ferry-continue.h"
+#include "ferry-error.h"
 #include "ferry-free-name.h"
 #include "ferry-fs.h"
 #include "ferry-preflight.h"
@@ -41,6 +43,11 @@ struct _FerryPreflight
   GPtrArray *stale_temps; /* paths below the destination: files and hidden folders */
   guint64 reclaimable;    /* the space they hold, and the copies a resumed run carries */
   gboolean resuming;
+  /* Where the destination is the top folder of a FAT12 or FAT16 drive:
+   * the bytes its entries will take, those there and those the copy
+   * adds, against rules.top_folder_bytes. */
+  gboolean top_is_fat_root;
+  guint64 top_bytes;
 };
 
 typedef struct
@@ -66,6 +73,7 @@ typedef struct
   int dst_fd; /* -1: nothing there yet */
   const char *dst_relpath;
   Names names;
+  gboolean counts_top; /* its entries go to the fixed top folder of a FAT16 drive */
 } Folder;
 
 static void walk_folder (FerryPreflight *self, Folder *folder);
@@ -372,6 +380,19 @@ note_if_carried (FerryPreflight *self, const Folder *folder, const Entry *entry)
     self->reclaimable += ferry_fs_rules_space_for (&self->rules, there.st_size);
 }
 
+/* A name the copy gives in the fixed top folder of a FAT16 drive takes
+ * entries there, but for one spelled exactly as an entry already there
+ * (a conflict: the copy replaces it, merges into it or skips it). */
+static void
+count_top_entry (FerryPreflight *self, Folder *folder, const char *copy_name)
+{
+  g_autofree char *folded = ferry_fs_rules_fold_name (&self->rules, copy_name);
+  const char *there = g_hash_table_lookup (folder->names.existing, folded);
+
+  if (there == NULL || strcmp (there, copy_name) != 0)
+    self->top_bytes += ferry_fs_rules_fat_entry_bytes (copy_name);
+}
+
 static void
 walk_entry (FerryPreflight *self, Folder *folder, const char *name, const char *dst_name)
 {
@@ -393,6 +414,8 @@ walk_entry (FerryPreflight *self, Folder *folder, const char *name, const char *
     kind = bad_name >= 0 ? bad_name : collided ? FERRY_UNSUPPORTED_CASE_COLLISION : -1;
   if (kind >= 0)
     record (self, folder, &entry, kind);
+  if (folder->counts_top)
+    count_top_entry (self, folder, entry.copy_name);
   /* What can only be skipped takes no space (a 6 GB film on FAT32). */
   if (kind != FERRY_UNSUPPORTED_TOO_LARGE && kind != FERRY_UNSUPPORTED_SPECIAL_FILE)
     self->needed += space_for (self, &entry);
@@ -429,6 +452,21 @@ walk_folder (FerryPreflight *self, Folder *folder)
 
 /* ------------------------------------------------------------------ */
 
+/* The destination is the top folder of a FAT12 or FAT16 drive: what its
+ * entries take already (and its label's). */
+static void
+count_top_folder (FerryPreflight *self)
+{
+  GHashTableIter iter;
+  gpointer name;
+
+  self->top_is_fat_root = TRUE;
+  self->top_bytes = 32;
+  g_hash_table_iter_init (&iter, self->top_existing);
+  while (g_hash_table_iter_next (&iter, NULL, &name))
+    self->top_bytes += ferry_fs_rules_fat_entry_bytes (name);
+}
+
 /* Whether the copy continues a run cut short (see note_if_carried()). */
 void
 ferry_preflight_set_resuming (FerryPreflight *self, gboolean resuming)
@@ -441,16 +479,49 @@ void
 ferry_preflight_add_root (FerryPreflight *self, const FerryTreeRoot *root)
 {
   Folder top = { root->src_parent_fd, root->src_parent_path, root->dst_dir_fd, "",
-                 { self->top_existing, self->top_used, &self->rules } };
+                 { self->top_existing, self->top_used, &self->rules }, FALSE };
 
   if (g_hash_table_size (self->top_existing) == 0)
     load_destination (self, &top);
+  if (!self->top_is_fat_root && self->rules.top_folder_bytes > 0 && ferry_fs_is_mount_root (root->dst_dir_fd))
+    count_top_folder (self);
+  top.counts_top = self->top_is_fat_root;
   /* A copy named "." is the destination folder itself, already there: the
    * source folder's entries (its own entry ".") land beside the drive's. */
   if (strcmp (root->dst_name, ".") == 0)
     walk_entries (self, &top);
   else
     walk_entry (self, &top, root->src_name, root->dst_name);
+}
+
+/**
+ * ferry_preflight_check_top_folder:
+ * Refuses a copy into the top folder of a FAT12 or FAT16 drive that
+ * would give it more entries than its fixed room holds (512, as
+ * mkfs.fat makes it): the drive would say it is full at the next name,
+ * with space to spare. A folder there holds as many as space allows.
+ */
+gboolean
+ferry_preflight_check_top_folder (FerryPreflight *self, const char *dst_path, GError **error)
+{
+  g_autofree char *display = NULL;
+  g_autofree char *room = NULL;
+  g_autofree char *wanted = NULL;
+
+  if (!self->top_is_fat_root || self->top_bytes <= self->rules.top_folder_bytes)
+    return TRUE;
+  display = ferry_path_display (dst_path);
+  room = g_strdup_printf ("%" G_GUINT64_FORMAT, self->rules.top_folder_bytes / 32);
+  wanted = g_strdup_printf ("%" G_GUINT64_FORMAT, (self->top_bytes + 31) / 32);
+  g_set_error (error, FERRY_ERROR, FERRY_ERROR_NOT_ENOUGH_SPACE,
+               /* Translators: the drive's top folder; the entries it holds and those the copy
+                * would need there (a long name takes several), like "The top folder of
+                * “/media/CARD” holds only 512 entries, and the copy would need 803 there:
+                * copy into a folder on the drive instead" */
+               _ ("The top folder of “%s” holds only %s entries, and the copy would need %s "
+                  "there: copy into a folder on the drive instead"),
+               display, room, wanted);
+  return FALSE;
 }
 
 /* (transfer none) (element-type FerryUnsupportedItem) */
