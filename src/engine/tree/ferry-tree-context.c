@@ -113,6 +113,24 @@ may_be_gone (const GError *error)
          || g_error_matches (error, FERRY_ERROR, FERRY_ERROR_VANISHED);
 }
 
+/* The failure of @entry with @error, when it is its source's drive
+ * gone: "“/media/CARD/DCIM” is no longer there: its drive was
+ * unplugged". NULL otherwise. */
+static GError *
+new_error_if_source_gone (FerryTreeContext *ctx, const FerryEntry *entry, const GError *error)
+{
+  const char *gone_source;
+  g_autofree char *display = NULL;
+
+  if (!may_be_gone (error) || (gone_source = find_gone_source (ctx, entry->st.st_dev)) == NULL)
+    return NULL;
+  display = ferry_path_display (gone_source);
+  return g_error_new (FERRY_ERROR, FERRY_ERROR_SOURCE_GONE,
+                      /* TRANSLATORS: a source folder or file whose drive went away
+                       * while it was copied */
+                      _ ("“%s” is no longer there: its drive was unplugged"), display);
+}
+
 /* Between entries: waits out a pause, says whether to go on. */
 gboolean
 ferry_tree_context_check (FerryTreeContext *ctx)
@@ -201,27 +219,17 @@ ferry_tree_context_file_failed (FerryTreeContext *ctx,
   g_autofree char *dst_path = NULL;
   g_autoptr (GFile) source = NULL;
   g_autoptr (GFile) destination = NULL;
-
   g_autoptr (GError) gone = NULL;
-  const char *gone_source;
 
   if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
     return;
   /* A failure where the source has gone ends the job, as a failing
    * destination does: every later file would fail the same way. */
-  if (!fatal && may_be_gone (error)
-      && (gone_source = find_gone_source (ctx, entry->st.st_dev)) != NULL)
+  if (!fatal && (gone = new_error_if_source_gone (ctx, entry, error)) != NULL)
     {
-      g_autofree char *display = ferry_path_display (gone_source);
-
-      gone = g_error_new (FERRY_ERROR, FERRY_ERROR_SOURCE_GONE,
-                          /* TRANSLATORS: a source folder or file whose drive went away
-                           * while it was copied */
-                          _ ("“%s” is no longer there: its drive was unplugged"), display);
       error = gone;
       fatal = TRUE;
     }
-
   ferry_counters_add_total (ctx->counters, -(gint64) bytes);
   ferry_counters_add (ctx->counters, &ctx->counters->bytes_failed, bytes);
   src_path = ferry_entry_path (entry, TRUE);
