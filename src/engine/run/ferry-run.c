@@ -264,7 +264,6 @@ copy_tree (FerryRun *self, FerryPlan *plan, FerryTreeContext *ctx)
   ctx->error_policy = self->options.error_policy;
   ctx->verify = self->options.verify;
   ctx->adaptations = self->adaptations;
-  ctx->links_apart = !self->rules.keeps_hardlinks;
   ctx->resuming = self->resuming;
   ctx->rules = self->rules;
   ferry_conflicts_set_rules (ctx->conflicts, &self->rules);

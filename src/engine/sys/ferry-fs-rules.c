@@ -364,19 +364,19 @@ is_fat_short_name (const char *name)
 }
 
 /**
- * ferry_fs_rules_fat_entry_bytes:
- * Returns: the bytes @name takes in a FAT folder: its entry of 32, and
- *   for a long name one more for each 13 UTF-16 units of it.
+ * ferry_fs_rules_fat_entries:
+ * Returns: the entries @name takes in a FAT folder: its own, and for a
+ *   long name one more for each 13 UTF-16 units of it.
  */
-guint64
-ferry_fs_rules_fat_entry_bytes (const char *name)
+guint
+ferry_fs_rules_fat_entries (const char *name)
 {
   glong units = 0;
   g_autofree gunichar2 *utf16 = g_utf8_to_utf16 (name, -1, NULL, &units, NULL);
 
   if (is_fat_short_name (name))
-    return DIR_ENTRY_BYTES;
-  return DIR_ENTRY_BYTES * (1 + (guint64) (units + NAME_UNITS_PER_ENTRY - 1) / NAME_UNITS_PER_ENTRY);
+    return 1;
+  return 1 + (guint) (units + NAME_UNITS_PER_ENTRY - 1) / NAME_UNITS_PER_ENTRY;
 }
 
 guint64
@@ -476,7 +476,7 @@ kind_from_type_name (const char *type)
  * statfs' f_bsize (checked: mkfs.exfat -c 128K gives 131072, mkntfs
  * -c 16384 gives 16384), so *@cluster_size stays, except for FAT. */
 static FerryFsKind
-kind_of_fuse_mount (int dir_fd, guint64 *cluster_size, guint64 *top_folder_bytes)
+kind_of_fuse_mount (int dir_fd, guint64 *cluster_size, guint *top_folder_entries)
 {
   g_autofree char *fstype = NULL;
   g_autofree char *source = NULL;
@@ -493,15 +493,15 @@ kind_of_fuse_mount (int dir_fd, guint64 *cluster_size, guint64 *top_folder_bytes
   if (kind == FERRY_FS_KIND_FAT)
     {
       *cluster_size = facts.fat_cluster > 0 ? facts.fat_cluster : DEFAULT_CLUSTER_SIZE;
-      *top_folder_bytes = (guint64) facts.fat_root_entries * DIR_ENTRY_BYTES;
+      *top_folder_entries = facts.fat_root_entries;
     }
   return kind;
 }
 
 /* The kernel's vfat does not say whether it is FAT16, whose top folder
  * has a fixed room: its boot sector does, where the device can be read. */
-static guint64
-top_folder_bytes_of_vfat (int dir_fd)
+static guint
+top_folder_entries_of_vfat (int dir_fd)
 {
   g_auto (FerryBlockFacts) facts = { 0 };
   struct stat st;
@@ -509,7 +509,7 @@ top_folder_bytes_of_vfat (int dir_fd)
   if (fstat (dir_fd, &st) != 0)
     return 0;
   ferry_block_facts_read (&facts, st.st_dev, NULL);
-  return (guint64) facts.fat_root_entries * DIR_ENTRY_BYTES;
+  return facts.fat_root_entries;
 }
 
 static guint64
@@ -530,7 +530,7 @@ ferry_fs_rules_for_fd (int dir_fd, FerryFsRules *rules)
   struct statfs sfs;
   FerryFsKind kind;
   guint64 cluster_size;
-  guint64 top_folder_bytes = 0;
+  guint top_folder_entries = 0;
 
   g_return_if_fail (rules != NULL);
 
@@ -541,11 +541,11 @@ ferry_fs_rules_for_fd (int dir_fd, FerryFsRules *rules)
     }
   cluster_size = sane_cluster_size (sfs.f_bsize);
   if (sfs.f_type == FUSE_SUPER_MAGIC)
-    kind = kind_of_fuse_mount (dir_fd, &cluster_size, &top_folder_bytes);
+    kind = kind_of_fuse_mount (dir_fd, &cluster_size, &top_folder_entries);
   else if ((kind = kind_from_magic (sfs.f_type)) == FERRY_FS_KIND_FAT)
-    top_folder_bytes = top_folder_bytes_of_vfat (dir_fd);
+    top_folder_entries = top_folder_entries_of_vfat (dir_fd);
   ferry_fs_rules_for_kind (kind, cluster_size, rules);
-  rules->top_folder_bytes = top_folder_bytes;
+  rules->top_folder_entries = top_folder_entries;
   /* exfat-fuse writes whole seconds only (touch -d 00:00:01.123 reads
    * back 00:00:01.000), though exFAT could keep 10 ms. */
   if (sfs.f_type == FUSE_SUPER_MAGIC && kind == FERRY_FS_KIND_EXFAT)

@@ -42,7 +42,7 @@ typedef struct {
   gboolean keeps_special_files; /* FIFOs, sockets, device nodes */
   gboolean keeps_owners;      /* owners, modes beyond read-only, xattrs, ACLs */
   gint64 time_granularity_ns; /* modification time: FAT 2 s, exFAT 10 ms, NTFS 100 ns, else 1 */
-  guint64 top_folder_bytes;   /* FAT12 and FAT16: the fixed room of the top folder's entries; 0 where it grows or is unknown */
+  guint top_folder_entries;   /* FAT12 and FAT16: how many entries the top folder holds; 0 where it grows or is unknown */
 } FerryFsRules;
 
 void ferry_fs_rules_for_kind (FerryFsKind kind, guint64 cluster_size, FerryFsRules *rules);
@@ -53,7 +53,7 @@ char *ferry_fs_rules_fold_name (const FerryFsRules *rules, const char *name);  /
 guint64 ferry_fs_rules_space_for (const FerryFsRules *rules, guint64 size);   /* size rounded up to whole clusters (0 stays 0) */
 guint64 ferry_fs_rules_entry_space (const FerryFsRules *rules, guint64 name_units);
 guint64 ferry_fs_rules_file_space (const FerryFsRules *rules, guint64 size, guint64 name_units);
-guint64 ferry_fs_rules_fat_entry_bytes (const char *name);
+guint ferry_fs_rules_fat_entries (const char *name);
 gboolean ferry_fs_rules_same_time (const FerryFsRules *rules, const struct timespec *a, const struct timespec *b); /* equal at the filesystem's granularity (FAT: 2 s, rounding as FAT stores it) */
 
 G_END_DECLS

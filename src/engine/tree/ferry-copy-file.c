@@ -117,7 +117,7 @@ copy_or_link (FerryTreeContext *ctx,
               gboolean *first_name,
               GError **error)
 {
-  gboolean hardlinked = entry->st.st_nlink > 1 && !ctx->links_apart;
+  gboolean hardlinked = entry->st.st_nlink > 1 && ctx->rules.keeps_hardlinks;
   g_auto (GStrv) link_relpaths = NULL;
   FerryInodeKey copy;
   FerryFileOutcome outcome;

@@ -44,10 +44,10 @@ struct _FerryPreflight
   guint64 reclaimable;    /* the space they hold, and the copies a resumed run carries */
   gboolean resuming;
   /* Where the destination is the top folder of a FAT12 or FAT16 drive:
-   * the bytes its entries will take, those there and those the copy
-   * adds, against rules.top_folder_bytes. */
+   * the entries it will hold, those there and those the copy adds,
+   * against rules.top_folder_entries. */
   gboolean top_is_fat_root;
-  guint64 top_bytes;
+  guint64 top_entries;
 };
 
 typedef struct
@@ -73,7 +73,6 @@ typedef struct
   int dst_fd; /* -1: nothing there yet */
   const char *dst_relpath;
   Names names;
-  gboolean counts_top; /* its entries go to the fixed top folder of a FAT16 drive */
 } Folder;
 
 static void walk_folder (FerryPreflight *self, Folder *folder);
@@ -380,17 +379,22 @@ note_if_carried (FerryPreflight *self, const Folder *folder, const Entry *entry)
     self->reclaimable += ferry_fs_rules_space_for (&self->rules, there.st_size);
 }
 
-/* A name the copy gives in the fixed top folder of a FAT16 drive takes
+/* A name the copy gives in the fixed top folder of a FAT16 drive (the
+ * destination folder, whose names are the roots' shared ones) takes
  * entries there, but for one spelled exactly as an entry already there
  * (a conflict: the copy replaces it, merges into it or skips it). */
 static void
 count_top_entry (FerryPreflight *self, Folder *folder, const char *copy_name)
 {
-  g_autofree char *folded = ferry_fs_rules_fold_name (&self->rules, copy_name);
-  const char *there = g_hash_table_lookup (folder->names.existing, folded);
+  g_autofree char *folded = NULL;
+  const char *there;
 
+  if (!self->top_is_fat_root || folder->names.existing != self->top_existing)
+    return;
+  folded = ferry_fs_rules_fold_name (&self->rules, copy_name);
+  there = g_hash_table_lookup (folder->names.existing, folded);
   if (there == NULL || strcmp (there, copy_name) != 0)
-    self->top_bytes += ferry_fs_rules_fat_entry_bytes (copy_name);
+    self->top_entries += ferry_fs_rules_fat_entries (copy_name);
 }
 
 static void
@@ -414,8 +418,7 @@ walk_entry (FerryPreflight *self, Folder *folder, const char *name, const char *
     kind = bad_name >= 0 ? bad_name : collided ? FERRY_UNSUPPORTED_CASE_COLLISION : -1;
   if (kind >= 0)
     record (self, folder, &entry, kind);
-  if (folder->counts_top)
-    count_top_entry (self, folder, entry.copy_name);
+  count_top_entry (self, folder, entry.copy_name);
   /* What can only be skipped takes no space (a 6 GB film on FAT32). */
   if (kind != FERRY_UNSUPPORTED_TOO_LARGE && kind != FERRY_UNSUPPORTED_SPECIAL_FILE)
     self->needed += space_for (self, &entry);
@@ -461,10 +464,10 @@ count_top_folder (FerryPreflight *self)
   gpointer name;
 
   self->top_is_fat_root = TRUE;
-  self->top_bytes = 32;
+  self->top_entries = 1;
   g_hash_table_iter_init (&iter, self->top_existing);
   while (g_hash_table_iter_next (&iter, NULL, &name))
-    self->top_bytes += ferry_fs_rules_fat_entry_bytes (name);
+    self->top_entries += ferry_fs_rules_fat_entries (name);
 }
 
 /* Whether the copy continues a run cut short (see note_if_carried()). */
@@ -479,13 +482,13 @@ void
 ferry_preflight_add_root (FerryPreflight *self, const FerryTreeRoot *root)
 {
   Folder top = { root->src_parent_fd, root->src_parent_path, root->dst_dir_fd, "",
-                 { self->top_existing, self->top_used, &self->rules }, FALSE };
+                 { self->top_existing, self->top_used, &self->rules } };
 
   if (g_hash_table_size (self->top_existing) == 0)
     load_destination (self, &top);
-  if (!self->top_is_fat_root && self->rules.top_folder_bytes > 0 && ferry_fs_is_mount_root (root->dst_dir_fd))
+  if (!self->top_is_fat_root && self->rules.top_folder_entries > 0
+      && ferry_fs_is_mount_root (root->dst_dir_fd))
     count_top_folder (self);
-  top.counts_top = self->top_is_fat_root;
   /* A copy named "." is the destination folder itself, already there: the
    * source folder's entries (its own entry ".") land beside the drive's. */
   if (strcmp (root->dst_name, ".") == 0)
@@ -508,11 +511,11 @@ ferry_preflight_check_top_folder (FerryPreflight *self, const char *dst_path, GE
   g_autofree char *room = NULL;
   g_autofree char *wanted = NULL;
 
-  if (!self->top_is_fat_root || self->top_bytes <= self->rules.top_folder_bytes)
+  if (!self->top_is_fat_root || self->top_entries <= self->rules.top_folder_entries)
     return TRUE;
   display = ferry_path_display (dst_path);
-  room = g_strdup_printf ("%" G_GUINT64_FORMAT, self->rules.top_folder_bytes / 32);
-  wanted = g_strdup_printf ("%" G_GUINT64_FORMAT, (self->top_bytes + 31) / 32);
+  room = g_strdup_printf ("%u", self->rules.top_folder_entries);
+  wanted = g_strdup_printf ("%" G_GUINT64_FORMAT, self->top_entries);
   g_set_error (error, FERRY_ERROR, FERRY_ERROR_NOT_ENOUGH_SPACE,
                /* Translators: the drive's top folder; the entries it holds and those the copy
                 * would need there (a long name takes several), like "The top folder of

@@ -44,7 +44,6 @@ typedef struct
   FerryErrorPolicy error_policy;
   gboolean verify;
   FerryAdaptations *adaptations; /* not owned; NULL when nothing is adapted */
-  gboolean links_apart;          /* the drive has no hard links: each name is a copy */
   atomic_bool tmpfile_unsupported;
   atomic_bool links_refused; /* the destination has no hard links (exFAT, FAT) */
   gboolean resuming; /* the target's journal is an earlier run's, which this one continues */
