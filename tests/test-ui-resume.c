@@ -235,23 +235,31 @@ new_cruzer (Fixture *f, const char *folder)
                                        2 * 1024 * 1024);
 }
 
-/* "Holiday video.mp4" (24 MiB) dropped on CRUZER, mounted at @folder,
- * written the way a USB stick is, from the first byte; returns the mount
- * once the journal has a durability point behind the copy. */
-static FerryTestMount *
-drop_video_on_cruzer (Fixture *f, const char *folder, GSettings *settings)
+/* @name, in the source folder, dropped on SanDisk Cruzer, written the
+ * way a USB stick is, from the first byte; returns once the journal has
+ * a durability point behind the copy. */
+static void
+drop_on_cruzer_as_slow (Fixture *f, const char *name, GSettings *settings)
 {
-  FerryTestMount *mount = ferry_test_ui_plug_in (f->w.drives, "SanDisk Cruzer", folder);
-  GSList *files;
+  GSList *files = ferry_test_ui_files_in (f->w.src, name, NULL);
 
-  ferry_test_write_random (ferry_test_path (f->w.src, "Holiday video.mp4", NULL),
-                           24 * 1024 * 1024, 14);
   g_settings_set_enum (settings, "device-mode", FERRY_DEVICE_MODE_SLOW);
-  files = ferry_test_ui_files_in (f->w.src, "Holiday video.mp4", NULL);
   g_assert_true (ferry_destination_row_drop_files (
       ferry_test_window_drive_row (&f->w, "SanDisk Cruzer"), files));
   g_slist_free_full (files, g_object_unref);
   g_assert_true (ferry_test_ui_wait_until (journal_saved, f, 30000));
+}
+
+/* "Holiday video.mp4" (24 MiB) dropped on CRUZER, mounted at @folder
+ * (see drop_on_cruzer_as_slow()); returns the mount. */
+static FerryTestMount *
+drop_video_on_cruzer (Fixture *f, const char *folder, GSettings *settings)
+{
+  FerryTestMount *mount = ferry_test_ui_plug_in (f->w.drives, "SanDisk Cruzer", folder);
+
+  ferry_test_write_random (ferry_test_path (f->w.src, "Holiday video.mp4", NULL),
+                           24 * 1024 * 1024, 14);
+  drop_on_cruzer_as_slow (f, "Holiday video.mp4", settings);
   return mount;
 }
 
@@ -357,7 +365,6 @@ drop_photos_and_fill (Fixture *f,
   const char *photos = ferry_test_path (f->w.src, "Photos", NULL);
   g_autoptr (FerryJob) job = NULL;
   GtkWidget *transfer;
-  GSList *files;
 
   ferry_test_make_dirs (photos);
   for (guint i = 0; i < 6; i++)
@@ -365,12 +372,7 @@ drop_photos_and_fill (Fixture *f,
       g_autofree char *name = g_strdup_printf ("IMG_%04u.raw", i);
       ferry_test_write_random (ferry_test_path (photos, name, NULL), 8 * 1024 * 1024, 20 + i);
     }
-  g_settings_set_enum (settings, "device-mode", FERRY_DEVICE_MODE_SLOW);
-  files = ferry_test_ui_files_in (f->w.src, "Photos", NULL);
-  g_assert_true (ferry_destination_row_drop_files (
-      ferry_test_window_drive_row (&f->w, "SanDisk Cruzer"), files));
-  g_slist_free_full (files, g_object_unref);
-  g_assert_true (ferry_test_ui_wait_until (journal_saved, f, 30000));
+  drop_on_cruzer_as_slow (f, "Photos", settings);
   transfer = ferry_test_ui_find (GTK_WIDGET (f->w.window), FERRY_TYPE_TRANSFER_ROW, NULL);
   g_assert_nonnull (transfer);
   job = g_object_ref (ferry_transfer_row_get_job (FERRY_TRANSFER_ROW (transfer)));
