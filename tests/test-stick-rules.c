@@ -485,31 +485,69 @@ test_size_unknown (Fixture *f, gconstpointer data)
                                  ferry_test_path (mnt, "Plain", NULL), FERRY_TEST_COMPARE_CONTENT);
 }
 
+/* ferry-copy of the problem tree onto the stick, without a terminal,
+ * with @policy (an --unsupported= option) or its default; whether it
+ * succeeded, and in @err what it said. */
+static gboolean
+copy_tree_by_cli (Fixture *f, const char *policy, char **err)
+{
+  const char *argv[] = { g_getenv ("FERRY_COPY"), "--progress=none", f->tree, f->mnt, NULL, NULL };
+  g_autoptr (GError) error = NULL;
+  int status;
+
+  g_assert_nonnull (argv[0]);
+  if (policy != NULL)
+    {
+      argv[4] = argv[3];
+      argv[3] = argv[2];
+      argv[2] = policy;
+    }
+  g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_STDOUT_TO_DEV_NULL | G_SPAWN_STDIN_FROM_DEV_NULL,
+                NULL, NULL, NULL, err, &status, &error);
+  g_assert_no_error (error);
+  g_test_message ("%s", *err);
+  return g_spawn_check_wait_status (status, NULL);
+}
+
 /* Without a terminal ferry-copy stops before writing and names every
  * problem on standard error. */
 static void
 test_cli_refused (Fixture *f, gconstpointer data)
 {
-  const char *argv[] = { g_getenv ("FERRY_COPY"), "--progress=none", f->tree, f->mnt, NULL };
-  g_autoptr (GError) error = NULL;
   g_autofree char *err = NULL;
-  int status;
 
   if (f->stick == NULL)
     return;
-  g_assert_nonnull (argv[0]);
-  g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_STDOUT_TO_DEV_NULL | G_SPAWN_STDIN_FROM_DEV_NULL,
-                NULL, NULL, NULL, &err, &status, &error);
-  g_assert_no_error (error);
-  g_test_message ("%s", err);
-  g_assert_false (g_spawn_check_wait_status (status, NULL));
+  g_assert_false (copy_tree_by_cli (f, NULL, &err));
   g_assert_nonnull (strstr (err, "cannot be stored on this exFAT drive"));
   g_assert_nonnull (strstr (err, "Problems/ratio 16:9.txt"));
-  g_assert_nonnull (strstr (err, "“ratio 16：9.txt”"));
+  g_assert_nonnull (strstr (err, "(adapted: named “ratio 16：9.txt”)"));
+  g_assert_nonnull (strstr (err, "Problems/link.txt is a symbolic link, which exFAT cannot store "
+                                 "(adapted: copied as the file it points to)"));
+  g_assert_nonnull (strstr (err, ".bin is another name of a file, which exFAT cannot store "
+                                 "(adapted: copied as a separate file)"));
   g_assert_nonnull (strstr (err, "Problems/pipe"));
   g_assert_nonnull (strstr (err, "Problems/readme.txt"));
   g_assert_nonnull (strstr (err, "--unsupported=adapt"));
   g_assert_false (g_file_test (ferry_test_path (f->mnt, "Problems", NULL), G_FILE_TEST_EXISTS));
+}
+
+/* With --unsupported=adapt ferry-copy says, after the copy, what became
+ * of each entry: the name it got, or how a link was copied. */
+static void
+test_cli_adapted (Fixture *f, gconstpointer data)
+{
+  g_autofree char *err = NULL;
+
+  if (f->stick == NULL)
+    return;
+  g_assert_true (copy_tree_by_cli (f, "--unsupported=adapt", &err));
+  g_assert_nonnull (strstr (err, "Adapted: Problems/why?.txt, named “why？.txt”\n"));
+  g_assert_nonnull (strstr (err, "Adapted: Problems/link.txt, copied as the file it points to\n"));
+  g_assert_nonnull (strstr (err, ".bin, copied as a separate file\n"));
+  g_assert_nonnull (strstr (err, "Skipped: Problems/pipe\n"));
+  assert_file_text (ferry_test_path (f->mnt, "Problems", "link.txt", NULL), "target\n");
+  assert_file_text (ferry_test_path (f->mnt, "Problems", "two.bin", NULL), "twice\n");
 }
 
 /* On FAT32 (through fusefat): the Windows names as on exFAT, and a file
@@ -667,6 +705,7 @@ main (int argc, char **argv)
   ADD ("/stick-rules/top-folder-full/fat16", fat16, test_top_folder_full);
   ADD ("/stick-rules/into-top-folder/fat32", fat32, test_into_top_folder);
   ADD ("/stick-rules/cli-refused/exfat", exfat, test_cli_refused);
+  ADD ("/stick-rules/cli-adapted/exfat", exfat, test_cli_adapted);
   ADD ("/stick-rules/too-large/fat32", fat32, test_too_large);
   ADD ("/stick-rules/folders-survive-remount/fat32", fat32, test_folders_survive_remount);
   ADD ("/stick-rules/folders-survive-remount/exfat", exfat, test_folders_survive_remount);

@@ -44,6 +44,20 @@ describe (const FerryUnsupportedItem *item, const char *filesystem)
     }
 }
 
+/* What "adapt" does with the item: a link is copied as what it leads to,
+ * another name of a file as a file of its own, the rest get a new name
+ * (or keep theirs: "a2.bin → a2.bin" said nothing). */
+static char *
+describe_adapted (const FerryUnsupportedItem *item)
+{
+  if (item->kind == FERRY_UNSUPPORTED_SYMLINK)
+    return g_strdup (_ ("copied as the file it points to"));
+  if (item->kind == FERRY_UNSUPPORTED_HARDLINK)
+    return g_strdup (_ ("copied as a separate file"));
+  /* Translators: the name a copy gets on the drive */
+  return g_strdup_printf (_ ("named “%s”"), item->adapted);
+}
+
 /**
  * ferry_cli_list_unsupported:
  * One line for every entry: where it would go, why it cannot, and what
@@ -59,10 +73,12 @@ ferry_cli_list_unsupported (FerryUnsupportedReport *report, FILE *out)
     {
       const FerryUnsupportedItem *item = g_ptr_array_index (items, i);
       g_autofree char *why = describe (item, filesystem);
+      g_autofree char *how = item->adapted != NULL ? describe_adapted (item) : NULL;
 
-      if (item->adapted != NULL)
-        /* Translators: a path, why it cannot be stored, the name it would get */
-        fprintf (out, _ ("  %s %s (adapted: “%s”)\n"), item->path, why, item->adapted);
+      if (how != NULL)
+        /* Translators: a path, why it cannot be stored, what adapting does:
+         * "  a/b?.txt uses characters exFAT cannot store (adapted: named “b？.txt”)" */
+        fprintf (out, _ ("  %s %s (adapted: %s)\n"), item->path, why, how);
       else
         /* Translators: a path and why it cannot be stored */
         fprintf (out, _ ("  %s %s (cannot be adapted: skipped)\n"), item->path, why);
@@ -83,8 +99,14 @@ ferry_cli_list_adapted (FerryUnsupportedReport *report, FILE *out)
     {
       const FerryUnsupportedItem *item = g_ptr_array_index (items, i);
 
+      g_autofree char *how = NULL;
+
       if (action == FERRY_UNSUPPORTED_ACTION_ADAPT && item->adapted != NULL)
-        fprintf (out, _ ("Adapted: %s → %s\n"), item->path, item->adapted);
+        {
+          how = describe_adapted (item);
+          /* Translators: a path and what adapting did: "Adapted: a/b?.txt, named “b？.txt”" */
+          fprintf (out, _ ("Adapted: %s, %s\n"), item->path, how);
+        }
       else
         fprintf (out, _ ("Skipped: %s\n"), item->path);
     }
