@@ -339,6 +339,10 @@ test_space_for (void)
     }
 }
 
+#define T     G_GINT64_CONSTANT (1000000000)
+#define Y1975 G_GINT64_CONSTANT (157766400)
+#define Y2150 G_GINT64_CONSTANT (5680281600)
+
 static void
 test_same_time (void)
 {
@@ -348,16 +352,26 @@ test_same_time (void)
     struct timespec a, b;
     gboolean same;
   } rows[] = {
-    /* FAT keeps even seconds, cutting down as Linux's vfat stores them. */
-    { FERRY_FS_KIND_FAT, { 100, 0 }, { 101, 999999999 }, TRUE },
-    { FERRY_FS_KIND_FAT, { 100, 5 }, { 100, 0 }, TRUE },
-    { FERRY_FS_KIND_FAT, { 101, 0 }, { 102, 0 }, FALSE },
-    { FERRY_FS_KIND_FAT, { 99, 999999999 }, { 100, 0 }, FALSE },
-    { FERRY_FS_KIND_FAT, { -1, 0 }, { -2, 0 }, TRUE },
-    { FERRY_FS_KIND_FAT, { -1, 0 }, { 0, 0 }, FALSE },
-    { FERRY_FS_KIND_EXFAT, { 5, 10000000 }, { 5, 19999999 }, TRUE },
-    { FERRY_FS_KIND_EXFAT, { 5, 9999999 }, { 5, 10000000 }, FALSE },
-    { FERRY_FS_KIND_EXFAT, { 5, 0 }, { 6, 0 }, FALSE },
+    /* FAT keeps even seconds, cutting down as Linux's vfat stores them
+     * (T is even, in 2001). */
+    { FERRY_FS_KIND_FAT, { T, 0 }, { T + 1, 999999999 }, TRUE },
+    { FERRY_FS_KIND_FAT, { T, 5 }, { T, 0 }, TRUE },
+    { FERRY_FS_KIND_FAT, { T + 1, 0 }, { T + 2, 0 }, FALSE },
+    { FERRY_FS_KIND_FAT, { T - 1, 999999999 }, { T, 0 }, FALSE },
+    { FERRY_FS_KIND_FAT, { T - 1, 0 }, { T - 2, 0 }, TRUE },
+    /* Before 1980 and after 2107 FAT and exFAT store the nearest time
+     * they can, a day inside: 1975 is stored as 1980-01-02, 2150 as
+     * 2107-12-30; NTFS stores both. */
+    { FERRY_FS_KIND_FAT, { Y1975, 0 }, { 315619200, 0 }, TRUE },
+    { FERRY_FS_KIND_FAT, { Y2150, 0 }, { 4354646400, 0 }, TRUE },
+    { FERRY_FS_KIND_FAT, { Y1975, 0 }, { 315619202, 0 }, FALSE },
+    { FERRY_FS_KIND_EXFAT, { Y1975, 5 }, { 315619200, 0 }, TRUE },
+    { FERRY_FS_KIND_EXFAT, { Y2150, 0 }, { 4354646400, 0 }, TRUE },
+    { FERRY_FS_KIND_NTFS, { Y1975, 0 }, { 315619200, 0 }, FALSE },
+    { FERRY_FS_KIND_OTHER, { -1, 0 }, { 0, 0 }, FALSE },
+    { FERRY_FS_KIND_EXFAT, { T, 10000000 }, { T, 19999999 }, TRUE },
+    { FERRY_FS_KIND_EXFAT, { T, 9999999 }, { T, 10000000 }, FALSE },
+    { FERRY_FS_KIND_EXFAT, { T, 0 }, { T + 1, 0 }, FALSE },
     { FERRY_FS_KIND_NTFS, { 5, 100 }, { 5, 199 }, TRUE },
     { FERRY_FS_KIND_NTFS, { 5, 99 }, { 5, 100 }, FALSE },
     { FERRY_FS_KIND_OTHER, { 5, 1 }, { 5, 2 }, FALSE },

@@ -681,6 +681,52 @@ test_folders_survive_remount (Fixture *f, gconstpointer data)
     }
 }
 
+/* FAT and exFAT store times from 1980 to 2107. A file of 1975 (as tar
+ * archives and reproducible builds leave them) and one dated 2150 get
+ * the nearest time the drive stores, as the kernel's drivers give it,
+ * seen after the stick is mounted again; through FUSE the years wrapped
+ * (fusefat: 1975 to 2103; exfat-fuse: 2150 to 2021). A run that goes on
+ * from this one, or asks "newer", meets those copies as the same. */
+static void
+test_times_out_of_range (Fixture *f, gconstpointer data)
+{
+  g_autofree char *tree = g_build_filename (f->scratch, "Times", NULL);
+  const gint64 y1975 = 157766400, y2150 = G_GINT64_CONSTANT (5680281600);
+  g_autoptr (FerryJob) job = NULL;
+  g_autoptr (FerryJob) again = NULL;
+  g_autoptr (GError) error = NULL;
+  g_auto (FerryProgress) progress = { 0 };
+  struct stat st;
+
+  if (f->stick == NULL)
+    return;
+  ferry_test_make_dirs (tree);
+  ferry_test_write_text (ferry_test_path (tree, "1975.txt", NULL), "old\n");
+  ferry_test_set_times (ferry_test_path (tree, "1975.txt", NULL), y1975, 0);
+  ferry_test_write_text (ferry_test_path (tree, "2150.txt", NULL), "future\n");
+  ferry_test_set_times (ferry_test_path (tree, "2150.txt", NULL), y2150, 0);
+  job = job_for (tree, f->mnt, FERRY_UNSUPPORTED_POLICY_STOP);
+  if (!ferry_test_run_job (job, &error))
+    g_error ("%s\n%s", error->message, ferry_test_describe_failures (job));
+  g_assert_true (ferry_test_stick_unmount_lazily (f->stick, &error));
+  g_assert_no_error (error);
+  g_assert_true (ferry_test_stick_mount_again (f->stick, &error));
+  g_assert_no_error (error);
+
+  g_assert_cmpint (stat (ferry_test_path (f->mnt, "Times", "1975.txt", NULL), &st), ==, 0);
+  g_assert_cmpint (st.st_mtim.tv_sec, ==, 315619200); /* 1980-01-02 */
+  g_assert_cmpint (stat (ferry_test_path (f->mnt, "Times", "2150.txt", NULL), &st), ==, 0);
+  g_assert_cmpint (st.st_mtim.tv_sec, ==, G_GINT64_CONSTANT (4354646400)); /* 2107-12-30 */
+
+  again = job_for (tree, f->mnt, FERRY_UNSUPPORTED_POLICY_STOP);
+  ferry_job_set_conflict_policy (again, FERRY_CONFLICT_POLICY_NEWER);
+  g_assert_true (ferry_test_run_job (again, &error));
+  g_assert_no_error (error);
+  ferry_job_get_progress (again, &progress);
+  g_assert_cmpuint (progress.files_skipped, ==, 2);
+  g_assert_cmpuint (progress.bytes_written, ==, 0);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -708,6 +754,8 @@ main (int argc, char **argv)
   ADD ("/stick-rules/cli-adapted/exfat", exfat, test_cli_adapted);
   ADD ("/stick-rules/too-large/fat32", fat32, test_too_large);
   ADD ("/stick-rules/folders-survive-remount/fat32", fat32, test_folders_survive_remount);
+  ADD ("/stick-rules/times-out-of-range/fat32", fat32, test_times_out_of_range);
+  ADD ("/stick-rules/times-out-of-range/exfat", exfat, test_times_out_of_range);
   ADD ("/stick-rules/folders-survive-remount/exfat", exfat, test_folders_survive_remount);
   ADD ("/stick-rules/folders-survive-remount/ntfs", ntfs, test_folders_survive_remount);
 #undef ADD

@@ -260,12 +260,12 @@ copy_tree (FerryRun *self, FerryPlan *plan, FerryTreeContext *ctx)
   g_autoptr (FerryTreeCopy) tree = NULL;
 
   ferry_tree_context_init (ctx, self->target, self->options.conflict_policy, &listener);
-  ferry_meta_policy_init (&ctx->meta, self->options.preserve);
+  ctx->rules = self->rules;
+  ferry_meta_policy_init (&ctx->meta, self->options.preserve, &ctx->rules);
   ctx->error_policy = self->options.error_policy;
   ctx->verify = self->options.verify;
   ctx->adaptations = self->adaptations;
   ctx->resuming = self->resuming;
-  ctx->rules = self->rules;
   ferry_conflicts_set_rules (ctx->conflicts, &self->rules);
   tree = ferry_tree_copy_new (ctx);
   for (guint i = 0; i < plan->roots->len; i++)

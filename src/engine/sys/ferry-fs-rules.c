@@ -32,6 +32,13 @@
  * Windows does not understand; xattrs become named streams. So only hard
  * links count as kept. The names Windows refuses (a:b, "dot.", CON) are
  * stored too, and Windows cannot open them afterwards. */
+/* FAT and exFAT store a time as a local date from 1980 to 2107. The
+ * kernel's drivers set the nearest they can store; through FUSE, fusefat
+ * wrapped 1975 to 2103 and exfat-fuse 2150 to 2021. Ferry sets the
+ * nearest itself, a day inside the range whatever the time zone. */
+#define DOS_TIME_MIN_SEC G_GINT64_CONSTANT (315619200)  /* 1980-01-02 00:00 UTC */
+#define DOS_TIME_MAX_SEC G_GINT64_CONSTANT (4354646400) /* 2107-12-30 00:00 UTC */
+
 static const FerryFsRules kind_rules[] = {
   [FERRY_FS_KIND_OTHER] = {
     .kind = FERRY_FS_KIND_OTHER, .label = NULL, .max_file_size = G_MAXUINT64,
@@ -42,11 +49,13 @@ static const FerryFsRules kind_rules[] = {
     .kind = FERRY_FS_KIND_FAT, .label = "FAT32", .max_file_size = G_MAXUINT32,
     .folds_case = TRUE, .windows_names = TRUE, .utf16_names = TRUE,
     .time_granularity_ns = 2 * NSEC_PER_SEC,
+    .time_min_sec = DOS_TIME_MIN_SEC, .time_max_sec = DOS_TIME_MAX_SEC,
   },
   [FERRY_FS_KIND_EXFAT] = {
     .kind = FERRY_FS_KIND_EXFAT, .label = "exFAT", .max_file_size = G_MAXUINT64,
     .folds_case = TRUE, .windows_names = TRUE, .utf16_names = TRUE,
     .time_granularity_ns = 10000000,
+    .time_min_sec = DOS_TIME_MIN_SEC, .time_max_sec = DOS_TIME_MAX_SEC,
   },
   [FERRY_FS_KIND_NTFS] = {
     .kind = FERRY_FS_KIND_NTFS, .label = "NTFS", .max_file_size = G_MAXUINT64,
@@ -404,19 +413,43 @@ floor_div (gint64 a, gint64 b)
   return q;
 }
 
-/* Both times as the filesystem would store them: cut down to its
- * granularity, which either divides a second (exFAT, NTFS) or is whole
- * seconds (FAT's 2 s, which Linux's vfat gets by clearing the lowest bit
- * of the seconds). Cutting down, not rounding, is what the drivers do. */
+/**
+ * ferry_fs_rules_clamp_time:
+ * @time, moved into the range of times the drive stores where it lies
+ * outside (a file of 1975 goes to FAT as of 1980); else unchanged.
+ */
+void
+ferry_fs_rules_clamp_time (const FerryFsRules *rules, struct timespec *time)
+{
+  g_return_if_fail (rules != NULL && time != NULL);
+
+  if (rules->time_min_sec == 0 && rules->time_max_sec == 0)
+    return;
+  if (time->tv_sec < rules->time_min_sec)
+    *time = (struct timespec){ rules->time_min_sec, 0 };
+  else if (time->tv_sec > rules->time_max_sec)
+    *time = (struct timespec){ rules->time_max_sec, 0 };
+}
+
+/* Both times as the filesystem would store them: inside its range, cut
+ * down to its granularity, which either divides a second (exFAT, NTFS)
+ * or is whole seconds (FAT's 2 s, which Linux's vfat gets by clearing
+ * the lowest bit of the seconds). Cutting down, not rounding, is what
+ * the drivers do. */
 gboolean
 ferry_fs_rules_same_time (const FerryFsRules *rules,
-                          const struct timespec *a,
-                          const struct timespec *b)
+                          const struct timespec *time_a,
+                          const struct timespec *time_b)
 {
+  struct timespec stored_a, stored_b, *a = &stored_a, *b = &stored_b;
   gint64 granularity;
 
-  g_return_val_if_fail (rules != NULL && a != NULL && b != NULL, FALSE);
+  g_return_val_if_fail (rules != NULL && time_a != NULL && time_b != NULL, FALSE);
 
+  stored_a = *time_a;
+  stored_b = *time_b;
+  ferry_fs_rules_clamp_time (rules, a);
+  ferry_fs_rules_clamp_time (rules, b);
   granularity = MAX (rules->time_granularity_ns, 1);
   if (granularity >= NSEC_PER_SEC)
     {

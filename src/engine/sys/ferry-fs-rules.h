@@ -42,6 +42,8 @@ typedef struct {
   gboolean keeps_special_files; /* FIFOs, sockets, device nodes */
   gboolean keeps_owners;      /* owners, modes beyond read-only, xattrs, ACLs */
   gint64 time_granularity_ns; /* modification time: FAT 2 s, exFAT 10 ms, NTFS 100 ns, else 1 */
+  gint64 time_min_sec;        /* the first and last times it stores (FAT, exFAT: 1980 to 2107); */
+  gint64 time_max_sec;        /* both 0 where any time a file has is stored */
   guint top_folder_entries;   /* FAT12 and FAT16: how many entries the top folder holds; 0 where it grows or is unknown */
 } FerryFsRules;
 
@@ -54,6 +56,7 @@ guint64 ferry_fs_rules_space_for (const FerryFsRules *rules, guint64 size);   /*
 guint64 ferry_fs_rules_entry_space (const FerryFsRules *rules, guint64 name_units);
 guint64 ferry_fs_rules_file_space (const FerryFsRules *rules, guint64 size, guint64 name_units);
 guint ferry_fs_rules_fat_entries (const char *name);
+void ferry_fs_rules_clamp_time (const FerryFsRules *rules, struct timespec *time); /* into the range the drive stores */
 gboolean ferry_fs_rules_same_time (const FerryFsRules *rules, const struct timespec *a, const struct timespec *b); /* equal at the filesystem's granularity (FAT: 2 s, rounding as FAT stores it) */
 
 G_END_DECLS

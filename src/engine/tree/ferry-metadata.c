@@ -12,9 +12,10 @@
 #include "ferry-metadata.h"
 
 void
-ferry_meta_policy_init (FerryMetaPolicy *policy, gboolean preserve)
+ferry_meta_policy_init (FerryMetaPolicy *policy, gboolean preserve, const FerryFsRules *rules)
 {
   policy->preserve = preserve;
+  policy->rules = rules;
   policy->euid = geteuid ();
   policy->egid = getegid ();
   policy->is_root = policy->euid == 0;
@@ -248,11 +249,13 @@ set_mode (FerryMetaTarget dst, mode_t mode, int *errsv)
 }
 
 static gboolean
-set_times (FerryMetaTarget dst, const struct stat *st, int *errsv)
+set_times (const FerryMetaPolicy *policy, FerryMetaTarget dst, const struct stat *st, int *errsv)
 {
   struct timespec times[2] = { st->st_atim, st->st_mtim };
   int ret;
 
+  ferry_fs_rules_clamp_time (policy->rules, &times[0]);
+  ferry_fs_rules_clamp_time (policy->rules, &times[1]);
   if (dst.pinned)
     {
       g_autofree char *pinned = ferry_proc_fd_path (dst.fd, NULL);
@@ -283,7 +286,7 @@ ferry_metadata_apply_times (const FerryMetaPolicy *policy,
                             const struct stat *st,
                             int *errsv)
 {
-  return !policy->preserve || set_times (dst, st, errsv);
+  return !policy->preserve || set_times (policy, dst, st, errsv);
 }
 
 /**
@@ -361,5 +364,6 @@ ferry_metadata_apply (const FerryMetaPolicy *policy,
     return is_link || set_mode (dst, st->st_mode & 0777 & ~policy->umask, errsv);
 
   return copy_owner (policy, dst, st, errsv) && copy_xattrs (policy, src, dst, st->st_dev, errsv)
-         && (is_link || set_mode (dst, st->st_mode & 07777, errsv)) && set_times (dst, st, errsv);
+         && (is_link || set_mode (dst, st->st_mode & 07777, errsv))
+         && set_times (policy, dst, st, errsv);
 }

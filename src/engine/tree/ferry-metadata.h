@@ -5,6 +5,8 @@
 #include <stdatomic.h>
 #include <sys/stat.h>
 
+#include "ferry-fs-rules.h"
+
 
 G_BEGIN_DECLS
 
@@ -49,9 +51,12 @@ typedef struct
   /* st_dev + 1 of each (0: a free slot); written by the first worker that
    * learns it, read by all without a lock. */
   atomic_uint_fast64_t xattrless_devs[FERRY_META_XATTRLESS_MAX];
+  /* The destination's rules: times it cannot store are set to the
+   * nearest it can (ferry_fs_rules_clamp_time()). */
+  const FerryFsRules *rules;
 } FerryMetaPolicy;
 
-void ferry_meta_policy_init (FerryMetaPolicy *policy, gboolean preserve);
+void ferry_meta_policy_init (FerryMetaPolicy *policy, gboolean preserve, const FerryFsRules *rules);
 
 gboolean ferry_metadata_apply_times (const FerryMetaPolicy *policy,
                                      FerryMetaTarget dst,
