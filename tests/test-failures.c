@@ -814,6 +814,46 @@ check_source_pulled_out (Fixture *f)
   assert_no_temp_files (f->dst);
 }
 
+/* The folder a copy goes into deleted by someone meanwhile (in a file
+ * manager, as a person does who changed their mind): the first file
+ * that fails for it ends the job, naming the folder, instead of each
+ * file left failing alone with "No such file or directory" (189 lines
+ * for a folder deleted on an exFAT stick). Nothing comes back under
+ * the deleted folder's name. */
+static void
+test_destination_deleted (Fixture *f, gconstpointer data)
+{
+  g_autofree char *album = g_build_filename (f->src, "Album", NULL);
+  g_autofree char *copy = g_build_filename (f->dst, "Album", NULL);
+  g_autoptr (FerryJob) job = NULL;
+  g_autoptr (GPtrArray) failures = NULL;
+  g_auto (FerryTestJobRun) run = { 0 };
+
+  for (guint i = 0; i < 6; i++)
+    {
+      g_autofree char *path = g_strdup_printf ("%s/clip%u.mov", album, i);
+
+      ferry_test_make_dirs (album);
+      ferry_test_write_random (path, 8 * MiB, i);
+    }
+  /* copied into the folder of an earlier copy, which a person sees */
+  ferry_test_make_dirs (copy);
+  job = job_new_one_worker (album, f->dst);
+  g_free (pause_in_first_file (job, &run, 8 * MiB));
+  ferry_test_remove_tree (copy);
+  ferry_job_resume (job);
+  ferry_test_job_wait (&run, JOB_TIMEOUT_MS);
+
+  g_assert_false (run.ok);
+  g_assert_error (run.error, FERRY_ERROR, FERRY_ERROR_DESTINATION_DELETED);
+  assert_mentions (run.error->message, copy);
+  assert_mentions (run.error->message, "was deleted during the copy");
+  assert_phase (job, FERRY_PHASE_FAILED);
+  failures = dup_failures_expecting (job, 1);
+  g_assert_false (g_file_test (copy, G_FILE_TEST_EXISTS));
+  assert_no_temp_files (f->dst);
+}
+
 /* Writing in @dir brings the allocation metadata it needs into the
  * cache, so that writing there later needs no read from the device. */
 static void
@@ -1463,6 +1503,7 @@ main (int argc, char **argv)
   ADD ("/failures/io-error/source-pulled-out", test_source_read_error,
        GINT_TO_POINTER (SOURCE_PULLED_OUT));
   ADD ("/failures/io-error/destination", test_destination_write_error, NULL);
+  ADD ("/failures/destination-deleted", test_destination_deleted, NULL);
   ADD ("/failures/cancel/mid-file", test_cancel_mid_file, NULL);
   ADD ("/failures/cancel/while-paused", test_cancel_while_paused, NULL);
   ADD ("/failures/pause-resume", test_pause_resume, NULL);

@@ -29,6 +29,7 @@ typedef enum
   FERRY_ERROR_UNSUPPORTED,      /* entries the destination cannot store, and no decision to adapt or skip */
   FERRY_ERROR_NOT_PLUGGED_IN,   /* the destination is no longer on the filesystem the job was planned on (a drive pulled out) */
   FERRY_ERROR_SOURCE_GONE,      /* a source's drive went away while it was copied (pulled out) */
+  FERRY_ERROR_DESTINATION_DELETED, /* a destination folder was deleted while files were copied into it */
 } FerryError;
 
 GQuark ferry_error_quark (void);

@@ -226,6 +226,12 @@ fail_open (FerryDirNode *node, gboolean source, int errsv, const char *format, G
   if (source && errsv == ENOENT)
     return ferry_set_ferry_error (error, FERRY_ERROR_VANISHED,
                                   _ ("“%s” disappeared before it could be copied"), path);
+  /* made or merged into a moment ago: someone deleted it since */
+  if (errsv == ENOENT)
+    {
+      g_propagate_error (error, ferry_tree_context_new_deleted_error (path));
+      return FALSE;
+    }
   return ferry_set_error_from_errno (error, errsv, format, path);
 }
 
@@ -271,14 +277,18 @@ ferry_folder_open (FerryDirNode *node, GError **error)
   return TRUE;
 }
 
-/* A folder reported as failed counts as handled. */
+/* A folder reported as failed counts as handled. One that failed for
+ * someone deleting it (its hidden name gone when it was to get its own)
+ * stops the job, as the folders it is in would. */
 void
 ferry_folder_fail (FerryTreeContext *ctx, FerryDirNode *node, const GError *error, gboolean fatal)
 {
+  g_autoptr (GError) deleted = fatal ? NULL : ferry_tree_context_new_error_if_deleted (node, error);
   g_auto (FerryEntry) entry;
 
   ferry_entry_init (&entry, node->parent, node->src_name, node->dst_name);
-  ferry_tree_context_file_failed (ctx, &entry, 0, error, fatal);
+  ferry_tree_context_file_failed (ctx, &entry, 0, deleted != NULL ? deleted : error,
+                                  fatal || deleted != NULL);
   node->failed = TRUE;
 }
 

@@ -131,6 +131,55 @@ new_error_if_source_gone (FerryTreeContext *ctx, const FerryEntry *entry, const 
                       _ ("“%s” is no longer there: its drive was unplugged"), display);
 }
 
+/* Whether the open destination folder @fd was deleted: a folder
+ * removed while it is open keeps its descriptor, and has no links. */
+static gboolean
+folder_deleted (int fd)
+{
+  struct stat st;
+
+  if (fstat (fd, &st) != 0)
+    return errno == ENOENT || errno == ESTALE;
+  return st.st_nlink == 0;
+}
+
+/**
+ * ferry_tree_context_new_error_if_deleted:
+ * The failure of an entry in @node with @error, when someone deleted a
+ * destination folder it is in (the copy's folder, in a file manager):
+ * "“/media/STICK/Photos” was deleted during the copy", naming the
+ * outermost. NULL otherwise. Creating anything inside it fails, and
+ * every file left would fail on its own line (an exFAT stick: 189
+ * lines "No such file or directory"). */
+GError *
+ferry_tree_context_new_error_if_deleted (const FerryDirNode *node, const GError *error)
+{
+  const FerryDirNode *deleted = NULL;
+  g_autofree char *path = NULL;
+
+  if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND))
+    return NULL;
+  for (; node != NULL; node = node->parent)
+    if (node->dst_fd >= 0 && folder_deleted (node->dst_fd))
+      deleted = node;
+  if (deleted == NULL)
+    return NULL;
+  path = ferry_dir_node_dst_path (deleted, NULL);
+  return ferry_tree_context_new_deleted_error (path);
+}
+
+/* The destination folder @path was deleted while the copy wrote into
+ * it. Such a failure ends the job. */
+GError *
+ferry_tree_context_new_deleted_error (const char *path)
+{
+  g_autofree char *display = ferry_path_display (path);
+
+  return g_error_new (FERRY_ERROR, FERRY_ERROR_DESTINATION_DELETED,
+                      /* TRANSLATORS: a folder the copy was writing into */
+                      _ ("“%s” was deleted during the copy"), display);
+}
+
 /* Between entries: waits out a pause, says whether to go on. */
 gboolean
 ferry_tree_context_check (FerryTreeContext *ctx)
@@ -192,11 +241,12 @@ ferry_tree_context_report_failure (FerryTreeContext *ctx, FerryFailure *failure,
   if (g_error_matches (failure->error, FERRY_ERROR, FERRY_ERROR_EXISTS)
       && ferry_conflicts_get_policy (ctx->conflicts) == FERRY_CONFLICT_POLICY_FAIL)
     fatal = TRUE;
-  /* What fails for the same reason once a failing drive stopped the job
-   * (a file another worker had in flight, the attributes of the folders
-   * it leaves) follows from that failure, which says it once. */
-  if ((fatal || ctx->error_policy == FERRY_ERROR_POLICY_STOP)
-      && !ferry_control_stop (ctx->control, failure->error) && fatal)
+  /* What fails once a failure stopped the job (a file another worker
+   * had in flight, the attributes of the folders it leaves, a folder not
+   * put in place for it) follows from that failure, which says it once. */
+  if (fatal || ctx->error_policy == FERRY_ERROR_POLICY_STOP
+          ? !ferry_control_stop (ctx->control, failure->error)
+          : ferry_control_has_stopped (ctx->control))
     {
       ferry_failure_free (failure);
       return;
@@ -223,9 +273,14 @@ ferry_tree_context_file_failed (FerryTreeContext *ctx,
 
   if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
     return;
-  /* A failure where the source has gone ends the job, as a failing
-   * destination does: every later file would fail the same way. */
-  if (!fatal && (gone = new_error_if_source_gone (ctx, entry, error)) != NULL)
+  /* A failure where the source has gone, or the folder it goes to, ends
+   * the job, as a failing destination does: every later file would fail
+   * the same way. */
+  if (g_error_matches (error, FERRY_ERROR, FERRY_ERROR_DESTINATION_DELETED))
+    fatal = TRUE;
+  else if (!fatal
+      && ((gone = new_error_if_source_gone (ctx, entry, error)) != NULL
+          || (gone = ferry_tree_context_new_error_if_deleted (entry->node, error)) != NULL))
     {
       error = gone;
       fatal = TRUE;

@@ -69,6 +69,8 @@ void ferry_tree_context_show_current (FerryTreeContext *ctx, const FerryEntry *e
 void ferry_tree_context_file_done (FerryTreeContext *ctx);
 void ferry_tree_context_done_in (FerryTreeContext *ctx, FerryDirNode *folder);
 void ferry_tree_context_file_skipped (FerryTreeContext *ctx, guint64 files, guint64 bytes);
+GError *ferry_tree_context_new_error_if_deleted (const FerryDirNode *node, const GError *error);
+GError *ferry_tree_context_new_deleted_error (const char *path);
 void ferry_tree_context_report_failure (FerryTreeContext *ctx,
                                         FerryFailure *failure,
                                         gboolean fatal);
