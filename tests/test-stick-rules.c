@@ -433,6 +433,47 @@ test_top_folder_full (Fixture *f, gconstpointer data)
   g_assert_true (ferry_test_run_job (into_folder, NULL));
 }
 
+/* Any FAT folder holds 65,536 entries, and a camera's long names take 4
+ * each: 16,400 photos in one folder are refused before anything is
+ * written, naming the folder and a way out, where the drive would say
+ * it is full at the 16,384th with space to spare. 16,000 fit. */
+static void
+test_folder_full (Fixture *f, gconstpointer data)
+{
+  g_autofree char *camera = g_build_filename (f->scratch, "Camera", NULL);
+  g_autofree char *copy = g_build_filename (f->mnt, "Camera", NULL);
+  g_autoptr (FerryJob) refused = NULL;
+  g_autoptr (FerryJob) fits = NULL;
+  g_autoptr (GError) error = NULL;
+
+  if (f->stick == NULL)
+    return;
+  ferry_test_make_dirs (camera);
+  for (guint i = 0; i < 16400; i++)
+    {
+      g_autofree char *name = g_strdup_printf ("IMG_20231005_143022_%05u.jpg", i);
+      ferry_test_write_text (ferry_test_path (camera, name, NULL), "");
+    }
+  refused = job_for (camera, f->mnt, FERRY_UNSUPPORTED_POLICY_STOP);
+  g_assert_false (ferry_test_run_job (refused, &error));
+  g_test_message ("%s", error->message);
+  g_assert_error (error, FERRY_ERROR, FERRY_ERROR_NOT_ENOUGH_SPACE);
+  g_assert_nonnull (strstr (error->message, copy));
+  g_assert_nonnull (strstr (error->message, "would hold 65602 entries, and a folder on a FAT32 "
+                                            "drive holds 65536"));
+  g_assert_nonnull (strstr (error->message, "split it into smaller folders"));
+  g_assert_false (g_file_test (copy, G_FILE_TEST_EXISTS));
+
+  for (guint i = 16000; i < 16400; i++)
+    {
+      g_autofree char *name = g_strdup_printf ("IMG_20231005_143022_%05u.jpg", i);
+      g_assert_cmpint (unlink (ferry_test_path (camera, name, NULL)), ==, 0);
+    }
+  fits = job_for (camera, f->mnt, FERRY_UNSUPPORTED_POLICY_STOP);
+  ferry_job_set_dry_run (fits, TRUE);
+  g_assert_true (ferry_test_run_job (fits, NULL));
+}
+
 /* A folder's contents copied into the top folder of a FAT32 stick
  * ("Plain/."): that folder has no entry of its own, so nothing to give
  * the source folder's times; fusefat died when asked to, and the stick's
@@ -749,6 +790,7 @@ main (int argc, char **argv)
   ADD ("/stick-rules/said-to-fit-fits/ntfs", ntfs, test_said_to_fit_fits);
   ADD ("/stick-rules/size-unknown/fat32", fat32, test_size_unknown);
   ADD ("/stick-rules/top-folder-full/fat16", fat16, test_top_folder_full);
+  ADD ("/stick-rules/folder-full/fat32", fat32, test_folder_full);
   ADD ("/stick-rules/into-top-folder/fat32", fat32, test_into_top_folder);
   ADD ("/stick-rules/cli-refused/exfat", exfat, test_cli_refused);
   ADD ("/stick-rules/cli-adapted/exfat", exfat, test_cli_adapted);

@@ -467,7 +467,7 @@ check_filesystem_rules (FerryRun *self, FerryPlan *plan, GError **error)
   preflight = walk_preflight (self, plan);
   self->needed = ferry_preflight_get_needed (preflight);
   if (!check_cancelled (self, error)
-      || !ferry_preflight_check_top_folder (preflight, plan->dst_path, error))
+      || !ferry_preflight_check_folders (preflight, plan->dst_path, error))
     return FALSE;
   if (ferry_preflight_get_items (preflight)->len == 0)
     return TRUE;

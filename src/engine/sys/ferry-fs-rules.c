@@ -39,6 +39,13 @@
 #define DOS_TIME_MIN_SEC G_GINT64_CONSTANT (315619200)  /* 1980-01-02 00:00 UTC */
 #define DOS_TIME_MAX_SEC G_GINT64_CONSTANT (4354646400) /* 2107-12-30 00:00 UTC */
 
+/* A FAT folder holds at most 65,536 entries of 32 bytes (Microsoft's
+ * FAT specification; Linux's vfat answers ENOSPC past 2 MiB of folder,
+ * FAT_MAX_DIR_SIZE), and a long name takes one more for each 13 of its
+ * characters: 16,384 camera files named like IMG_20231005_143022.jpg.
+ * exFAT's 256 MiB folders hold over 400,000 of the longest names. */
+#define FAT_FOLDER_ENTRIES 65536
+
 static const FerryFsRules kind_rules[] = {
   [FERRY_FS_KIND_OTHER] = {
     .kind = FERRY_FS_KIND_OTHER, .label = NULL, .max_file_size = G_MAXUINT64,
@@ -50,6 +57,7 @@ static const FerryFsRules kind_rules[] = {
     .folds_case = TRUE, .windows_names = TRUE, .utf16_names = TRUE,
     .time_granularity_ns = 2 * NSEC_PER_SEC,
     .time_min_sec = DOS_TIME_MIN_SEC, .time_max_sec = DOS_TIME_MAX_SEC,
+    .folder_entries = FAT_FOLDER_ENTRIES,
   },
   [FERRY_FS_KIND_EXFAT] = {
     .kind = FERRY_FS_KIND_EXFAT, .label = "exFAT", .max_file_size = G_MAXUINT64,

@@ -45,6 +45,7 @@ typedef struct {
   gint64 time_min_sec;        /* the first and last times it stores (FAT, exFAT: 1980 to 2107); */
   gint64 time_max_sec;        /* both 0 where any time a file has is stored */
   guint top_folder_entries;   /* FAT12 and FAT16: how many entries the top folder holds; 0 where it grows or is unknown */
+  guint folder_entries;       /* FAT: how many entries any folder holds (65,536); 0 where that never binds */
 } FerryFsRules;
 
 void ferry_fs_rules_for_kind (FerryFsKind kind, guint64 cluster_size, FerryFsRules *rules);

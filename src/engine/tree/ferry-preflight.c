@@ -43,11 +43,17 @@ struct _FerryPreflight
   GPtrArray *stale_temps; /* paths below the destination: files and hidden folders */
   guint64 reclaimable;    /* the space they hold, and the copies a resumed run carries */
   gboolean resuming;
-  /* Where the destination is the top folder of a FAT12 or FAT16 drive:
-   * the entries it will hold, those there and those the copy adds,
-   * against rules.top_folder_entries. */
+  /* On FAT, whose folders hold a bounded number of entries: those the
+   * destination folder (shared by the roots) will hold, there already
+   * and added by the copy, against top_limit (0: not counted), which is
+   * rules.top_folder_entries where it is the fixed top folder of a FAT12
+   * or FAT16 drive; and the first folder below that would hold more
+   * than rules.folder_entries. */
+  guint top_limit;
   gboolean top_is_fat_root;
   guint64 top_entries;
+  char *crowded_relpath;
+  guint64 crowded_entries;
 };
 
 typedef struct
@@ -73,6 +79,7 @@ typedef struct
   int dst_fd; /* -1: nothing there yet */
   const char *dst_relpath;
   Names names;
+  guint64 entries; /* on FAT: the entries it will hold (see count_entry()) */
 } Folder;
 
 static void walk_folder (FerryPreflight *self, Folder *folder);
@@ -126,6 +133,7 @@ ferry_preflight_free (FerryPreflight *self)
   g_hash_table_unref (self->top_existing);
   g_hash_table_unref (self->top_used);
   g_ptr_array_unref (self->stale_temps);
+  g_free (self->crowded_relpath);
   g_free (self);
 }
 
@@ -345,6 +353,33 @@ space_for (FerryPreflight *self, const Entry *entry)
   return slot;
 }
 
+/* The entries a FAT folder's names take: those of @existing, and "."
+ * and ".." (or, in a drive's top folder, its label). */
+static guint64
+count_existing (GHashTable *existing)
+{
+  GHashTableIter iter;
+  gpointer name;
+  guint64 entries = 2;
+
+  g_hash_table_iter_init (&iter, existing);
+  while (g_hash_table_iter_next (&iter, NULL, &name))
+    entries += ferry_fs_rules_fat_entries (name);
+  return entries;
+}
+
+/* The first folder below the destination that would hold more entries
+ * than FAT allows; the check says so before anything is written. */
+static void
+note_if_crowded (FerryPreflight *self, const Folder *folder)
+{
+  if (self->rules.folder_entries == 0 || folder->entries <= self->rules.folder_entries
+      || self->crowded_relpath != NULL)
+    return;
+  self->crowded_relpath = g_strdup (folder->dst_relpath);
+  self->crowded_entries = folder->entries;
+}
+
 static void
 walk_subfolder (FerryPreflight *self, Folder *folder, Entry *entry)
 {
@@ -362,7 +397,10 @@ walk_subfolder (FerryPreflight *self, Folder *folder, Entry *entry)
   if (src_fd < 0)
     return; /* the copy reports it */
   load_destination (self, &child);
+  if (self->rules.folder_entries > 0)
+    child.entries = count_existing (existing);
   walk_folder (self, &child);
+  note_if_crowded (self, &child);
 }
 
 /* A run that continues one cut short keeps the copies the earlier run
@@ -379,22 +417,28 @@ note_if_carried (FerryPreflight *self, const Folder *folder, const Entry *entry)
     self->reclaimable += ferry_fs_rules_space_for (&self->rules, there.st_size);
 }
 
-/* A name the copy gives in the fixed top folder of a FAT16 drive (the
- * destination folder, whose names are the roots' shared ones) takes
- * entries there, but for one spelled exactly as an entry already there
- * (a conflict: the copy replaces it, merges into it or skips it). */
+/* On FAT, a name the copy gives in @folder takes entries there (in the
+ * destination folder, whose names are the roots' shared ones, counted
+ * for all of them), but for one spelled exactly as an entry already
+ * there (a conflict: the copy replaces it, merges into it or skips it). */
 static void
-count_top_entry (FerryPreflight *self, Folder *folder, const char *copy_name)
+count_entry (FerryPreflight *self, Folder *folder, const char *copy_name)
 {
   g_autofree char *folded = NULL;
   const char *there;
+  guint entries;
 
-  if (!self->top_is_fat_root || folder->names.existing != self->top_existing)
+  if (self->rules.folder_entries == 0)
     return;
   folded = ferry_fs_rules_fold_name (&self->rules, copy_name);
   there = g_hash_table_lookup (folder->names.existing, folded);
-  if (there == NULL || strcmp (there, copy_name) != 0)
-    self->top_entries += ferry_fs_rules_fat_entries (copy_name);
+  if (there != NULL && strcmp (there, copy_name) == 0)
+    return;
+  entries = ferry_fs_rules_fat_entries (copy_name);
+  if (folder->names.existing == self->top_existing)
+    self->top_entries += entries;
+  else
+    folder->entries += entries;
 }
 
 static void
@@ -418,7 +462,7 @@ walk_entry (FerryPreflight *self, Folder *folder, const char *name, const char *
     kind = bad_name >= 0 ? bad_name : collided ? FERRY_UNSUPPORTED_CASE_COLLISION : -1;
   if (kind >= 0)
     record (self, folder, &entry, kind);
-  count_top_entry (self, folder, entry.copy_name);
+  count_entry (self, folder, entry.copy_name);
   /* What can only be skipped takes no space (a 6 GB film on FAT32). */
   if (kind != FERRY_UNSUPPORTED_TOO_LARGE && kind != FERRY_UNSUPPORTED_SPECIAL_FILE)
     self->needed += space_for (self, &entry);
@@ -455,19 +499,16 @@ walk_folder (FerryPreflight *self, Folder *folder)
 
 /* ------------------------------------------------------------------ */
 
-/* The destination is the top folder of a FAT12 or FAT16 drive: what its
- * entries take already (and its label's). */
+/* On FAT: what the destination folder's entries take already, and what
+ * it holds, fixed where it is the top folder of a FAT12 or FAT16 drive. */
 static void
-count_top_folder (FerryPreflight *self)
+count_top_folder (FerryPreflight *self, int dst_fd)
 {
-  GHashTableIter iter;
-  gpointer name;
-
-  self->top_is_fat_root = TRUE;
-  self->top_entries = 1;
-  g_hash_table_iter_init (&iter, self->top_existing);
-  while (g_hash_table_iter_next (&iter, NULL, &name))
-    self->top_entries += ferry_fs_rules_fat_entries (name);
+  self->top_is_fat_root = self->rules.top_folder_entries > 0 && ferry_fs_is_mount_root (dst_fd);
+  self->top_limit
+      = self->top_is_fat_root ? self->rules.top_folder_entries : self->rules.folder_entries;
+  /* the top folder has no "." or "..", but its label's entry */
+  self->top_entries = count_existing (self->top_existing) - (self->top_is_fat_root ? 1 : 0);
 }
 
 /* Whether the copy continues a run cut short (see note_if_carried()). */
@@ -486,9 +527,8 @@ ferry_preflight_add_root (FerryPreflight *self, const FerryTreeRoot *root)
 
   if (g_hash_table_size (self->top_existing) == 0)
     load_destination (self, &top);
-  if (!self->top_is_fat_root && self->rules.top_folder_entries > 0
-      && ferry_fs_is_mount_root (root->dst_dir_fd))
-    count_top_folder (self);
+  if (self->top_limit == 0 && self->rules.folder_entries > 0)
+    count_top_folder (self, root->dst_dir_fd);
   /* A copy named "." is the destination folder itself, already there: the
    * source folder's entries (its own entry ".") land beside the drive's. */
   if (strcmp (root->dst_name, ".") == 0)
@@ -497,24 +537,51 @@ ferry_preflight_add_root (FerryPreflight *self, const FerryTreeRoot *root)
     walk_entry (self, &top, root->src_name, root->dst_name);
 }
 
+/* "“…/Camera” would hold 70010 entries, and a folder on a FAT32 drive
+ * holds 65536 …": the drive would say it is full at the next name. */
+static gboolean
+refuse_crowded (FerryPreflight *self, const char *path, guint64 entries, GError **error)
+{
+  g_autofree char *display = ferry_path_display (path);
+  g_autofree char *wanted = g_strdup_printf ("%" G_GUINT64_FORMAT, entries);
+  g_autofree char *room = g_strdup_printf ("%u", self->rules.folder_entries);
+
+  g_set_error (error, FERRY_ERROR, FERRY_ERROR_NOT_ENOUGH_SPACE,
+               /* Translators: a folder; the entries the copy would give it; FAT32; the
+                * entries a folder there holds */
+               _ ("“%s” would hold %s entries, and a folder on a %s drive holds %s (a long name "
+                  "takes several): split it into smaller folders, or copy to a drive formatted "
+                  "exFAT or NTFS"),
+               display, wanted, self->rules.label, room);
+  return FALSE;
+}
+
 /**
- * ferry_preflight_check_top_folder:
- * Refuses a copy into the top folder of a FAT12 or FAT16 drive that
- * would give it more entries than its fixed room holds (512, as
- * mkfs.fat makes it): the drive would say it is full at the next name,
- * with space to spare. A folder there holds as many as space allows.
+ * ferry_preflight_check_folders:
+ * Refuses a copy that would give a FAT folder more entries than it
+ * holds: any folder 65,536, the top folder of a FAT12 or FAT16 drive
+ * its fixed room (512, as mkfs.fat makes it). The drive would say it
+ * is full at the next name, with space to spare.
  */
 gboolean
-ferry_preflight_check_top_folder (FerryPreflight *self, const char *dst_path, GError **error)
+ferry_preflight_check_folders (FerryPreflight *self, const char *dst_path, GError **error)
 {
   g_autofree char *display = NULL;
   g_autofree char *room = NULL;
   g_autofree char *wanted = NULL;
+  g_autofree char *crowded = NULL;
 
-  if (!self->top_is_fat_root || self->top_entries <= self->rules.top_folder_entries)
+  if (self->crowded_relpath != NULL)
+    {
+      crowded = g_build_filename (dst_path, self->crowded_relpath, NULL);
+      return refuse_crowded (self, crowded, self->crowded_entries, error);
+    }
+  if (self->top_limit == 0 || self->top_entries <= self->top_limit)
     return TRUE;
+  if (!self->top_is_fat_root)
+    return refuse_crowded (self, dst_path, self->top_entries, error);
   display = ferry_path_display (dst_path);
-  room = g_strdup_printf ("%u", self->rules.top_folder_entries);
+  room = g_strdup_printf ("%u", self->top_limit);
   wanted = g_strdup_printf ("%" G_GUINT64_FORMAT, self->top_entries);
   g_set_error (error, FERRY_ERROR, FERRY_ERROR_NOT_ENOUGH_SPACE,
                /* Translators: the drive's top folder; the entries it holds and those the copy

@@ -21,7 +21,7 @@ guint64 ferry_preflight_get_needed (FerryPreflight *self);
 GPtrArray *ferry_preflight_get_stale_temps (FerryPreflight *self);
 guint64 ferry_preflight_get_reclaimable (FerryPreflight *self);
 FerryAdaptations *ferry_preflight_adapt (FerryPreflight *self, FerryUnsupportedAction action);
-gboolean ferry_preflight_check_top_folder (FerryPreflight *self, const char *dst_path, GError **error);
+gboolean ferry_preflight_check_folders (FerryPreflight *self, const char *dst_path, GError **error);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (FerryPreflight, ferry_preflight_free)
 
