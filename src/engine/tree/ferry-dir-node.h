@@ -42,6 +42,7 @@ struct _FerryDirNode
   gint hidden_done; /* entries inside counted copied, which its loss takes back */
   atomic_uint_fast64_t hidden_bytes; /* in files named inside: in place once it has its name */
   guint64 hidden_ticket; /* its files all in: the sync its name waits for */
+  gint removed_by_copy; /* the copy removed it (a hidden folder that could not get its name) */
 
   /* roots only */
   char *src_base;

@@ -58,6 +58,9 @@ ferry_hidden_folder_take_name (FerryTreeContext *ctx, FerryDirNode *node, int *e
                           atomic_exchange (&node->hidden_bytes, 0));
       return TRUE;
     }
+  /* what is still copied into it fails then for this, not for a person
+   * deleting it */
+  g_atomic_int_set (&node->removed_by_copy, TRUE);
   ferry_temp_folder_remove (parent_fd, node->hidden_name);
   g_clear_pointer (&node->hidden_name, g_free);
   if (*errsv == 0 || *errsv == ECANCELED)

@@ -160,7 +160,9 @@ ferry_tree_context_new_error_if_deleted (const FerryDirNode *node, const GError 
   if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND))
     return NULL;
   for (; node != NULL; node = node->parent)
-    if (node->dst_fd >= 0 && folder_deleted (node->dst_fd))
+    if (g_atomic_int_get (&node->removed_by_copy))
+      return NULL;
+    else if (node->dst_fd >= 0 && folder_deleted (node->dst_fd))
       deleted = node;
   if (deleted == NULL)
     return NULL;
