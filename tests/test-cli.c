@@ -41,6 +41,7 @@ typedef struct
   const char *cwd;    /* NULL: the test's own */
   gboolean as_nobody; /* drop root before exec, so permissions apply */
   int umask;          /* -1: inherit the test's */
+  rlim_t max_fds;     /* a limit on open descriptors, soft and hard; 0: inherit */
 } SpawnOptions;
 
 typedef struct
@@ -76,6 +77,9 @@ child_setup (gpointer data)
 
   if (options->umask >= 0)
     umask ((mode_t) options->umask);
+  if (options->max_fds > 0
+      && setrlimit (RLIMIT_NOFILE, &(struct rlimit){ options->max_fds, options->max_fds }) != 0)
+    _exit (127);
   if (options->as_nobody
       && (setgroups (0, NULL) != 0 || setgid (NOBODY) != 0 || setuid (NOBODY) != 0))
     _exit (127);
@@ -538,6 +542,36 @@ test_plain_copy (Fixture *f, gconstpointer data)
   g_assert_cmpstr (r.err, ==, "");
   g_assert_cmpuint (ferry_test_count_temp_files (f->dst), ==, 0);
   ferry_test_assert_trees_equal (tree, copy, FERRY_TEST_COMPARE_ALL);
+}
+
+/* A thousand photos given one by one (`ferry-copy ~/Pictures/IMG_*.jpg
+ * /media/STICK/`, a selection sent from a file manager), with 128
+ * descriptors allowed: sources in one folder share its descriptor. With
+ * one or more for each, 300 sources with 1,024 allowed failed, and what
+ * failed was said to be on a drive unplugged (the mount table could not
+ * be read to tell). */
+static void
+test_many_sources (Fixture *f, gconstpointer data)
+{
+  const SpawnOptions options = { .umask = -1, .max_fds = 128 };
+  g_autoptr (GPtrArray) args = g_ptr_array_new_with_free_func (g_free);
+  g_auto (CopyResult) r = { 0 };
+
+  for (guint i = 0; i < 1000; i++)
+    {
+      char *path = g_strdup_printf ("%s/IMG_%04u.jpg", f->src, i);
+
+      ferry_test_write_random (path, 512, i);
+      g_ptr_array_add (args, path);
+    }
+  g_ptr_array_add (args, g_strdup (f->dst));
+  g_ptr_array_add (args, NULL);
+  run_copy_full (&r, &options, (const char *const *) args->pdata);
+  g_test_message ("%s", r.err);
+  assert_status (&r, 0);
+  g_assert_null (strstr (r.err, "unplugged"));
+  g_assert_cmpuint (ferry_test_count_entries (f->dst), ==, 1000);
+  ferry_test_assert_trees_equal (f->src, f->dst, FERRY_TEST_COMPARE_CONTENT);
 }
 
 static void
@@ -1359,6 +1393,7 @@ main (int argc, char **argv)
   g_test_add (path, Fixture, data, ferry_test_fixture_set_up, func, ferry_test_fixture_tear_down)
   ADD ("/cli/usage", test_usage, NULL);
   ADD ("/cli/plain-copy", test_plain_copy, NULL);
+  ADD ("/cli/many-sources", test_many_sources, NULL);
   ADD ("/cli/verify", test_verify, NULL);
   ADD ("/cli/no-preserve", test_no_preserve, NULL);
   ADD ("/cli/leading-dash", test_leading_dash, NULL);

@@ -17,7 +17,8 @@
 static void
 source_root_free (FerrySourceRoot *root)
 {
-  ferry_fd_closep (&root->parent_fd);
+  if (!root->shares_parent_fd)
+    ferry_fd_closep (&root->parent_fd);
   g_free (root->parent_path);
   g_free (root->name);
   g_free (root->dst_name);
@@ -64,12 +65,23 @@ open_root_folder (FerrySourceRoot *root, const char *given)
   return root->parent_fd >= 0 ? 0 : errno;
 }
 
+/* Sources in one folder (`ferry-copy ~/Pictures/IMG_*.jpg`, a selection
+ * in a file manager) share its descriptor with the one before them: one
+ * each ran out of descriptors at a few hundred sources where the limit
+ * is 1,024, and the walks and the copy hold more for each. The path
+ * names the folder whose descriptor a source holds, either way. */
 static int
-open_root_entry (FerrySourceRoot *root, const char *given)
+open_root_entry (FerrySourceRoot *root, const char *given, const FerrySourceRoot *before)
 {
   root->parent_path = g_path_get_dirname (given);
   root->name = g_path_get_basename (given);
   root->dst_name = g_strdup (root->name);
+  if (before != NULL && strcmp (before->parent_path, root->parent_path) == 0)
+    {
+      root->parent_fd = before->parent_fd;
+      root->shares_parent_fd = TRUE;
+      return 0;
+    }
   root->parent_fd = open (root->parent_path, O_PATH | O_DIRECTORY | O_CLOEXEC);
   return root->parent_fd >= 0 ? 0 : errno;
 }
@@ -98,11 +110,11 @@ is_filesystem_root (const struct stat *st)
 }
 
 static FerrySourceRoot *
-open_source_root (const char *given, GError **error)
+open_source_root (const char *given, const FerrySourceRoot *before, GError **error)
 {
   g_autoptr (FerrySourceRoot) root = g_new0 (FerrySourceRoot, 1);
   int errsv = ferry_path_names_folder (given) ? open_root_folder (root, given)
-                                              : open_root_entry (root, given);
+                                              : open_root_entry (root, given, before);
 
   if (errsv == 0 && fstatat (root->parent_fd, root->name, &root->st, AT_SYMLINK_NOFOLLOW) != 0)
     errsv = errno;
@@ -303,7 +315,8 @@ ferry_plan_resolve (const char *const *sources, const char *destination, GError 
     }
   for (guint i = 0; sources[i] != NULL; i++)
     {
-      FerrySourceRoot *root = open_source_root (sources[i], error);
+      FerrySourceRoot *before = i > 0 ? g_ptr_array_index (plan->roots, i - 1) : NULL;
+      FerrySourceRoot *root = open_source_root (sources[i], before, error);
 
       if (root == NULL)
         return NULL;

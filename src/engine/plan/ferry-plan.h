@@ -14,6 +14,7 @@ G_BEGIN_DECLS
 typedef struct
 {
   int parent_fd;
+  gboolean shares_parent_fd; /* the one of the source before it, in the same folder */
   char *parent_path;
   char *name;     /* in the parent folder */
   char *dst_name; /* in the destination folder; "." is the destination folder itself */

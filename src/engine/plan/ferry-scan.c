@@ -16,7 +16,9 @@ struct _FerryScan
 {
   FerryCounters *counters;
   GCancellable *cancellable;
-  GArray *parent_fds;
+  GArray *parent_fds; /* one for each source; sources in one folder share one */
+  GArray *own_fds;    /* what it closes */
+  int last_given;     /* the descriptor the last source came with */
   GPtrArray *names;
   GThread *thread;
   FerryTreeTotals totals;
@@ -30,6 +32,8 @@ ferry_scan_new (FerryCounters *counters, GCancellable *cancellable)
   self->counters = counters;
   self->cancellable = g_object_ref (cancellable);
   self->parent_fds = g_array_new (FALSE, FALSE, sizeof (int));
+  self->own_fds = g_array_new (FALSE, FALSE, sizeof (int));
+  self->last_given = -1;
   self->names = g_ptr_array_new_with_free_func (g_free);
   return self;
 }
@@ -39,19 +43,29 @@ ferry_scan_free (FerryScan *self)
 {
   if (self->thread != NULL)
     ferry_scan_wait (self, NULL);
-  for (guint i = 0; i < self->parent_fds->len; i++)
-    close (g_array_index (self->parent_fds, int, i));
+  for (guint i = 0; i < self->own_fds->len; i++)
+    close (g_array_index (self->own_fds, int, i));
+  g_array_unref (self->own_fds);
   g_array_unref (self->parent_fds);
   g_ptr_array_unref (self->names);
   g_object_unref (self->cancellable);
   g_free (self);
 }
 
+/* A source @name in the folder @parent_fd, which the scan keeps its own
+ * descriptor of; the plan gives sources in one folder the same one. */
 void
 ferry_scan_add (FerryScan *self, int parent_fd, const char *name)
 {
-  int fd = fcntl (parent_fd, F_DUPFD_CLOEXEC, 3);
+  int fd;
 
+  if (parent_fd != self->last_given || self->own_fds->len == 0)
+    {
+      fd = fcntl (parent_fd, F_DUPFD_CLOEXEC, 3);
+      g_array_append_val (self->own_fds, fd);
+      self->last_given = parent_fd;
+    }
+  fd = g_array_index (self->own_fds, int, self->own_fds->len - 1);
   g_array_append_val (self->parent_fds, fd);
   g_ptr_array_add (self->names, g_strdup (name));
 }

@@ -477,19 +477,50 @@ parse_mount_line (const char *line, dev_t dev, MountLine *mount)
   return FALSE;
 }
 
-static gboolean
+typedef enum
+{
+  MOUNT_UNKNOWN, /* the mount table could not be read */
+  MOUNT_ABSENT,
+  MOUNT_FOUND,
+} MountSearch;
+
+static MountSearch
 find_mount_line (dev_t dev, MountLine *mount)
 {
   g_autofree char *contents = NULL;
   g_auto (GStrv) lines = NULL;
 
   if (!g_file_get_contents ("/proc/self/mountinfo", &contents, NULL, NULL))
-    return FALSE;
+    return MOUNT_UNKNOWN;
   lines = g_strsplit (contents, "\n", -1);
   for (guint i = 0; lines[i] != NULL; i++)
     if (parse_mount_line (lines[i], dev, mount))
-      return TRUE;
-  return FALSE;
+      return MOUNT_FOUND;
+  return MOUNT_ABSENT;
+}
+
+static void
+mount_line_clear (MountLine *mount)
+{
+  g_free (mount->fstype);
+  g_free (mount->source);
+  g_free (mount->mount_point);
+}
+
+/**
+ * ferry_fs_is_unmounted:
+ * Whether no mount has the device number @dev. FALSE too when the mount
+ * table cannot be read (out of descriptors: EMFILE), which is no sign
+ * that a drive went away.
+ */
+gboolean
+ferry_fs_is_unmounted (dev_t dev)
+{
+  MountLine mount = { NULL, NULL, NULL };
+  MountSearch search = find_mount_line (dev, &mount);
+
+  mount_line_clear (&mount);
+  return search == MOUNT_ABSENT;
 }
 
 /**
@@ -516,7 +547,7 @@ ferry_fs_find_mount_point (dev_t dev, char **fstype, char **source, char **mount
 {
   MountLine mount = { NULL, NULL, NULL };
 
-  if (!find_mount_line (dev, &mount))
+  if (find_mount_line (dev, &mount) != MOUNT_FOUND)
     return FALSE;
   if (fstype != NULL)
     *fstype = g_steal_pointer (&mount.fstype);
@@ -524,9 +555,7 @@ ferry_fs_find_mount_point (dev_t dev, char **fstype, char **source, char **mount
     *source = g_steal_pointer (&mount.source);
   if (mount_point != NULL)
     *mount_point = g_steal_pointer (&mount.mount_point);
-  g_free (mount.fstype);
-  g_free (mount.source);
-  g_free (mount.mount_point);
+  mount_line_clear (&mount);
   return TRUE;
 }
 

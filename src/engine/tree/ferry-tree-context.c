@@ -94,7 +94,7 @@ find_gone_source (FerryTreeContext *ctx, dev_t dev)
 
       if (dev != 0 && at->dev != dev)
         continue;
-      if (!ferry_fs_find_mount (at->dev, NULL, NULL)
+      if (ferry_fs_is_unmounted (at->dev)
           || (lstat (at->path, &now) != 0 && ferry_errno_is_device_failure (errno)))
         return at->path;
     }

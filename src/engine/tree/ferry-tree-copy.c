@@ -46,6 +46,11 @@ struct _FerryTreeCopy
   guint n_busy;
   GPtrArray *threads; /* besides the one that called run() */
   gboolean running;
+  /* The root node of the last root added, and the descriptors its root
+   * came with: the next root in the same folders goes in it too. */
+  FerryDirNode *last_root;
+  int last_src_parent_fd;
+  int last_dst_dir_fd;
 };
 
 typedef struct
@@ -120,15 +125,31 @@ push_task (FerryTreeCopy *self,
   add_to (self, self->tasks, task);
 }
 
-/* The root node owns both descriptors; the caller keeps its own. */
+/* The root node owns both descriptors; the caller keeps its own. Roots
+ * that come in the same folders, as the plan gives them (sources of one
+ * folder share its descriptor), share one node: one of each for every
+ * source ran out of descriptors with a few hundred. Added before run(),
+ * so no node is done while roots still come. */
 void
 ferry_tree_copy_add_root (FerryTreeCopy *self, const FerryTreeRoot *root)
 {
-  FerryDirNode *node = ferry_dir_node_new_root (
-      fcntl (root->src_parent_fd, F_DUPFD_CLOEXEC, 3), root->src_parent_path,
-      fcntl (root->dst_dir_fd, F_DUPFD_CLOEXEC, 3), root->dst_dir_path);
+  FerryDirNode *node = self->last_root;
 
-  node->dst_shapes_new = ferry_folder_shapes_new_entries (node->dst_fd);
+  g_return_if_fail (!self->running);
+  if (node != NULL && root->src_parent_fd == self->last_src_parent_fd
+      && root->dst_dir_fd == self->last_dst_dir_fd)
+    g_atomic_int_inc (&node->pending);
+  else
+    {
+      node = ferry_dir_node_new_root (fcntl (root->src_parent_fd, F_DUPFD_CLOEXEC, 3),
+                                      root->src_parent_path,
+                                      fcntl (root->dst_dir_fd, F_DUPFD_CLOEXEC, 3),
+                                      root->dst_dir_path);
+      node->dst_shapes_new = ferry_folder_shapes_new_entries (node->dst_fd);
+      self->last_root = node;
+      self->last_src_parent_fd = root->src_parent_fd;
+      self->last_dst_dir_fd = root->dst_dir_fd;
+    }
   ferry_tree_context_add_source (self->ctx, root->src_parent_fd, root->src_parent_path,
                                  root->src_name);
   push_task (self, node, root->src_name, root->dst_name, DT_UNKNOWN);
@@ -462,6 +483,7 @@ ferry_tree_copy_run (FerryTreeCopy *self, guint n_workers)
 {
   g_mutex_lock (&self->lock);
   self->running = TRUE;
+  self->last_root = NULL; /* done and freed with its tasks */
   add_workers (self, MAX (n_workers, 1));
   g_mutex_unlock (&self->lock);
 
