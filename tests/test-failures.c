@@ -1190,7 +1190,7 @@ verify_candidate (Fixture *f, const char *candidate, GError **error)
   fc.tmp.fd = open (candidate, O_RDWR | O_CLOEXEC);
   g_assert_cmpint (fc.tmp.fd, >=, 0);
 
-  ok = ferry_verify_copy (control, &fc, error);
+  ok = ferry_verify_copy (control, &fc, -1, error);
 
   close (fc.src_fd);
   close (fc.tmp.fd);

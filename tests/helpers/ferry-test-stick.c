@@ -758,6 +758,12 @@ ferry_test_stick_get_writes (FerryTestStick *self)
 }
 
 guint64
+ferry_test_stick_get_bytes_read (FerryTestStick *self)
+{
+  return read_stat (self, "read");
+}
+
+guint64
 ferry_test_stick_get_scattered_writes (FerryTestStick *self)
 {
   return read_stat (self, "scattered-writes");

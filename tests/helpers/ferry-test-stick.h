@@ -115,6 +115,8 @@ const char *ferry_test_stick_get_control_file (FerryTestStick *self);
 guint64 ferry_test_stick_get_writes (FerryTestStick *self);
 guint64 ferry_test_stick_get_scattered_writes (FerryTestStick *self);
 guint64 ferry_test_stick_get_flushes (FerryTestStick *self);
+/* Bytes read from the emulated disk: what the kernel's caches did not have. */
+guint64 ferry_test_stick_get_bytes_read (FerryTestStick *self);
 
 /* Sectors (512 bytes) the loop device has completed writing: field 7 of
  * /sys/block/<name>/stat. The throttle completes them at the set rate, so

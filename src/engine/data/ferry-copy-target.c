@@ -2,12 +2,35 @@
 #include "config.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <glib/gi18n-lib.h>
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
 #include "ferry-copy-target.h"
 #include "ferry-fs.h"
+
+/* The block device of a "fuseblk" mount (exfat-fuse, ntfs-3g), which its
+ * daemon reads and writes through the kernel's cache of the device: a
+ * copy read back through the daemon comes from that cache unless it is
+ * dropped (a 20 MB file verified on an exFAT stick: 2.4 MB read from
+ * the device). */
+static int
+open_fuse_device (dev_t dev)
+{
+  g_autofree char *fstype = NULL;
+  g_autofree char *source = NULL;
+  struct stat st;
+  int fd;
+
+  if (!ferry_fs_find_mount (dev, &fstype, &source) || g_strcmp0 (fstype, "fuseblk") != 0
+      || !g_str_has_prefix (source, "/dev/"))
+    return -1;
+  fd = open (source, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+  if (fd >= 0 && (fstat (fd, &st) != 0 || !S_ISBLK (st.st_mode) || st.st_rdev != dev))
+    ferry_fd_closep (&fd);
+  return fd;
+}
 
 FerryCopyTarget *
 ferry_copy_target_new (int dir_fd, const char *path, FerryCounters *counters, FerryControl *control)
@@ -22,6 +45,7 @@ ferry_copy_target_new (int dir_fd, const char *path, FerryCounters *counters, Fe
   self->control = control;
   self->n_pieces = 1;
   self->through_fuse = ferry_fs_is_fuse (dir_fd);
+  self->device_fd = self->through_fuse ? open_fuse_device (self->dev) : -1;
   self->renames_faithfully = TRUE;
   g_mutex_init (&self->pseudo_lock);
   self->pseudo_devs = g_hash_table_new (NULL, NULL);
@@ -35,6 +59,7 @@ ferry_copy_target_free (FerryCopyTarget *self)
   ferry_strategy_free (self->successor);
   ferry_strategy_free (self->first);
   g_clear_object (&self->journal);
+  ferry_fd_closep (&self->device_fd);
   g_hash_table_unref (self->pseudo_devs);
   g_mutex_clear (&self->pseudo_lock);
   g_free (self->path);

@@ -29,6 +29,10 @@ struct _FerryCopyTarget
   FerryControl *control;
   guint n_pieces;                /* threads for one very large file */
   gboolean through_fuse;         /* a FUSE daemon (exfat-fuse, ntfs-3g) writes the device */
+  /* The block device such a daemon writes, open to drop what the kernel
+   * caches of it before a copy is read back (--verify); -1 where there
+   * is none, or it cannot be opened (it takes root or the disk group). */
+  int device_fd;
   /* FALSE where a rename is not faithful (FAT through fusefat): a folder
    * renamed loses what it holds (its listing comes back empty, its files'
    * clusters are free once unmounted), so none is built under a hidden

@@ -51,17 +51,23 @@ hash_fd (FerryControl *control, FerryFileCopy *fc, gboolean is_copy, XXH128_hash
 /**
  * ferry_verify_copy:
  * Reads the copy back from the device, not from the page cache (its
- * pages are written out and dropped first), and compares its hash with
- * the source's. A copy that differs never gets its final name.
+ * pages are written out and dropped first; through a FUSE daemon also
+ * those of the block device it writes, @device_fd, or -1), and compares
+ * its hash with the source's. A copy that differs never gets its final
+ * name.
  */
 gboolean
-ferry_verify_copy (FerryControl *control, FerryFileCopy *fc, GError **error)
+ferry_verify_copy (FerryControl *control, FerryFileCopy *fc, int device_fd, GError **error)
 {
   XXH128_hash_t source_hash, copy_hash;
 
   if (fdatasync (fc->tmp.fd) != 0)
     return ferry_file_copy_fail_errno (fc, errno, TRUE, error);
   posix_fadvise (fc->tmp.fd, 0, 0, POSIX_FADV_DONTNEED);
+  /* Clean once the daemon synced the copy; the whole device's cache goes,
+   * as only the daemon knows where the copy lies on it. */
+  if (device_fd >= 0)
+    posix_fadvise (device_fd, 0, 0, POSIX_FADV_DONTNEED);
 
   /* A pseudo file would read differently a second time: the copy is
    * compared with what was read for it. */

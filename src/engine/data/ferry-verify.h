@@ -6,6 +6,6 @@
 
 G_BEGIN_DECLS
 
-gboolean ferry_verify_copy (FerryControl *control, FerryFileCopy *fc, GError **error);
+gboolean ferry_verify_copy (FerryControl *control, FerryFileCopy *fc, int device_fd, GError **error);
 
 G_END_DECLS

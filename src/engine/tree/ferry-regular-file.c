@@ -197,7 +197,7 @@ copy_steps (FerryTreeContext *ctx, FerryFileCopy *fc, FerryEntry *entry, GError 
   return open_source (fc, entry, error) && open_temp (ctx, fc, entry, error)
          && copy_data (ctx, fc, entry, error)
          && ferry_file_copy_check_source_unchanged (fc, error)
-         && (!ctx->verify || ferry_verify_copy (ctx->control, fc, error))
+         && (!ctx->verify || ferry_verify_copy (ctx->control, fc, ctx->target->device_fd, error))
          && apply_metadata (ctx, fc, entry, error);
 }
 
