@@ -722,6 +722,47 @@ test_folders_survive_remount (Fixture *f, gconstpointer data)
     }
 }
 
+/* "Photos" copied to a stick that has "photos" (a camera's, or one made
+ * on Windows): the drive sees one name, so the copy merges into the
+ * folder there, and a file there spelled otherwise ("A.JPG" for a.jpg)
+ * is a conflict, settled as the job says (here: both kept). Before,
+ * the copy was refused as a name the drive cannot store, or made
+ * "Photos (2)" beside it. */
+static void
+test_merge_spelled_otherwise (Fixture *f, gconstpointer data)
+{
+  g_autofree char *photos = g_build_filename (f->scratch, "Photos", NULL);
+  g_autofree char *there = g_build_filename (f->mnt, "photos", NULL);
+  g_autoptr (FerryJob) job = NULL;
+  g_autoptr (FerryUnsupportedReport) report = NULL;
+  g_autoptr (GPtrArray) top = NULL;
+  g_autoptr (GPtrArray) inside = NULL;
+  g_autoptr (GError) error = NULL;
+
+  if (f->stick == NULL)
+    return;
+  ferry_test_make_dirs (photos);
+  ferry_test_write_text (ferry_test_path (photos, "a.jpg", NULL), "new a\n");
+  ferry_test_write_text (ferry_test_path (photos, "b.jpg", NULL), "new b\n");
+  ferry_test_make_dirs (there);
+  ferry_test_write_text (ferry_test_path (there, "A.JPG", NULL), "old A\n");
+  job = job_for (photos, f->mnt, FERRY_UNSUPPORTED_POLICY_STOP);
+  ferry_job_set_conflict_policy (job, FERRY_CONFLICT_POLICY_KEEP_BOTH);
+  if (!ferry_test_run_job (job, &error))
+    g_error ("%s\n%s", error->message, ferry_test_describe_failures (job));
+
+  report = ferry_job_dup_unsupported_report (job);
+  g_assert_true (report == NULL || ferry_unsupported_report_get_items (report)->len == 0);
+  top = ferry_test_list_sorted (f->mnt);
+  g_assert_true (g_ptr_array_find_with_equal_func (top, "photos", g_str_equal, NULL));
+  g_assert_false (g_ptr_array_find_with_equal_func (top, "Photos (2)", g_str_equal, NULL));
+  inside = ferry_test_list_sorted (there);
+  g_assert_cmpuint (inside->len, ==, 3);
+  assert_file_text (ferry_test_path (there, "A.JPG", NULL), "old A\n");
+  assert_file_text (ferry_test_path (there, "a (2).jpg", NULL), "new a\n");
+  assert_file_text (ferry_test_path (there, "b.jpg", NULL), "new b\n");
+}
+
 /* --verify reads each copy back from the stick itself. exfat-fuse and
  * ntfs-3g read the device through the kernel's cache of it, which still
  * held what they had just written: a 20 MB file verified on an exFAT
@@ -822,6 +863,8 @@ main (int argc, char **argv)
   ADD ("/stick-rules/folders-survive-remount/fat32", fat32, test_folders_survive_remount);
   ADD ("/stick-rules/times-out-of-range/fat32", fat32, test_times_out_of_range);
   ADD ("/stick-rules/times-out-of-range/exfat", exfat, test_times_out_of_range);
+  ADD ("/stick-rules/merge-spelled-otherwise/exfat", exfat, test_merge_spelled_otherwise);
+  ADD ("/stick-rules/merge-spelled-otherwise/fat32", fat32, test_merge_spelled_otherwise);
   ADD ("/stick-rules/verify-reads-device/exfat", exfat, test_verify_reads_device);
   ADD ("/stick-rules/verify-reads-device/ntfs", ntfs, test_verify_reads_device);
   ADD ("/stick-rules/folders-survive-remount/exfat", exfat, test_folders_survive_remount);

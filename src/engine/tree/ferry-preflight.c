@@ -228,19 +228,20 @@ name_taken (const char *name, gpointer user_data)
   return g_hash_table_contains (names->used, folded) || (there != NULL && strcmp (there, name) != 0);
 }
 
-/* Gives @name a place among the folder's names. An exact match with an
- * entry on the drive is an ordinary conflict, settled as the job says;
- * a name the drive sees as the same as another (README.txt beside
- * readme.txt) is a collision: the copy gets "name (2).ext". */
+/* Gives @name a place among the folder's names. A name the drive sees
+ * as that of an entry on it is an ordinary conflict, settled as the job
+ * says, spelled alike or not: "Photos" copied where "photos" is merges
+ * into it, as it would were it spelled alike (before, the copy was
+ * refused, or became "Photos (2)"). Two names the copy gives that the
+ * drive sees as the same (README.txt beside readme.txt) are a
+ * collision: the second gets "name (2).ext". */
 static char *
 names_claim (Names *names, const char *name, gboolean is_dir, gboolean *collided)
 {
   g_autofree char *folded = ferry_fs_rules_fold_name (names->rules, name);
-  const char *there = g_hash_table_lookup (names->existing, folded);
   char *claimed;
 
-  *collided = g_hash_table_contains (names->used, folded)
-              || (there != NULL && strcmp (there, name) != 0);
+  *collided = g_hash_table_contains (names->used, folded);
   claimed = *collided ? ferry_free_name_find_with (name, is_dir, name_taken, names)
                       : g_strdup (name);
   g_hash_table_add (names->used, ferry_fs_rules_fold_name (names->rules, claimed));
