@@ -924,6 +924,20 @@ run_resume (const char *what, char **err)
   return run_resume_full (what, NULL, err);
 }
 
+/* `ferry-copy --resume ID` at full speed: the copy ends whole, with its
+ * times, and no journal is left. */
+static void
+resume_to_the_end (Fixture *f, const char *id)
+{
+  g_autofree char *err = NULL;
+
+  lift_throttle (f);
+  g_assert_cmpint (run_resume (id, &err), ==, 0);
+  ferry_test_assert_trees_equal (f->src, ferry_test_path (f->dst, "tree", NULL),
+                                 FERRY_TEST_COMPARE_CONTENT | FERRY_TEST_COMPARE_TIMES);
+  g_assert_null (load_journal (f));
+}
+
 /* ferry-copy --resume lists the transfer cut short, with how much of it
  * is on which drive, and --resume ID continues it there. */
 static void
@@ -944,12 +958,66 @@ test_resume_by_id (Fixture *f, gconstpointer data)
   g_assert_cmpint (run_resume_full (NULL, &out, &err), ==, 0);
   g_assert_nonnull (strstr (out, id));
   g_assert_nonnull (strstr (out, "on FERRYTEST"));
-  g_clear_pointer (&err, g_free);
-  lift_throttle (f);
-  g_assert_cmpint (run_resume (id, &err), ==, 0);
-  ferry_test_assert_trees_equal (f->src, ferry_test_path (f->dst, "tree", NULL),
-                                 FERRY_TEST_COMPARE_CONTENT | FERRY_TEST_COMPARE_TIMES);
-  g_assert_null (load_journal (f));
+  resume_to_the_end (f, id);
+}
+
+/* The stick plugged in again comes back mounted elsewhere, as a desktop
+ * mounts it at /media/ana/FERRYTEST1 while /media/ana/FERRYTEST is still
+ * held: the transfer is listed as present, where its folder is now.
+ * With @by_id it goes on by `--resume ID`; else by the command typed
+ * with the folder's new path, which carries over what is there. Before,
+ * it was "not plugged in", and the new command met the files the first
+ * run had copied as conflicts. */
+static void
+check_moved_mount (Fixture *f, gboolean by_id)
+{
+  g_autoptr (GPtrArray) unfinished = NULL;
+  g_autoptr (GError) error = NULL;
+  g_autofree char *out = NULL;
+  g_autofree char *err = NULL;
+  g_autofree char *id = NULL;
+  FerryUnfinished *found;
+  guint64 durable;
+
+  if (f->stick == NULL)
+    return;
+  make_tree (f->src, 1000, 100 * 1000);
+  copy_and_kill (f, 16 * MB, FALSE);
+  durable = read_journal (f).durable;
+  g_assert_true (ferry_test_stick_mount_elsewhere (f->stick, "FERRYTEST1", &error));
+  g_assert_no_error (error);
+  g_free (f->dst);
+  f->dst = g_strdup (ferry_test_stick_get_mountpoint (f->stick));
+  g_assert_true (g_str_has_suffix (f->dst, "/FERRYTEST1"));
+
+  unfinished = ferry_unfinished_list ();
+  g_assert_cmpuint (unfinished->len, ==, 1);
+  found = g_ptr_array_index (unfinished, 0);
+  g_assert_true (ferry_unfinished_is_present (found));
+  g_assert_cmpstr (ferry_unfinished_get_destination (found), ==, f->dst);
+  id = g_strdup (ferry_unfinished_get_id (found));
+  g_assert_cmpint (run_resume_full (NULL, &out, &err), ==, 0);
+  g_test_message ("%s", out);
+  g_assert_nonnull (strstr (out, f->dst));
+  g_assert_null (strstr (out, "not plugged in"));
+  if (!by_id)
+    {
+      run_again (f, 1000 * 100 * 1000, durable, NULL);
+      return;
+    }
+  resume_to_the_end (f, id);
+}
+
+static void
+test_moved_mount_by_id (Fixture *f, gconstpointer data)
+{
+  check_moved_mount (f, TRUE);
+}
+
+static void
+test_moved_mount_same_command (Fixture *f, gconstpointer data)
+{
+  check_moved_mount (f, FALSE);
 }
 
 /* Another stick with the same label, where the first one was mounted, is
@@ -1047,6 +1115,8 @@ main (int argc, char **argv)
   ADD ("/resume/sweep-spares-claimed", test_sweep_spares_claimed);
   ADD ("/resume/other-stick-same-label", test_other_stick_same_label);
   ADD ("/resume/resume-by-id", test_resume_by_id);
+  ADD ("/resume/moved-mount/by-id", test_moved_mount_by_id);
+  ADD ("/resume/moved-mount/same-command", test_moved_mount_same_command);
   ADD ("/resume/stale-saves-removed", test_stale_saves_removed);
   ADD ("/resume/carried-in-json", test_carried_in_json);
 #undef ADD

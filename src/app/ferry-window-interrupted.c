@@ -76,11 +76,12 @@ new_button (FerryWindow *self, const char *label, GCallback clicked, gboolean su
 static char *
 describe_destination (FerryWindow *self, FerryUnfinished *unfinished)
 {
+  gboolean present = ferry_unfinished_is_present (unfinished);
   const char *path = ferry_unfinished_get_destination (unfinished);
   g_autoptr (GFile) folder = g_file_new_for_path (path);
   g_autoptr (FerryDestination) destination = NULL;
 
-  if (!ferry_unfinished_is_present (unfinished))
+  if (!present)
     return g_strdup (path);
   destination = _ferry_window_destination_for (self, folder);
   return ferry_destination_name_paths (destination, path);

@@ -29,11 +29,12 @@ describe_amount (FerryUnfinished *unfinished)
 static void
 print_unfinished (FerryUnfinished *unfinished)
 {
+  gboolean present = ferry_unfinished_is_present (unfinished);
   const char *folder = ferry_unfinished_get_destination (unfinished);
   g_autofree char *amount = describe_amount (unfinished);
   g_autofree char *destination = NULL;
 
-  if (ferry_unfinished_is_present (unfinished))
+  if (present)
     destination = g_strdup (folder);
   else
     /* TRANSLATORS: a destination whose drive is away, like "/media/me/STICK (not plugged in)" */

@@ -16,6 +16,7 @@ struct _FerryUnfinished
 {
   GObject parent_instance;
   FerryJournal *journal;
+  char *destination_now; /* as last found (see ferry_unfinished_is_present()) */
 };
 
 G_DEFINE_FINAL_TYPE (FerryUnfinished, ferry_unfinished, G_TYPE_OBJECT)
@@ -26,6 +27,7 @@ ferry_unfinished_finalize (GObject *object)
   FerryUnfinished *self = FERRY_UNFINISHED (object);
 
   g_clear_object (&self->journal);
+  g_free (self->destination_now);
   G_OBJECT_CLASS (ferry_unfinished_parent_class)->finalize (object);
 }
 
@@ -92,10 +94,15 @@ ferry_unfinished_get_sources (FerryUnfinished *self)
   return ferry_journal_get_sources (self->journal);
 }
 
+/* Where the destination folder is: where ferry_unfinished_is_present()
+ * last found it (its drive mounted elsewhere since, the same folder
+ * there), else where the transfer began. */
 const char *
 ferry_unfinished_get_destination (FerryUnfinished *self)
 {
   g_return_val_if_fail (FERRY_IS_UNFINISHED (self), NULL);
+  if (self->destination_now != NULL)
+    return self->destination_now;
   return ferry_journal_get_destination (self->journal);
 }
 
@@ -123,17 +130,29 @@ ferry_unfinished_get_bytes_total (FerryUnfinished *self)
 
 /**
  * ferry_unfinished_is_present:
- * Whether the destination folder is on the transfer's filesystem now,
- * told by its UUID (else its device), never by its label.
+ * Whether the transfer's filesystem is mounted, told by its UUID (else
+ * its device), never by its label: at the destination folder, or
+ * elsewhere since it was plugged in again (/media/ana/STICK1), which
+ * ferry_unfinished_get_destination() then says.
  */
 gboolean
 ferry_unfinished_is_present (FerryUnfinished *self)
 {
-  g_auto (FerryFsId) now = { 0 };
+  char *found;
 
   g_return_val_if_fail (FERRY_IS_UNFINISHED (self), FALSE);
-  return ferry_fs_id_read_path (&now, ferry_journal_get_destination (self->journal))
-         && ferry_fs_id_same (ferry_journal_get_filesystem (self->journal), &now);
+  found = ferry_journal_find_destination (self->journal);
+  if (found == NULL)
+    return FALSE;
+  /* kept while it says the same: a caller may hold it */
+  if (g_strcmp0 (found, self->destination_now) == 0)
+    g_free (found);
+  else
+    {
+      g_free (self->destination_now);
+      self->destination_now = found;
+    }
+  return TRUE;
 }
 
 /* The journal's name for what @job copies: from the paths as typed for
@@ -168,9 +187,19 @@ ferry_unfinished_is_of_job (FerryUnfinished *self, FerryJob *job)
 {
   g_autofree char *id = NULL;
 
+  g_autofree char *id_here = NULL;
+
   g_return_val_if_fail (FERRY_IS_UNFINISHED (self), FALSE);
   id = journal_id_of_job (job);
-  return id != NULL && g_str_equal (id, ferry_unfinished_get_id (self));
+  if (id == NULL)
+    return FALSE;
+  if (g_str_equal (id, ferry_unfinished_get_id (self)))
+    return TRUE;
+  /* its drive mounted elsewhere, the job copies to the same folder there */
+  if (self->destination_now == NULL)
+    return FALSE;
+  id_here = ferry_journal_id_for (ferry_journal_get_sources (self->journal), self->destination_now);
+  return g_str_equal (id, id_here);
 }
 
 /**
@@ -186,8 +215,9 @@ ferry_unfinished_new_job (FerryUnfinished *self)
 
   g_return_val_if_fail (FERRY_IS_UNFINISHED (self), NULL);
   sources = ferry_journal_get_sources (self->journal);
+  ferry_unfinished_is_present (self);
   job = ferry_job_new_for_paths (sources, g_strv_length ((char **) sources),
-                                 ferry_journal_get_destination (self->journal));
+                                 ferry_unfinished_get_destination (self));
   ferry_job_set_keeps_journal (job, TRUE);
   return job;
 }
@@ -209,8 +239,7 @@ ferry_unfinished_discard (FerryUnfinished *self)
   if (!ferry_unfinished_is_present (self))
     return;
   temps = ferry_journal_dup_temp_paths (self->journal);
-  dst_fd = open (ferry_journal_get_destination (self->journal),
-                 O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  dst_fd = open (ferry_unfinished_get_destination (self), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
   for (guint i = 0; dst_fd >= 0 && temps[i] != NULL; i++)
     ferry_temp_remove_stale_below (dst_fd, temps[i]);
 }

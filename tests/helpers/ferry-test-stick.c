@@ -896,6 +896,30 @@ ferry_test_stick_mount_again (FerryTestStick *self, GError **error)
   return drop_device_cache (self, error) && mount_filesystem (self, error);
 }
 
+/* As a desktop mounts a stick plugged in again at /media/ana/STICK1 while
+ * /media/ana/STICK is still held: unmounted, and mounted at @name in its
+ * work folder, which it then removes with the rest. */
+gboolean
+ferry_test_stick_mount_elsewhere (FerryTestStick *self, const char *name, GError **error)
+{
+  g_autofree char *path = g_build_filename (self->workdir, name, NULL);
+
+  if (self->mounted && !run_tool (NULL, error, "umount", self->mountpoint, NULL))
+    return FALSE;
+  self->mounted = FALSE;
+  if (g_mkdir_with_parents (path, 0755) != 0)
+    {
+      g_set_error (error, G_IO_ERROR, g_io_error_from_errno (errno), "Cannot make %s", path);
+      return FALSE;
+    }
+  if (self->created_mountpoint)
+    g_rmdir (self->mountpoint);
+  g_free (self->mountpoint);
+  self->mountpoint = g_steal_pointer (&path);
+  self->created_mountpoint = TRUE;
+  return drop_device_cache (self, error) && mount_filesystem (self, error);
+}
+
 /* Teardown ------------------------------------------------------------------ */
 
 static void

@@ -159,6 +159,8 @@ gboolean ferry_test_stick_unmount_lazily (FerryTestStick *self, GError **error);
 /* The stick plugged in again after that: its filesystem mounted again
  * where it was. */
 gboolean ferry_test_stick_mount_again (FerryTestStick *self, GError **error);
+/* Unmounted, and mounted at @name in its work folder instead. */
+gboolean ferry_test_stick_mount_elsewhere (FerryTestStick *self, const char *name, GError **error);
 
 /* Unmounts the filesystem (its dirty data is written unthrottled), detaches the
  * loop device, stops the daemon and deletes the backing file. Problems are

@@ -61,6 +61,7 @@ struct _FerryJournal
   GStrv sources;
   char *destination;
   FerryFsId filesystem;
+  char *mount_point; /* where that filesystem was mounted when the transfer began; or NULL */
   guint64 bytes_total;
 
   GMutex lock; /* guards what workers and the syncer change: */
@@ -116,6 +117,7 @@ ferry_journal_finalize (GObject *object)
   g_free (self->id);
   g_strfreev (self->sources);
   g_free (self->destination);
+  g_free (self->mount_point);
   ferry_fs_id_clear (&self->filesystem);
   g_hash_table_unref (self->complete);
   g_hash_table_unref (self->in_flight);
@@ -281,6 +283,66 @@ ferry_journal_set_transfer (FerryJournal *self,
   self->destination = g_strdup (destination);
   ferry_fs_id_clear (&self->filesystem);
   ferry_fs_id_copy (&self->filesystem, filesystem);
+  g_clear_pointer (&self->mount_point, g_free);
+  ferry_fs_find_mount_point (filesystem->dev, NULL, NULL, &self->mount_point);
+}
+
+/* @path below @mount_point, without the slashes around it ("" for the
+ * top folder); NULL when it is not below it. */
+static char *
+below_mount (const char *path, const char *mount_point)
+{
+  const char *rest;
+
+  if (path == NULL || mount_point == NULL || !g_str_has_prefix (path, mount_point))
+    return NULL;
+  rest = path + strlen (mount_point);
+  if (*rest != '\0' && *rest != '/' && strcmp (mount_point, "/") != 0)
+    return NULL;
+  while (*rest == '/')
+    rest++;
+  return ferry_path_trim_slashes (rest);
+}
+
+/**
+ * ferry_journal_find_destination:
+ * Where the transfer's destination folder is now: where it was, or, its
+ * drive mounted elsewhere since (plugged in again as /media/ana/STICK1),
+ * the same folder there. NULL when its drive is not plugged in.
+ */
+char *
+ferry_journal_find_destination (FerryJournal *self)
+{
+  g_auto (FerryFsId) now = { 0 };
+  g_autofree char *below = below_mount (self->destination, self->mount_point);
+  g_autofree char *mount_point = NULL;
+
+  if (ferry_fs_id_read_path (&now, self->destination) && ferry_fs_id_same (&self->filesystem, &now))
+    return g_strdup (self->destination);
+  if (below == NULL || (mount_point = ferry_fs_id_find_mount_point (&self->filesystem)) == NULL)
+    return NULL;
+  /* a trailing "/" stays, as the destination was typed */
+  return g_strconcat (mount_point, *below != '\0' ? "/" : "", below,
+                      g_str_has_suffix (self->destination, "/") ? "/" : "", NULL);
+}
+
+/**
+ * ferry_journal_is_of_place:
+ * Whether @destination on the filesystem @filesystem, mounted at
+ * @mount_point, is the transfer's destination folder, its drive mounted
+ * elsewhere since the transfer began.
+ */
+gboolean
+ferry_journal_is_of_place (FerryJournal *self,
+                           const char *destination,
+                           const FerryFsId *filesystem,
+                           const char *mount_point)
+{
+  g_autofree char *was = below_mount (self->destination, self->mount_point);
+  g_autofree char *is = below_mount (destination, mount_point);
+
+  return was != NULL && is != NULL && ferry_fs_id_same (&self->filesystem, filesystem)
+         && strcmp (was, is) == 0;
 }
 
 const char *const *
@@ -581,6 +643,8 @@ write_transfer (FerryJournal *self, GKeyFile *file)
     g_key_file_set_string (file, GROUP_TRANSFER, "fs-uuid", self->filesystem.uuid);
   if (self->filesystem.label != NULL)
     g_key_file_set_string (file, GROUP_TRANSFER, "fs-label", self->filesystem.label);
+  if (self->mount_point != NULL)
+    g_key_file_set_string (file, GROUP_TRANSFER, "fs-mount", self->mount_point);
   g_key_file_set_uint64 (file, GROUP_TRANSFER, "bytes-total", self->bytes_total);
   g_key_file_set_uint64 (file, GROUP_TRANSFER, "bytes-durable", self->bytes_durable);
 }
@@ -889,6 +953,7 @@ read_transfer (FerryJournal *self, GKeyFile *file)
   self->filesystem.dev = g_key_file_get_uint64 (file, GROUP_TRANSFER, "fs-dev", NULL);
   self->filesystem.uuid = g_key_file_get_string (file, GROUP_TRANSFER, "fs-uuid", NULL);
   self->filesystem.label = g_key_file_get_string (file, GROUP_TRANSFER, "fs-label", NULL);
+  self->mount_point = g_key_file_get_string (file, GROUP_TRANSFER, "fs-mount", NULL);
   self->bytes_total = g_key_file_get_uint64 (file, GROUP_TRANSFER, "bytes-total", NULL);
   self->bytes_durable = g_key_file_get_uint64 (file, GROUP_TRANSFER, "bytes-durable", NULL);
 }

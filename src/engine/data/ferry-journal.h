@@ -50,6 +50,11 @@ void ferry_journal_set_transfer (FerryJournal *self,
 const char *const *ferry_journal_get_sources (FerryJournal *self);
 const char *ferry_journal_get_destination (FerryJournal *self);
 const FerryFsId *ferry_journal_get_filesystem (FerryJournal *self);
+char *ferry_journal_find_destination (FerryJournal *self);
+gboolean ferry_journal_is_of_place (FerryJournal *self,
+                                    const char *destination,
+                                    const FerryFsId *filesystem,
+                                    const char *mount_point);
 guint64 ferry_journal_get_bytes_total (FerryJournal *self);
 guint64 ferry_journal_get_bytes_durable (FerryJournal *self);
 

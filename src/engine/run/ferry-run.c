@@ -580,6 +580,30 @@ absolute_path (const char *path)
   return g_strconcat (cwd, G_DIR_SEPARATOR_S, path, NULL);
 }
 
+/* The journal of a transfer of @sources into the folder @destination
+ * is, its drive plugged in again elsewhere since (/media/ana/STICK1
+ * where it was /media/ana/STICK): the command typed with the folder's
+ * new path goes on from it. NULL when there is none. */
+static FerryJournal *
+find_moved_journal (FerryRun *self, const char *const *sources, const char *destination)
+{
+  g_auto (GStrv) ids = ferry_journal_list_ids ();
+  g_autofree char *mount_point = NULL;
+
+  if (!ferry_fs_find_mount_point (self->filesystem.dev, NULL, NULL, &mount_point))
+    return NULL;
+  for (guint i = 0; ids[i] != NULL; i++)
+    {
+      g_autoptr (FerryJournal) journal = ferry_journal_load (ids[i], NULL);
+
+      if (journal != NULL && ferry_journal_get_sources (journal) != NULL
+          && g_strv_equal (ferry_journal_get_sources (journal), sources)
+          && ferry_journal_is_of_place (journal, destination, &self->filesystem, mount_point))
+        return g_steal_pointer (&journal);
+    }
+  return NULL;
+}
+
 static void
 open_journal (FerryRun *self, const char *const *typed_sources, const char *typed_destination)
 {
@@ -595,9 +619,14 @@ open_journal (FerryRun *self, const char *const *typed_sources, const char *type
   g_ptr_array_add (sources, NULL);
   id = ferry_journal_id_for ((const char *const *) sources->pdata, destination);
   earlier = ferry_journal_load (id, NULL);
+  if (earlier == NULL)
+    earlier = find_moved_journal (self, (const char *const *) sources->pdata, destination);
   if (earlier != NULL && !self->options.restart
       && ferry_fs_id_same (ferry_journal_get_filesystem (earlier), &self->filesystem))
     {
+      /* where the folder is now, for the list of unfinished transfers */
+      ferry_journal_set_transfer (earlier, (const char *const *) sources->pdata, destination,
+                                  &self->filesystem);
       self->journal = g_steal_pointer (&earlier);
       self->resuming = TRUE;
       return;

@@ -114,3 +114,31 @@ ferry_fs_id_same (const FerryFsId *a, const FerryFsId *b)
     return g_str_equal (a->uuid, b->uuid);
   return a->dev == b->dev;
 }
+
+/**
+ * ferry_fs_id_find_mount_point:
+ * Where the filesystem @id (one with a UUID) is mounted now, wherever
+ * that is: a stick plugged in again may come back elsewhere
+ * (/media/ana/STICK1 while /media/ana/STICK was still held). NULL when
+ * it is not mounted, or has no UUID to be found by.
+ */
+char *
+ferry_fs_id_find_mount_point (const FerryFsId *id)
+{
+  g_autoptr (GArray) devs = NULL;
+
+  if (id->uuid == NULL)
+    return NULL;
+  devs = ferry_fs_list_device_mounts ();
+  for (guint i = 0; i < devs->len; i++)
+    {
+      dev_t dev = g_array_index (devs, dev_t, i);
+      g_auto (FerryFsId) now = { 0 };
+      char *mount_point = NULL;
+
+      ferry_fs_id_read (&now, dev);
+      if (ferry_fs_id_same (id, &now) && ferry_fs_find_mount_point (dev, NULL, NULL, &mount_point))
+        return mount_point;
+    }
+  return NULL;
+}

@@ -25,6 +25,7 @@ gboolean ferry_fs_id_read_path (FerryFsId *id, const char *path);
 gboolean ferry_fs_id_is_known (const FerryFsId *id);
 gboolean ferry_fs_id_same (const FerryFsId *a, const FerryFsId *b);
 void ferry_fs_id_copy (FerryFsId *dest, const FerryFsId *src);
+char *ferry_fs_id_find_mount_point (const FerryFsId *id);
 void ferry_fs_id_clear (FerryFsId *id);
 
 G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (FerryFsId, ferry_fs_id_clear)

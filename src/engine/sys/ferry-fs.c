@@ -456,16 +456,18 @@ typedef struct
   char *mount_point;
 } MountLine;
 
+/* One line of /proc/self/mountinfo: its device number, and with @mount
+ * its type, source and mount point. */
 static gboolean
-parse_mount_line (const char *line, dev_t dev, MountLine *mount)
+parse_any_mount_line (const char *line, dev_t *dev, MountLine *mount)
 {
   g_auto (GStrv) fields = g_strsplit (line, " ", -1);
   guint n = g_strv_length (fields);
   unsigned int major_num, minor_num;
 
-  if (n < 10 || sscanf (fields[2], "%u:%u", &major_num, &minor_num) != 2
-      || makedev (major_num, minor_num) != dev)
+  if (n < 10 || sscanf (fields[2], "%u:%u", &major_num, &minor_num) != 2)
     return FALSE;
+  *dev = makedev (major_num, minor_num);
   for (guint i = 6; i + 2 < n; i++)
     if (strcmp (fields[i], "-") == 0)
       {
@@ -477,6 +479,27 @@ parse_mount_line (const char *line, dev_t dev, MountLine *mount)
   return FALSE;
 }
 
+static void
+mount_line_clear (MountLine *mount)
+{
+  g_clear_pointer (&mount->fstype, g_free);
+  g_clear_pointer (&mount->source, g_free);
+  g_clear_pointer (&mount->mount_point, g_free);
+}
+
+static gboolean
+parse_mount_line (const char *line, dev_t dev, MountLine *mount)
+{
+  dev_t found;
+
+  if (!parse_any_mount_line (line, &found, mount))
+    return FALSE;
+  if (found == dev)
+    return TRUE;
+  mount_line_clear (mount);
+  return FALSE;
+}
+
 typedef enum
 {
   MOUNT_UNKNOWN, /* the mount table could not be read */
@@ -484,27 +507,29 @@ typedef enum
   MOUNT_FOUND,
 } MountSearch;
 
+/* The lines of this process's mount table, or NULL when it cannot be
+ * read. */
+static GStrv
+read_mount_lines (void)
+{
+  g_autofree char *contents = NULL;
+
+  if (!g_file_get_contents ("/proc/self/mountinfo", &contents, NULL, NULL))
+    return NULL;
+  return g_strsplit (contents, "\n", -1);
+}
+
 static MountSearch
 find_mount_line (dev_t dev, MountLine *mount)
 {
-  g_autofree char *contents = NULL;
-  g_auto (GStrv) lines = NULL;
+  g_auto (GStrv) lines = read_mount_lines ();
 
-  if (!g_file_get_contents ("/proc/self/mountinfo", &contents, NULL, NULL))
+  if (lines == NULL)
     return MOUNT_UNKNOWN;
-  lines = g_strsplit (contents, "\n", -1);
   for (guint i = 0; lines[i] != NULL; i++)
     if (parse_mount_line (lines[i], dev, mount))
       return MOUNT_FOUND;
   return MOUNT_ABSENT;
-}
-
-static void
-mount_line_clear (MountLine *mount)
-{
-  g_free (mount->fstype);
-  g_free (mount->source);
-  g_free (mount->mount_point);
 }
 
 /**
@@ -521,6 +546,36 @@ ferry_fs_is_unmounted (dev_t dev)
 
   mount_line_clear (&mount);
   return search == MOUNT_ABSENT;
+}
+
+/**
+ * ferry_fs_list_device_mounts:
+ * Returns: (transfer full) (element-type dev_t): the device numbers of
+ * the mounts of a device node ("/dev/sdb1": sticks and disks, through
+ * FUSE too), each once, in the mount table's order.
+ */
+GArray *
+ferry_fs_list_device_mounts (void)
+{
+  GArray *devs = g_array_new (FALSE, FALSE, sizeof (dev_t));
+  g_auto (GStrv) lines = read_mount_lines ();
+
+  for (guint i = 0; lines != NULL && lines[i] != NULL; i++)
+    {
+      MountLine mount = { NULL, NULL, NULL };
+      gboolean seen = FALSE;
+      dev_t dev;
+
+      if (parse_any_mount_line (lines[i], &dev, &mount) && g_str_has_prefix (mount.source, "/dev/"))
+        {
+          for (guint j = 0; j < devs->len && !seen; j++)
+            seen = g_array_index (devs, dev_t, j) == dev;
+          if (!seen)
+            g_array_append_val (devs, dev);
+        }
+      mount_line_clear (&mount);
+    }
+  return devs;
 }
 
 /**

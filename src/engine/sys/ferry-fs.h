@@ -74,6 +74,7 @@ gboolean ferry_fs_is_pseudo (int fd);
 int ferry_fs_check_writable (int fd);
 gboolean ferry_fs_find_mount (dev_t dev, char **fstype, char **source);
 gboolean ferry_fs_is_unmounted (dev_t dev);
+GArray *ferry_fs_list_device_mounts (void);
 gboolean ferry_fs_find_mount_point (dev_t dev, char **fstype, char **source, char **mount_point);
 
 G_END_DECLS
