@@ -1020,6 +1020,52 @@ test_moved_mount_same_command (Fixture *f, gconstpointer data)
   check_moved_mount (f, FALSE);
 }
 
+/* The card copied from, pulled out mid-copy to a stick (its reads fail,
+ * and it is no longer mounted): ferry-copy says the source is gone, how
+ * much is on the stick, and to plug the card in again and run the same
+ * command, which then carries that over. */
+static void
+test_source_pulled_out (Fixture *f, gconstpointer data)
+{
+  g_autoptr (FerryTestStick) card = NULL;
+  g_autoptr (GSubprocess) copy = NULL;
+  g_autoptr (GError) error = NULL;
+  g_autofree char *err = NULL;
+  guint64 durable;
+
+  if (f->stick == NULL)
+    return;
+  card = ferry_test_stick_new (ferry_test_path (f->scratch, "card", NULL), NULL, "CARD",
+                               200 * MB, 0, &error);
+  g_assert_no_error (error);
+  g_free (f->src);
+  f->src = g_build_filename (ferry_test_stick_get_mountpoint (card), "tree", NULL);
+  make_tree (f->src, 1000, 100 * 1000);
+  /* read from the card itself, not from what writing it left in memory */
+  g_assert_true (ferry_test_stick_remount (card, &error));
+  g_assert_no_error (error);
+
+  copy = spawn_copy (f->src, f->dst, NULL, NULL);
+  wait_for_journal (f, copy, &(JournalSays){ 16 * MB, 0, 20 });
+  g_assert_true (ferry_test_stick_set_fail_reads (card, TRUE, &error));
+  g_assert_true (ferry_test_stick_unmount_lazily (card, &error));
+  g_assert_no_error (error);
+  g_subprocess_communicate_utf8 (copy, NULL, NULL, NULL, &err, &error);
+  g_assert_no_error (error);
+  g_test_message ("the run whose card was pulled out said: %s", err);
+  g_assert_cmpint (g_subprocess_get_exit_status (copy), ==, 1);
+  g_assert_nonnull (strstr (err, "its drive was unplugged"));
+  durable = read_journal (f).durable;
+  g_assert_cmpuint (durable, >=, 16 * MB);
+  g_assert_nonnull (strstr (err, "is on FERRYTEST. Plug in the drive it copies from again and "
+                                 "run the same command to go on from there.\n"));
+
+  g_assert_true (ferry_test_stick_set_fail_reads (card, FALSE, &error));
+  g_assert_true (ferry_test_stick_mount_again (card, &error));
+  g_assert_no_error (error);
+  run_again (f, 1000 * 100 * 1000, durable, NULL);
+}
+
 /* Another stick with the same label, where the first one was mounted, is
  * not offered the transfer: not listed as present, not resumed by
  * --resume all, refused by --resume ID. */
@@ -1106,6 +1152,7 @@ main (int argc, char **argv)
               fixture_set_up, test_kill_mid_tree, fixture_tear_down);
   ADD ("/resume/interrupt-says-how-to-go-on", test_interrupt_says_how_to_go_on);
   ADD ("/resume/full-says-how-to-go-on", test_full_says_how_to_go_on);
+  ADD ("/resume/source-pulled-out", test_source_pulled_out);
   ADD ("/resume/kill-measured-fast", test_kill_measured_fast);
   ADD ("/resume/kill-fast-by-class-merged", test_kill_fast_by_class_merged);
   ADD ("/resume/kill-measured-folders", test_kill_measured_folders);

@@ -149,18 +149,23 @@ print_how_to_go_on (FerryJob *job, const FerryCliOutcome *outcome)
 {
   g_autoptr (FerryUnfinished) unfinished = find_unfinished_of (job);
   gboolean full = g_error_matches (outcome->error, G_IO_ERROR, G_IO_ERROR_NO_SPACE);
+  gboolean source_gone = g_error_matches (outcome->error, FERRY_ERROR, FERRY_ERROR_SOURCE_GONE);
   g_autofree char *kept = NULL;
   gboolean present;
 
   if (unfinished == NULL)
     return;
   present = ferry_unfinished_is_present (unfinished);
-  if (present && !outcome->interrupted && !full)
+  if (present && !outcome->interrupted && !full && !source_gone)
     return;
   kept = describe_kept (unfinished);
   if (!present)
     fprintf (stderr, "%s %s\n", kept,
              _ ("Plug it in again and run the same command to go on from there."));
+  else if (source_gone)
+    fprintf (stderr, "%s %s\n", kept,
+             _ ("Plug in the drive it copies from again and run the same command to go on "
+                "from there."));
   else if (outcome->interrupted)
     fprintf (stderr, "%s %s\n", kept,
              _ ("Run the same command again to go on from there, or add --restart to copy "
