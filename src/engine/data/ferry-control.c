@@ -140,18 +140,6 @@ ferry_control_stop (FerryControl *self, const GError *error)
   return first;
 }
 
-/* Whether a failure stopped the job (not a person's cancel). */
-gboolean
-ferry_control_has_stopped (FerryControl *self)
-{
-  gboolean stopped;
-
-  g_mutex_lock (&self->lock);
-  stopped = self->stop_error != NULL;
-  g_mutex_unlock (&self->lock);
-  return stopped;
-}
-
 GError *
 ferry_control_dup_stop_error (FerryControl *self)
 {

@@ -19,7 +19,6 @@ gboolean ferry_control_get_paused (FerryControl *self);
 gboolean ferry_control_check (FerryControl *self, GError **error);
 gboolean ferry_control_is_ending (FerryControl *self);
 gboolean ferry_control_stop (FerryControl *self, const GError *error);
-gboolean ferry_control_has_stopped (FerryControl *self);
 GError *ferry_control_dup_stop_error (FerryControl *self);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (FerryControl, ferry_control_free)

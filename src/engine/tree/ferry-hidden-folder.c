@@ -59,8 +59,10 @@ ferry_hidden_folder_take_name (FerryTreeContext *ctx, FerryDirNode *node, int *e
       return TRUE;
     }
   /* what is still copied into it fails then for this, not for a person
-   * deleting it */
-  g_atomic_int_set (&node->removed_by_copy, TRUE);
+   * deleting it; but where its hidden name was gone (ENOENT), someone
+   * deleted it, and the copy removes nothing */
+  if (*errsv != ENOENT)
+    g_atomic_int_set (&node->removed_by_copy, TRUE);
   ferry_temp_folder_remove (parent_fd, node->hidden_name);
   g_clear_pointer (&node->hidden_name, g_free);
   if (*errsv == 0 || *errsv == ECANCELED)

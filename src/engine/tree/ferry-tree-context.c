@@ -227,6 +227,20 @@ ferry_tree_context_file_skipped (FerryTreeContext *ctx, guint64 files, guint64 b
   ferry_counters_add_total (ctx->counters, -(gint64) bytes);
 }
 
+/* Whether @error follows from a folder deleted under the copy, which
+ * stopped the job and was said once: a file that fails for want of its
+ * folder, or of its temporary file deleted with it. */
+static gboolean
+follows_deletion (FerryTreeContext *ctx, const GError *error)
+{
+  g_autoptr (GError) stopped = NULL;
+
+  if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND))
+    return FALSE;
+  stopped = ferry_control_dup_stop_error (ctx->control);
+  return g_error_matches (stopped, FERRY_ERROR, FERRY_ERROR_DESTINATION_DELETED);
+}
+
 /* Records a file that could not be copied and tells the listener, who
  * takes @failure. A @fatal failure (the destination itself failed), any
  * failure under FERRY_ERROR_POLICY_STOP, and, with no policy to settle
@@ -243,12 +257,13 @@ ferry_tree_context_report_failure (FerryTreeContext *ctx, FerryFailure *failure,
   if (g_error_matches (failure->error, FERRY_ERROR, FERRY_ERROR_EXISTS)
       && ferry_conflicts_get_policy (ctx->conflicts) == FERRY_CONFLICT_POLICY_FAIL)
     fatal = TRUE;
-  /* What fails once a failure stopped the job (a file another worker
-   * had in flight, the attributes of the folders it leaves, a folder not
-   * put in place for it) follows from that failure, which says it once. */
-  if (fatal || ctx->error_policy == FERRY_ERROR_POLICY_STOP
-          ? !ferry_control_stop (ctx->control, failure->error)
-          : ferry_control_has_stopped (ctx->control))
+  /* What fails for the same reason once a failing drive stopped the job
+   * (a file another worker had in flight, the attributes of the folders
+   * it leaves) follows from that failure, which says it once. What the
+   * stop itself leaves out (a folder not put in place) is still said. */
+  if (((fatal || ctx->error_policy == FERRY_ERROR_POLICY_STOP)
+       && !ferry_control_stop (ctx->control, failure->error) && fatal)
+      || (!fatal && follows_deletion (ctx, failure->error)))
     {
       ferry_failure_free (failure);
       return;
