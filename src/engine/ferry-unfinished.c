@@ -186,7 +186,6 @@ gboolean
 ferry_unfinished_is_of_job (FerryUnfinished *self, FerryJob *job)
 {
   g_autofree char *id = NULL;
-
   g_autofree char *id_here = NULL;
 
   g_return_val_if_fail (FERRY_IS_UNFINISHED (self), FALSE);

@@ -125,20 +125,19 @@ ferry_fs_id_same (const FerryFsId *a, const FerryFsId *b)
 char *
 ferry_fs_id_find_mount_point (const FerryFsId *id)
 {
-  g_autoptr (GArray) devs = NULL;
+  g_autoptr (GArray) mounts = NULL;
 
   if (id->uuid == NULL)
     return NULL;
-  devs = ferry_fs_list_device_mounts ();
-  for (guint i = 0; i < devs->len; i++)
+  mounts = ferry_fs_list_device_mounts ();
+  for (guint i = 0; i < mounts->len; i++)
     {
-      dev_t dev = g_array_index (devs, dev_t, i);
+      const FerryDeviceMount *mount = &g_array_index (mounts, FerryDeviceMount, i);
       g_auto (FerryFsId) now = { 0 };
-      char *mount_point = NULL;
 
-      ferry_fs_id_read (&now, dev);
-      if (ferry_fs_id_same (id, &now) && ferry_fs_find_mount_point (dev, NULL, NULL, &mount_point))
-        return mount_point;
+      ferry_fs_id_read (&now, mount->dev);
+      if (ferry_fs_id_same (id, &now))
+        return g_strdup (mount->mount_point);
     }
   return NULL;
 }

@@ -389,10 +389,11 @@ guint
 ferry_fs_rules_fat_entries (const char *name)
 {
   glong units = 0;
-  g_autofree gunichar2 *utf16 = g_utf8_to_utf16 (name, -1, NULL, &units, NULL);
+  g_autofree gunichar2 *utf16 = NULL;
 
   if (is_fat_short_name (name))
     return 1;
+  utf16 = g_utf8_to_utf16 (name, -1, NULL, &units, NULL);
   return 1 + (guint) (units + NAME_UNITS_PER_ENTRY - 1) / NAME_UNITS_PER_ENTRY;
 }
 

@@ -456,10 +456,11 @@ typedef struct
   char *mount_point;
 } MountLine;
 
-/* One line of /proc/self/mountinfo: its device number, and with @mount
- * its type, source and mount point. */
+/* One line of /proc/self/mountinfo: its device number in *@dev and,
+ * where that is *@want (or @want is NULL), its type, source and mount
+ * point in @mount; a line of another device costs no copies. */
 static gboolean
-parse_any_mount_line (const char *line, dev_t *dev, MountLine *mount)
+parse_mount_line (const char *line, const dev_t *want, dev_t *dev, MountLine *mount)
 {
   g_auto (GStrv) fields = g_strsplit (line, " ", -1);
   guint n = g_strv_length (fields);
@@ -468,6 +469,8 @@ parse_any_mount_line (const char *line, dev_t *dev, MountLine *mount)
   if (n < 10 || sscanf (fields[2], "%u:%u", &major_num, &minor_num) != 2)
     return FALSE;
   *dev = makedev (major_num, minor_num);
+  if (want != NULL && *dev != *want)
+    return FALSE;
   for (guint i = 6; i + 2 < n; i++)
     if (strcmp (fields[i], "-") == 0)
       {
@@ -485,19 +488,6 @@ mount_line_clear (MountLine *mount)
   g_clear_pointer (&mount->fstype, g_free);
   g_clear_pointer (&mount->source, g_free);
   g_clear_pointer (&mount->mount_point, g_free);
-}
-
-static gboolean
-parse_mount_line (const char *line, dev_t dev, MountLine *mount)
-{
-  dev_t found;
-
-  if (!parse_any_mount_line (line, &found, mount))
-    return FALSE;
-  if (found == dev)
-    return TRUE;
-  mount_line_clear (mount);
-  return FALSE;
 }
 
 typedef enum
@@ -523,11 +513,12 @@ static MountSearch
 find_mount_line (dev_t dev, MountLine *mount)
 {
   g_auto (GStrv) lines = read_mount_lines ();
+  dev_t found;
 
   if (lines == NULL)
     return MOUNT_UNKNOWN;
   for (guint i = 0; lines[i] != NULL; i++)
-    if (parse_mount_line (lines[i], dev, mount))
+    if (parse_mount_line (lines[i], &dev, &found, mount))
       return MOUNT_FOUND;
   return MOUNT_ABSENT;
 }
@@ -548,34 +539,46 @@ ferry_fs_is_unmounted (dev_t dev)
   return search == MOUNT_ABSENT;
 }
 
+static void
+device_mount_clear (gpointer data)
+{
+  g_free (((FerryDeviceMount *) data)->mount_point);
+}
+
 /**
  * ferry_fs_list_device_mounts:
- * Returns: (transfer full) (element-type dev_t): the device numbers of
- * the mounts of a device node ("/dev/sdb1": sticks and disks, through
- * FUSE too), each once, in the mount table's order.
+ * Returns: (transfer full) (element-type FerryDeviceMount): the mounts
+ * of a device node ("/dev/sdb1": sticks and disks, through FUSE too),
+ * each device once, where it was mounted first (as
+ * ferry_fs_find_mount_point() finds it), in the mount table's order.
  */
 GArray *
 ferry_fs_list_device_mounts (void)
 {
-  GArray *devs = g_array_new (FALSE, FALSE, sizeof (dev_t));
+  GArray *mounts = g_array_new (FALSE, FALSE, sizeof (FerryDeviceMount));
   g_auto (GStrv) lines = read_mount_lines ();
 
+  g_array_set_clear_func (mounts, device_mount_clear);
   for (guint i = 0; lines != NULL && lines[i] != NULL; i++)
     {
       MountLine mount = { NULL, NULL, NULL };
+      FerryDeviceMount found = { 0, NULL };
       gboolean seen = FALSE;
-      dev_t dev;
 
-      if (parse_any_mount_line (lines[i], &dev, &mount) && g_str_has_prefix (mount.source, "/dev/"))
+      if (parse_mount_line (lines[i], NULL, &found.dev, &mount)
+          && g_str_has_prefix (mount.source, "/dev/"))
         {
-          for (guint j = 0; j < devs->len && !seen; j++)
-            seen = g_array_index (devs, dev_t, j) == dev;
+          for (guint j = 0; j < mounts->len && !seen; j++)
+            seen = g_array_index (mounts, FerryDeviceMount, j).dev == found.dev;
+          found.mount_point = g_steal_pointer (&mount.mount_point);
           if (!seen)
-            g_array_append_val (devs, dev);
+            g_array_append_val (mounts, found);
+          else
+            g_free (found.mount_point);
         }
       mount_line_clear (&mount);
     }
-  return devs;
+  return mounts;
 }
 
 /**

@@ -74,6 +74,13 @@ gboolean ferry_fs_is_pseudo (int fd);
 int ferry_fs_check_writable (int fd);
 gboolean ferry_fs_find_mount (dev_t dev, char **fstype, char **source);
 gboolean ferry_fs_is_unmounted (dev_t dev);
+/* A mounted device, and where it was mounted first. */
+typedef struct
+{
+  dev_t dev;
+  char *mount_point;
+} FerryDeviceMount;
+
 GArray *ferry_fs_list_device_mounts (void);
 gboolean ferry_fs_find_mount_point (dev_t dev, char **fstype, char **source, char **mount_point);
 

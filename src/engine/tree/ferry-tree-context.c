@@ -87,13 +87,18 @@ ferry_tree_context_add_source (FerryTreeContext *ctx,
 static const char *
 find_gone_source (FerryTreeContext *ctx, dev_t dev)
 {
+  dev_t checked = 0;
+
   for (guint i = 0; i < ctx->sources->len; i++)
     {
       const FerrySourceAt *at = &g_array_index (ctx->sources, FerrySourceAt, i);
       struct stat now;
 
-      if (dev != 0 && at->dev != dev)
+      /* one look a filesystem: sources in one folder come together, and
+       * a drive gone takes all of them with it */
+      if ((dev != 0 && at->dev != dev) || (checked != 0 && at->dev == checked))
         continue;
+      checked = at->dev;
       if (ferry_fs_is_unmounted (at->dev)
           || (lstat (at->path, &now) != 0 && ferry_errno_is_device_failure (errno)))
         return at->path;
