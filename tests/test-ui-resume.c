@@ -301,6 +301,23 @@ no_transfer_row (gpointer data)
   return ferry_test_ui_find (GTK_WIDGET (f->w.window), FERRY_TYPE_TRANSFER_ROW, NULL) == NULL;
 }
 
+/* "Holiday video.mp4" dropped on CRUZER, mounted at @folder, and
+ * cancelled once the stick has part of it; returns the mount, once the
+ * transfer's row has given way to an interrupted one. */
+static FerryTestMount *
+cancel_video_on_cruzer (Fixture *f, const char *folder, GSettings *settings)
+{
+  FerryTestMount *mount = drop_video_on_cruzer (f, folder, settings);
+  GtkWidget *transfer = ferry_test_ui_find (GTK_WIDGET (f->w.window), FERRY_TYPE_TRANSFER_ROW, NULL);
+
+  g_assert_nonnull (transfer);
+  gtk_widget_activate_action (transfer, "transfer.cancel", NULL);
+  g_assert_true (ferry_test_ui_wait_until (interrupted_row_shown, f, 30000));
+  g_assert_true (ferry_test_ui_wait_until (no_transfer_row, f, 10000));
+  g_settings_reset (settings, "device-mode");
+  return mount;
+}
+
 /* Cancel on a copy to a stick that has a durability point behind it:
  * its journal is kept (the next start would offer it anyway), so its row
  * gives way to "Interrupted: … on CRUZER" at once, and Resume there
@@ -315,17 +332,10 @@ test_cancelled_mid_copy (Fixture *f, gconstpointer data)
   g_autoptr (GError) error = NULL;
   const char *source = ferry_test_path (f->w.src, "Holiday video.mp4", NULL);
   const char *copy = ferry_test_path (folder, "Holiday video.mp4", NULL);
-  GtkWidget *transfer;
 
   if (stick == NULL)
     return;
-  mount = drop_video_on_cruzer (f, folder, settings);
-  transfer = ferry_test_ui_find (GTK_WIDGET (f->w.window), FERRY_TYPE_TRANSFER_ROW, NULL);
-  g_assert_nonnull (transfer);
-  gtk_widget_activate_action (transfer, "transfer.cancel", NULL);
-  g_assert_true (ferry_test_ui_wait_until (interrupted_row_shown, f, 30000));
-  g_assert_true (ferry_test_ui_wait_until (no_transfer_row, f, 10000));
-  g_settings_reset (settings, "device-mode");
+  mount = cancel_video_on_cruzer (f, folder, settings);
   ferry_test_ui_assert_label_soon (interrupted_row (f), "Interrupted: ");
   ferry_test_ui_assert_label_soon (interrupted_row (f), "of 25.2\u00a0MB on CRUZER");
   g_assert_null (ferry_test_ui_find_label (GTK_WIDGET (f->w.window), "Cancelled"));
@@ -339,6 +349,62 @@ test_cancelled_mid_copy (Fixture *f, gconstpointer data)
   g_assert_null (interrupted_row (f));
   ferry_test_ui_assert_label_soon (GTK_WIDGET (f->w.window), "All data is on SanDisk Cruzer");
   ferry_test_assert_files_equal (source, copy);
+  g_assert_cmpuint (count_journals (f), ==, 0);
+  ferry_drive_list_remove_mount (f->w.drives, G_MOUNT (mount));
+}
+
+/* @stick unmounted and mounted at @name, once the sync a cancel gave up
+ * on has let go of it (see FerrySyncfs): until the device has that data,
+ * its mount is busy. */
+static void
+mount_elsewhere_once_let_go (FerryTestStick *stick, const char *name)
+{
+  g_autoptr (GError) error = NULL;
+
+  for (guint tries = 0; tries < 100; tries++)
+    {
+      g_clear_error (&error);
+      if (ferry_test_stick_mount_elsewhere (stick, name, &error))
+        return;
+      g_usleep (G_USEC_PER_SEC / 10);
+    }
+  g_assert_no_error (error);
+}
+
+/* Cancelled mid-copy, CRUZER is pulled out and plugged in again, and
+ * comes back mounted at CRUZER1 (its old mount point still held): the
+ * row is offered there, and Resume finishes the copy there, the row
+ * giving way to the transfer (before, it stayed beside it, offering to
+ * start it again). */
+static void
+test_resume_moved_mount (Fixture *f, gconstpointer data)
+{
+  g_autofree char *folder = g_build_filename (f->w.scratch, "CRUZER", NULL);
+  g_autoptr (FerryTestStick) stick = new_cruzer (f, folder);
+  g_autoptr (GSettings) settings = g_settings_new (APPLICATION_ID);
+  g_autoptr (FerryTestMount) mount = NULL;
+  g_autoptr (GError) error = NULL;
+  const char *source = ferry_test_path (f->w.src, "Holiday video.mp4", NULL);
+  const char *now;
+
+  if (stick == NULL)
+    return;
+  mount = cancel_video_on_cruzer (f, folder, settings);
+  ferry_drive_list_remove_mount (f->w.drives, G_MOUNT (mount));
+  g_clear_object (&mount);
+
+  g_assert_true (ferry_test_stick_set_rate (stick, 0, &error));
+  mount_elsewhere_once_let_go (stick, "CRUZER1");
+  now = ferry_test_stick_get_mountpoint (stick);
+  mount = ferry_test_ui_plug_in (f->w.drives, "SanDisk Cruzer", now);
+  ferry_test_ui_assert_label_soon (interrupted_row (f), "of 25.2\u00a0MB on CRUZER");
+  ferry_test_ui_wait (400);
+  ferry_test_ui_save_screenshot (GTK_WIDGET (f->w.window), "interrupted-moved-mount.png");
+  click (interrupted_row (f), "_Resume");
+  g_assert_null (interrupted_row (f));
+  ferry_test_ui_assert_label_soon (GTK_WIDGET (f->w.window), "All data is on SanDisk Cruzer");
+  ferry_test_assert_files_equal (source, ferry_test_path (now, "Holiday video.mp4", NULL));
+  g_assert_cmpuint (ferry_test_count_temp_files (now), ==, 0);
   g_assert_cmpuint (count_journals (f), ==, 0);
   ferry_drive_list_remove_mount (f->w.drives, G_MOUNT (mount));
 }
@@ -453,6 +519,8 @@ main (int argc, char **argv)
               test_unplugged_mid_copy, fixture_tear_down);
   g_test_add ("/ui-resume/cancelled-mid-copy", Fixture, NULL, fixture_set_up,
               test_cancelled_mid_copy, fixture_tear_down);
+  g_test_add ("/ui-resume/moved-mount", Fixture, NULL, fixture_set_up, test_resume_moved_mount,
+              fixture_tear_down);
   g_test_add ("/ui-resume/full-mid-copy", Fixture, NULL, fixture_set_up, test_full_mid_copy,
               fixture_tear_down);
   g_test_add ("/ui-resume/full-mid-copy-dismissed", Fixture, "dismiss", fixture_set_up,

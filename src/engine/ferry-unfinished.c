@@ -17,6 +17,7 @@ struct _FerryUnfinished
   GObject parent_instance;
   FerryJournal *journal;
   char *destination_now; /* as last found (see ferry_unfinished_is_present()) */
+  gboolean looked;       /* ... which was asked at least once */
 };
 
 G_DEFINE_FINAL_TYPE (FerryUnfinished, ferry_unfinished, G_TYPE_OBJECT)
@@ -141,6 +142,7 @@ ferry_unfinished_is_present (FerryUnfinished *self)
   char *found;
 
   g_return_val_if_fail (FERRY_IS_UNFINISHED (self), FALSE);
+  self->looked = TRUE;
   found = ferry_journal_find_destination (self->journal);
   if (found == NULL)
     return FALSE;
@@ -194,7 +196,11 @@ ferry_unfinished_is_of_job (FerryUnfinished *self, FerryJob *job)
     return FALSE;
   if (g_str_equal (id, ferry_unfinished_get_id (self)))
     return TRUE;
-  /* its drive mounted elsewhere, the job copies to the same folder there */
+  /* its drive mounted elsewhere, the job copies to the same folder there;
+   * where that is, is looked for here if no one asked yet (once: a list
+   * of jobs asks for each) */
+  if (!self->looked)
+    ferry_unfinished_is_present (self);
   if (self->destination_now == NULL)
     return FALSE;
   id_here = ferry_journal_id_for (ferry_journal_get_sources (self->journal), self->destination_now);
