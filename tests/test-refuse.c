@@ -544,6 +544,7 @@ check_not_enough_space (Fixture *f)
       = assert_refused (sources, f->mnt, f->mnt, FERRY_ERROR, FERRY_ERROR_NOT_ENOUGH_SPACE, f->mnt);
   assert_message_names (error, needed);
   assert_message_names (error, available);
+  g_assert_null (strstr (error->message, "Trash"));
   g_assert_cmpuint (ferry_test_count_entries (f->mnt), ==, 0);
   g_assert_cmpuint (ferry_test_count_temp_files (f->mnt), ==, 0);
 }
@@ -552,6 +553,89 @@ static void
 test_not_enough_space (Fixture *f, gconstpointer data)
 {
   check_with_mount (f, mount_small_tmpfs_for_big_tree, check_not_enough_space);
+}
+
+/* A video deleted in a file manager, 5 MB, still in the Trash on the
+ * drive (@trash, below the mount) or at home: a 6 MB copy does not fit in
+ * what is left of 8 MiB, and would once the Trash is emptied. */
+#define TRASHED_SIZE 5000000
+#define VIDEO_SIZE   6000000
+
+static void
+put_in_trash (const char *trash)
+{
+  g_autofree char *files = g_build_filename (trash, "files", NULL);
+  g_autofree char *info = g_build_filename (trash, "info", NULL);
+
+  ferry_test_make_dirs (files);
+  ferry_test_make_dirs (info);
+  ferry_test_write_random (ferry_test_path (files, "holiday.mp4", NULL), TRASHED_SIZE, 50);
+  ferry_test_write_text (ferry_test_path (info, "holiday.mp4.trashinfo", NULL),
+                         "[Trash Info]\nPath=/Videos/holiday.mp4\n"
+                         "DeletionDate=2026-12-01T10:00:00\n");
+}
+
+static gboolean
+mount_tmpfs_for_video (Fixture *f)
+{
+  ferry_test_write_random (ferry_test_path (f->src, "video.mp4", NULL), VIDEO_SIZE, 51);
+  if (!mount_or_skip ("tmpfs", f->mnt, "tmpfs", 0, "size=8m"))
+    return FALSE;
+  ferry_test_make_dirs (ferry_test_path (f->mnt, "Videos", NULL));
+  return TRUE;
+}
+
+/* In the drive's own Trash folder (.Trash-$uid), where GNOME Files puts
+ * what is deleted on a stick. */
+static gboolean
+mount_tmpfs_with_trash_on_drive (Fixture *f)
+{
+  g_autofree char *own = g_strdup_printf (".Trash-%u", (guint) getuid ());
+
+  if (!mount_tmpfs_for_video (f))
+    return FALSE;
+  put_in_trash (ferry_test_path (f->mnt, own, NULL));
+  return TRUE;
+}
+
+/* In the home Trash ($XDG_DATA_HOME/Trash) on the destination's
+ * filesystem: the child that checks is given that home. */
+static gboolean
+mount_tmpfs_with_trash_at_home (Fixture *f)
+{
+  const char *data_home = ferry_test_path (f->mnt, "home", ".local", "share", NULL);
+
+  if (!mount_tmpfs_for_video (f))
+    return FALSE;
+  put_in_trash (ferry_test_path (data_home, "Trash", NULL));
+  g_setenv ("XDG_DATA_HOME", data_home, TRUE);
+  return TRUE;
+}
+
+/* The refusal says how much emptying the Trash would free, and nothing
+ * is written, the Trash left as it was. */
+static void
+check_not_enough_space_but_trash (Fixture *f)
+{
+  const char *sources[] = { ferry_test_path (f->src, "video.mp4", NULL), NULL };
+  const char *videos = ferry_test_path (f->mnt, "Videos", NULL);
+  g_autoptr (GError) error = NULL;
+  /* The trashed file's data in whole blocks, its record, and the three
+   * folders of the Trash. */
+  g_autofree char *trash = g_format_size ((TRASHED_SIZE + 4095) / 4096 * 4096 + 4 * 4096);
+  g_autofree char *frees = g_strdup_printf ("emptying the Trash would free %s more", trash);
+
+  error = assert_refused (sources, videos, f->mnt, FERRY_ERROR, FERRY_ERROR_NOT_ENOUGH_SPACE, videos);
+  assert_message_names (error, frees);
+  g_assert_cmpuint (ferry_test_count_entries (videos), ==, 0);
+}
+
+static void
+test_not_enough_space_but_trash (Fixture *f, gconstpointer data)
+{
+  check_with_mount (f, data != NULL ? mount_tmpfs_with_trash_at_home : mount_tmpfs_with_trash_on_drive,
+                    check_not_enough_space_but_trash);
+  g_unsetenv ("XDG_DATA_HOME");
 }
 
 /* Plenty of bytes (more than the source's whole filesystem holds, so the
@@ -761,6 +845,10 @@ main (int argc, char **argv)
   ADD ("/refuse/not-writable/read-only-mount", test_read_only_mount);
   ADD ("/refuse/no-room/bytes", test_not_enough_space);
   ADD ("/refuse/no-room/files", test_too_many_files);
+  g_test_add ("/refuse/no-room/trash-on-drive", Fixture, NULL, fixture_set_up,
+              test_not_enough_space_but_trash, fixture_tear_down);
+  g_test_add ("/refuse/no-room/trash-at-home", Fixture, "home", fixture_set_up,
+              test_not_enough_space_but_trash, fixture_tear_down);
   ADD ("/refuse/no-room/room-within-one-filesystem", test_room_within_one_filesystem);
   ADD ("/refuse/usage/several-sources-into-non-folder", test_several_sources_into_non_folder);
   ADD ("/refuse/usage/folder-onto-file", test_folder_onto_file);

@@ -464,6 +464,40 @@ test_no_room_tooltip (Fixture *f, gconstpointer data)
   save_screenshots (f, "no-room");
 }
 
+/* Files deleted on a stick stay in its Trash (.Trash-$uid) until the
+ * Trash is emptied: a copy that would fit once it is says so, on the row
+ * itself. */
+static void
+test_no_room_trash (Fixture *f, gconstpointer data)
+{
+  g_autoptr (FerryTestMount) mount = NULL;
+  g_autofree char *trash = g_strdup_printf ("%s/.Trash-%u", f->w.stick, (guint) getuid ());
+  FerryTransferRow *row;
+  GtkWidget *status;
+
+  if (!mount_small_drive (f, 2048))
+    return;
+  ferry_test_make_dirs (ferry_test_path (trash, "files", NULL));
+  ferry_test_write_random (ferry_test_path (trash, "files", "old.iso", NULL), 1500000, 9);
+  mount = ferry_test_window_plug_in (&f->w, "STICK");
+  ferry_test_write_random (ferry_test_path (f->w.src, "big.iso", NULL), 1000000, 8);
+  row = copy_to_stick (f, "big.iso");
+  g_assert_cmpint (ferry_job_get_phase (ferry_transfer_row_get_job (row)), ==, FERRY_PHASE_FAILED);
+  status = ferry_test_ui_find_label (GTK_WIDGET (row), "not enough space in “STICK”");
+  g_assert_nonnull (status);
+  g_assert_nonnull (strstr (gtk_label_get_label (GTK_LABEL (status)),
+                            "; emptying the Trash would free 1.5\u00a0MB more"));
+  save_screenshots (f, "no-room-trash");
+
+  ferry_test_ui_wait (400); /* Retry is revealed, for once there is room */
+  g_assert_true (gtk_widget_get_mapped (ferry_test_ui_find_label (GTK_WIDGET (row), "_Retry")));
+  ferry_test_remove_tree (trash); /* emptied */
+  gtk_widget_activate_action (GTK_WIDGET (row), "transfer.retry", NULL);
+  ferry_test_ui_assert_label_soon (GTK_WIDGET (f->w.window), "All data is on STICK");
+  ferry_test_assert_files_equal (ferry_test_path (f->w.src, "big.iso", NULL),
+                                 ferry_test_path (f->w.stick, "big.iso", NULL));
+}
+
 /* ------------------------------------------------------------------ */
 /* The notification of a finished copy, sent through a notification
  * server of the test's own (org.gtk.Notifications, which GIO uses when
@@ -648,6 +682,7 @@ main (int argc, char **argv)
   ADD ("/ui/states/eject-when-done", test_eject_when_done);
   ADD ("/ui/states/notification-offers-eject", test_notification_offers_eject);
   ADD ("/ui/states/no-room-tooltip", test_no_room_tooltip);
+  ADD ("/ui/states/no-room-trash", test_no_room_trash);
 #undef ADD
   return g_test_run ();
 }

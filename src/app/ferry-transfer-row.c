@@ -310,7 +310,9 @@ add_failure_row (FerryTransferRow *self, FerryFailure *failure)
 }
 
 /* The files that failed, and Retry. A transfer refused because its drive
- * is not plugged in offers Retry too, for once it is plugged in again. */
+ * is not plugged in offers Retry too, for once it is plugged in again, and
+ * so does one refused for want of room, for once room is made (the Trash
+ * emptied, files deleted). */
 static void
 show_failures (FerryTransferRow *self, const GError *error)
 {
@@ -324,7 +326,8 @@ show_failures (FerryTransferRow *self, const GError *error)
   gtk_widget_set_visible (GTK_WIDGET (self->errors), failures->len > 0);
   gtk_revealer_set_reveal_child (
       self->errors_revealer,
-      failures->len > 0 || g_error_matches (error, FERRY_ERROR, FERRY_ERROR_NOT_PLUGGED_IN));
+      failures->len > 0 || g_error_matches (error, FERRY_ERROR, FERRY_ERROR_NOT_PLUGGED_IN)
+          || g_error_matches (error, FERRY_ERROR, FERRY_ERROR_NOT_ENOUGH_SPACE));
 }
 
 /* Enough to find a name in; more would make a heavy row. */

@@ -13,6 +13,7 @@
 #include "ferry-error.h"
 #include "ferry-fs.h"
 #include "ferry-plan.h"
+#include "ferry-trash.h"
 
 static void
 source_root_free (FerrySourceRoot *root)
@@ -400,6 +401,37 @@ shares_extents (FerryPlan *plan)
          && (fs.f_type == XFS_SUPER_MAGIC || fs.f_type == BTRFS_SUPER_MAGIC);
 }
 
+/* How much is needed and how much there is; and, as files deleted on a
+ * stick stay on it in its Trash (a stick that looks empty may be full),
+ * how much emptying the Trash would give back. */
+static void
+set_no_space_error (FerryPlan *plan, guint64 needed, guint64 available, GError **error)
+{
+  g_autofree char *display = NULL;
+  g_autofree char *needed_str = NULL;
+  g_autofree char *available_str = NULL;
+  g_autofree char *trash_str = NULL;
+  guint64 trash;
+
+  if (error == NULL)
+    return; /* the Trash is not walked for nothing */
+  display = ferry_path_display (plan->dst_path);
+  needed_str = g_format_size (needed);
+  available_str = g_format_size (available);
+  trash = ferry_trash_space_on (plan->dst_fd);
+  trash_str = g_format_size (trash);
+  if (trash == 0)
+    g_set_error (error, FERRY_ERROR, FERRY_ERROR_NOT_ENOUGH_SPACE,
+                 _ ("There is not enough space in “%s”: %s are needed, only %s are available"),
+                 display, needed_str, available_str);
+  else
+    g_set_error (error, FERRY_ERROR, FERRY_ERROR_NOT_ENOUGH_SPACE,
+                 /* TRANSLATORS: the last size is what the Trash holds on that drive */
+                 _ ("There is not enough space in “%s”: %s are needed, only %s are available; "
+                    "emptying the Trash would free %s more"),
+                 display, needed_str, available_str, trash_str);
+}
+
 /**
  * ferry_plan_check_space:
  * Refuses a plan that cannot fit, saying how much is needed and how much
@@ -418,12 +450,7 @@ ferry_plan_check_space (FerryPlan *plan, const FerryTreeTotals *totals, GError *
 
   if (needed > available)
     {
-      g_autofree char *display = ferry_path_display (plan->dst_path);
-      g_autofree char *needed_str = g_format_size (needed);
-      g_autofree char *available_str = g_format_size (available);
-      g_set_error (error, FERRY_ERROR, FERRY_ERROR_NOT_ENOUGH_SPACE,
-                   _ ("There is not enough space in “%s”: %s are needed, only %s are available"),
-                   display, needed_str, available_str);
+      set_no_space_error (plan, needed, available, error);
       return FALSE;
     }
 
