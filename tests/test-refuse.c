@@ -598,6 +598,20 @@ mount_tmpfs_with_trash_on_drive (Fixture *f)
   return TRUE;
 }
 
+/* In the Trash an administrator made for everyone on the drive, in the
+ * person's folder of it (.Trash/$uid). */
+static gboolean
+mount_tmpfs_with_shared_trash (Fixture *f)
+{
+  g_autofree char *uid = g_strdup_printf ("%u", (guint) getuid ());
+
+  if (!mount_tmpfs_for_video (f))
+    return FALSE;
+  put_in_trash (ferry_test_path (f->mnt, ".Trash", uid, NULL));
+  g_assert_cmpint (chmod (ferry_test_path (f->mnt, ".Trash", NULL), 01777), ==, 0);
+  return TRUE;
+}
+
 /* In the home Trash ($XDG_DATA_HOME/Trash) on the destination's
  * filesystem: the child that checks is given that home. */
 static gboolean
@@ -631,10 +645,21 @@ check_not_enough_space_but_trash (Fixture *f)
 }
 
 static void
-test_not_enough_space_but_trash (Fixture *f, gconstpointer data)
+test_trash_on_drive (Fixture *f, gconstpointer data)
 {
-  check_with_mount (f, data != NULL ? mount_tmpfs_with_trash_at_home : mount_tmpfs_with_trash_on_drive,
-                    check_not_enough_space_but_trash);
+  check_with_mount (f, mount_tmpfs_with_trash_on_drive, check_not_enough_space_but_trash);
+}
+
+static void
+test_trash_shared (Fixture *f, gconstpointer data)
+{
+  check_with_mount (f, mount_tmpfs_with_shared_trash, check_not_enough_space_but_trash);
+}
+
+static void
+test_trash_at_home (Fixture *f, gconstpointer data)
+{
+  check_with_mount (f, mount_tmpfs_with_trash_at_home, check_not_enough_space_but_trash);
   g_unsetenv ("XDG_DATA_HOME");
 }
 
@@ -845,10 +870,9 @@ main (int argc, char **argv)
   ADD ("/refuse/not-writable/read-only-mount", test_read_only_mount);
   ADD ("/refuse/no-room/bytes", test_not_enough_space);
   ADD ("/refuse/no-room/files", test_too_many_files);
-  g_test_add ("/refuse/no-room/trash-on-drive", Fixture, NULL, fixture_set_up,
-              test_not_enough_space_but_trash, fixture_tear_down);
-  g_test_add ("/refuse/no-room/trash-at-home", Fixture, "home", fixture_set_up,
-              test_not_enough_space_but_trash, fixture_tear_down);
+  ADD ("/refuse/no-room/trash-on-drive", test_trash_on_drive);
+  ADD ("/refuse/no-room/trash-shared", test_trash_shared);
+  ADD ("/refuse/no-room/trash-at-home", test_trash_at_home);
   ADD ("/refuse/no-room/room-within-one-filesystem", test_room_within_one_filesystem);
   ADD ("/refuse/usage/several-sources-into-non-folder", test_several_sources_into_non_folder);
   ADD ("/refuse/usage/folder-onto-file", test_folder_onto_file);
