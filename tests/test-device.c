@@ -12,6 +12,7 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
+#include "ferry-block-facts.h"
 #include "ferry-test-util.h"
 
 typedef struct
@@ -81,6 +82,12 @@ static const Expected devices[] = {
     "Virtual disk (274.9\xc2\xa0"
     "GB)",
     NULL, "vda" },
+  /* A camera's card of 2 GB, FAT16 by the SD standard. */
+  { "/device/sd-card-fat16", 179, 9, "vfat", "/dev/mmcblk1p1", FERRY_DEVICE_BUS_MMC,
+    FERRY_DEVICE_SPEED_SLOW, FALSE, FALSE, FALSE,
+    "SD card SD02G (2.0\xc2\xa0"
+    "GB)",
+    "NIKON", "mmcblk1p1" },
 };
 
 static gboolean
@@ -167,6 +174,27 @@ test_for_fd (void)
   ferry_test_remove_tree (scratch);
 }
 
+/* A person who may not read the device (no root, not in "disk") is told
+ * by udev what its own probe found: that the card is FAT16, whose top
+ * folder holds 512 entries (the stick-rules suite refuses a copy past
+ * them), and not the FAT32 stick, whose top folder grows. */
+static void
+test_fat16_top_folder (void)
+{
+  g_auto (FerryBlockFacts) card = { 0 };
+  g_auto (FerryBlockFacts) stick = { 0 };
+
+  if (!fake_devices_present ())
+    return;
+  g_assert_true (ferry_block_facts_read (&card, makedev (179, 9), "/dev/mmcblk1p1"));
+  g_assert_cmpstr (card.type, ==, "vfat");
+  g_assert_cmpstr (card.label, ==, "NIKON");
+  g_assert_cmpuint (card.fat_root_entries, ==, 512);
+  g_assert_true (ferry_block_facts_read (&stick, makedev (8, 17), "/dev/sdb1"));
+  g_assert_cmpstr (stick.type, ==, "vfat");
+  g_assert_cmpuint (stick.fat_root_entries, ==, 0);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -178,5 +206,6 @@ main (int argc, char **argv)
   g_test_add_func ("/device/network", test_network);
   g_test_add_func ("/device/no-device", test_no_device);
   g_test_add_func ("/device/for-fd", test_for_fd);
+  g_test_add_func ("/device/fat16-top-folder", test_fat16_top_folder);
   return g_test_run ();
 }

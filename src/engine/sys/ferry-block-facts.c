@@ -12,6 +12,9 @@
 #include "ferry-block-facts.h"
 #include "ferry-fs.h"
 
+/* The entries of a FAT16 top folder as mkfs.fat and Windows make it. */
+#define FAT16_TOP_FOLDER_ENTRIES 512
+
 void
 ferry_block_facts_clear (FerryBlockFacts *facts)
 {
@@ -46,6 +49,12 @@ read_fat_boot_sector (int fd, FerryBlockFacts *facts)
   facts->fat_root_entries = sector[17] | (sector[18] << 8);
 }
 
+static gboolean
+is_fat (const char *type)
+{
+  return g_strcmp0 (type, "vfat") == 0 || g_strcmp0 (type, "msdos") == 0;
+}
+
 static char *
 dup_value (blkid_probe probe, const char *name)
 {
@@ -76,7 +85,7 @@ probe_with_blkid (int fd, FerryBlockFacts *facts)
       facts->label = dup_value (probe, "LABEL");
     }
   blkid_free_probe (probe);
-  if (g_strcmp0 (facts->type, "vfat") == 0 || g_strcmp0 (facts->type, "msdos") == 0)
+  if (is_fat (facts->type))
     read_fat_boot_sector (fd, facts);
 }
 
@@ -90,7 +99,11 @@ take_udev_value (struct udev_device *device, const char *name, char **value)
 }
 
 /* What udev's own blkid probe found, for people who may not read the
- * device (its /dev/disk/by-uuid and by-label links come from the same). */
+ * device (its /dev/disk/by-uuid and by-label links come from the same).
+ * It does not keep the size of a FAT16 top folder, but says the drive is
+ * FAT16 (a camera's SD card of 2 GB or less is, by the SD standard): its
+ * top folder then holds 512 entries, the size mkfs.fat and Windows give
+ * it, and the drive says it is full past them with space to spare. */
 static void
 probe_with_udev (dev_t devnum, FerryBlockFacts *facts)
 {
@@ -105,6 +118,9 @@ probe_with_udev (dev_t devnum, FerryBlockFacts *facts)
       take_udev_value (device, "ID_FS_TYPE", &facts->type);
       take_udev_value (device, "ID_FS_UUID", &facts->uuid);
       take_udev_value (device, "ID_FS_LABEL", &facts->label);
+      if (facts->fat_cluster == 0
+          && g_strcmp0 (udev_device_get_property_value (device, "ID_FS_VERSION"), "FAT16") == 0)
+        facts->fat_root_entries = FAT16_TOP_FOLDER_ENTRIES;
       udev_device_unref (device);
     }
   udev_unref (udev);
@@ -162,7 +178,8 @@ ferry_block_facts_read (FerryBlockFacts *facts, dev_t dev, const char *source)
     }
   if (fd >= 0)
     probe_with_blkid (fd, facts);
-  if (facts->type == NULL || facts->uuid == NULL || facts->label == NULL)
+  if (facts->type == NULL || facts->uuid == NULL || facts->label == NULL
+      || (is_fat (facts->type) && facts->fat_cluster == 0))
     probe_with_udev (devnum, facts);
   return TRUE;
 }

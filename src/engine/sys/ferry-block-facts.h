@@ -15,7 +15,9 @@ typedef struct
   char *uuid;          /* NULL when the filesystem has none, or it is unknown */
   char *label;         /* NULL when it has none, or it is unknown */
   guint64 fat_cluster; /* FAT only, from its boot sector; 0 when not read */
-  guint fat_root_entries; /* FAT12 and FAT16: how many entries the top folder holds; 0 for FAT32 or when not read */
+  guint fat_root_entries; /* FAT12 and FAT16: how many entries the top folder holds (from the
+                           * boot sector, else 512 where udev says FAT16); 0 for FAT32 or
+                           * when not known */
 } FerryBlockFacts;
 
 gboolean ferry_block_facts_read (FerryBlockFacts *facts, dev_t dev, const char *source);
