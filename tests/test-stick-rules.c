@@ -785,6 +785,48 @@ test_verify_reads_device (Fixture *f, gconstpointer data)
     g_error ("%s\n%s", error->message, ferry_test_describe_failures (job));
   g_assert_cmpuint (ferry_test_stick_get_bytes_read (f->stick) - read_before, >=, 16 * MB);
   ferry_test_assert_files_equal (video, ferry_test_path (f->mnt, "video.mp4", NULL));
+  g_assert_false (ferry_job_get_verify_reads_cache (job));
+}
+
+/* A person who may not open the drive (not root, not in "disk"): the
+ * FUSE driver's cache of it cannot be dropped, and `ferry-copy --verify`
+ * says that what it read back may have come from memory, not claiming a
+ * check it could not make. The file copied is on the stick (where that
+ * person may read it), the state folder one anyone may write. */
+static void
+test_verify_from_cache (Fixture *f, gconstpointer data)
+{
+  g_autofree char *state = NULL;
+  g_autofree char *err = NULL;
+  const char *video = ferry_test_path (f->mnt, "video.mp4", NULL);
+  const char *copies = ferry_test_path (f->mnt, "Copies", NULL);
+  g_autoptr (GError) error = NULL;
+  int status;
+
+  if (f->stick == NULL)
+    return;
+  state = g_dir_make_tmp ("ferry-state-XXXXXX", &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (chmod (state, 0777), ==, 0);
+  ferry_test_write_random (video, 4 * MB, 8);
+  ferry_test_make_dirs (copies);
+  {
+    g_autofree char *state_env = g_strconcat ("XDG_STATE_HOME=", state, NULL);
+    const char *argv[] = { "setpriv", "--reuid=65534", "--regid=65534", "--clear-groups",
+                           "env", state_env, g_getenv ("FERRY_COPY"), "--verify",
+                           "--progress=none", video, copies, NULL };
+
+    g_spawn_sync (NULL, (char **) argv, NULL,
+                  G_SPAWN_SEARCH_PATH | G_SPAWN_STDOUT_TO_DEV_NULL | G_SPAWN_STDIN_FROM_DEV_NULL,
+                  NULL, NULL, NULL, &err, &status, &error);
+  }
+  ferry_test_remove_tree (state);
+  g_assert_no_error (error);
+  g_test_message ("%s", err);
+  g_assert_true (g_spawn_check_wait_status (status, NULL));
+  g_assert_nonnull (strstr (err, "Note: the copies were read back through the drive’s FUSE "
+                                 "driver, which may give them back from memory"));
+  ferry_test_assert_files_equal (video, ferry_test_path (copies, "video.mp4", NULL));
 }
 
 /* FAT and exFAT store times from 1980 to 2107. A file of 1975 (as tar
@@ -867,6 +909,7 @@ main (int argc, char **argv)
   ADD ("/stick-rules/merge-spelled-otherwise/fat32", fat32, test_merge_spelled_otherwise);
   ADD ("/stick-rules/verify-reads-device/exfat", exfat, test_verify_reads_device);
   ADD ("/stick-rules/verify-reads-device/ntfs", ntfs, test_verify_reads_device);
+  ADD ("/stick-rules/verify-from-cache/ntfs", ntfs, test_verify_from_cache);
   ADD ("/stick-rules/folders-survive-remount/exfat", exfat, test_folders_survive_remount);
   ADD ("/stick-rules/folders-survive-remount/ntfs", ntfs, test_folders_survive_remount);
 #undef ADD

@@ -1155,6 +1155,54 @@ test_unsupported_adapt_on_exfat (Fixture *f, gconstpointer data)
   ferry_drive_list_remove_mount (f->drives, G_MOUNT (mount));
 }
 
+/* Copies to verify on an exFAT stick, dropped by a person who may not
+ * read the drive itself (not root, not in "disk": the test takes the
+ * effective user nobody while it copies). exfat-fuse reads the drive
+ * through the kernel's cache of it, which only the drive's owner may
+ * drop, so the copies may come back from memory: the row says they were
+ * not verified on the drive, and its tooltip why. The file copied is on
+ * the stick, where nobody may read it. */
+static void
+test_verify_from_cache (Fixture *f, gconstpointer data)
+{
+  g_autoptr (FerryTestStick) stick = new_exfat_stick_or_skip (f);
+  g_autoptr (GSettings) settings = g_settings_new (APPLICATION_ID);
+  g_autoptr (FerryTestMount) mount = NULL;
+  g_autoptr (GFile) clip = NULL;
+  g_autoptr (GSList) files = NULL;
+  const char *drive;
+  GtkWidget *status;
+  gboolean dropped, ended;
+
+  if (stick == NULL)
+    return;
+  drive = ferry_test_stick_get_mountpoint (stick);
+  ferry_test_make_dirs (ferry_test_path (drive, "Camera", NULL));
+  ferry_test_write_random (ferry_test_path (drive, "Camera", "clip.mp4", NULL), 2000000, 31);
+  mount = plug_in_stick (f, "STICK", stick);
+  g_settings_set_boolean (settings, "verify", TRUE);
+  clip = g_file_new_for_path (ferry_test_path (drive, "Camera", "clip.mp4", NULL));
+  files = g_slist_prepend (NULL, clip);
+  /* Nothing is asserted as nobody: a failure must leave root to tear
+   * the stick down. */
+  g_assert_cmpint (seteuid (65534), ==, 0);
+  dropped = ferry_destination_row_drop_files (ferry_test_window_drive_row (f, "STICK"), files);
+  ended = dropped && ferry_test_ui_wait_until (job_ended, only_job (f), 20000);
+  g_assert_cmpint (seteuid (0), ==, 0);
+  g_settings_reset (settings, "verify");
+  g_assert_true (dropped);
+  g_assert_true (ended);
+  g_assert_cmpint (ferry_job_get_phase (only_job (f)), ==, FERRY_PHASE_DONE);
+  status = ferry_test_ui_find_label (GTK_WIDGET (f->window), "copied, not verified on the drive");
+  g_assert_nonnull (status);
+  g_assert_true (g_str_has_prefix (gtk_widget_get_tooltip_text (status),
+                                   "The copies were read back through the drive’s FUSE driver"));
+  ferry_test_assert_files_equal (ferry_test_path (drive, "Camera", "clip.mp4", NULL),
+                                 ferry_test_path (drive, "clip.mp4", NULL));
+  save_screenshot (f, "verify-from-cache.png");
+  ferry_drive_list_remove_mount (f->drives, G_MOUNT (mount));
+}
+
 int
 main (int argc, char **argv)
 {
@@ -1181,6 +1229,7 @@ main (int argc, char **argv)
   ADD ("/ui/unsupported/dialog-close", test_unsupported_dialog_close);
   ADD ("/ui/unsupported/dialog-only-skippable", test_unsupported_dialog_only_skippable);
   ADD ("/ui/unsupported/adapt-on-exfat", test_unsupported_adapt_on_exfat);
+  ADD ("/ui/verify-from-cache", test_verify_from_cache);
 #undef ADD
   g_test_add ("/ui/unsupported/dialog-narrow", Fixture, NULL, fixture_set_up_narrow,
               test_unsupported_dialog_narrow, fixture_tear_down);

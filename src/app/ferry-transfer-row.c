@@ -439,6 +439,27 @@ show_status (FerryTransferRow *self, const char *text, gboolean is_error)
 /* The outcome, in words: said again when the drive goes, since a drive
  * failing as a pulled-out one fails is only known to be gone once the
  * desktop says so, often just after the copy stopped. */
+/* "Done: 2.9 GB copied". Copies to be verified that could be read back
+ * only through the drive's FUSE driver, which may give them back from
+ * memory (the drive itself takes root or the "disk" group to read), are
+ * not said to be verified: the row says so, and its tooltip why. */
+static char *
+describe_done (FerryTransferRow *self, guint64 bytes)
+{
+  g_autofree char *size = g_format_size (bytes);
+
+  if (!ferry_job_get_verify_reads_cache (self->job))
+    /* TRANSLATORS: "Done: 2.9 GB copied" */
+    return g_strdup_printf (_ ("Done: %s copied"), size);
+  gtk_widget_set_tooltip_text (
+      GTK_WIDGET (self->status),
+      _ ("The copies were read back through the drive’s FUSE driver, which may give them back "
+         "from memory rather than from the drive; reading them from the drive itself takes root "
+         "or the “disk” group."));
+  /* TRANSLATORS: "Done: 2.9 GB copied, not verified on the drive" */
+  return g_strdup_printf (_ ("Done: %s copied, not verified on the drive"), size);
+}
+
 static void
 show_outcome (FerryTransferRow *self)
 {
@@ -449,11 +470,7 @@ show_outcome (FerryTransferRow *self)
 
   ferry_job_get_progress (self->job, &p);
   if (self->outcome == NULL)
-    {
-      g_autofree char *size = g_format_size (p.bytes_total);
-      /* TRANSLATORS: "Done: 2.9 GB copied" */
-      status = g_strdup_printf (_ ("Done: %s copied"), size);
-    }
+    status = describe_done (self, p.bytes_total);
   else if (cancelled)
     status = g_strdup (_ ("Cancelled"));
   else

@@ -107,6 +107,20 @@ report_unsupported (FerryJob *job, const FerryCliOptions *options)
     }
 }
 
+/* --verify through exfat-fuse or ntfs-3g as a person who may not open
+ * the drive: what was read back may have come from memory, and saying
+ * nothing would claim more than was checked. */
+static void
+report_verify_from_cache (FerryJob *job)
+{
+  if (!ferry_job_get_verify_reads_cache (job))
+    return;
+  fprintf (stderr, "%s\n",
+           _ ("Note: the copies were read back through the drive’s FUSE driver, which may "
+              "give them back from memory rather than from the drive; reading them from the "
+              "drive itself takes root or the “disk” group."));
+}
+
 /* The transfer whose journal @job keeps, when one was saved. */
 static FerryUnfinished *
 find_unfinished_of (FerryJob *job)
@@ -186,6 +200,7 @@ ferry_cli_report (FerryJob *job, const FerryCliOptions *options, const FerryCliO
   if (outcome->error == NULL)
     {
       report_unsupported (job, options);
+      report_verify_from_cache (job);
       print_summary (job, options);
       return exit_status (outcome);
     }

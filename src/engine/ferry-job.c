@@ -496,6 +496,21 @@ ferry_job_get_copy_method (FerryJob *self)
   return self->run != NULL ? ferry_run_get_method (self->run) : FERRY_COPY_METHOD_NONE;
 }
 
+/**
+ * ferry_job_get_verify_reads_cache:
+ * Whether the job (one that verifies) reads its copies back through a
+ * FUSE driver of the drive (exfat-fuse, ntfs-3g) that reads the drive
+ * through the kernel's cache of it, which Ferry could not drop: opening
+ * the drive takes root or the "disk" group. The driver may then give
+ * back from memory what it has just written. FALSE until the job copies.
+ */
+gboolean
+ferry_job_get_verify_reads_cache (FerryJob *self)
+{
+  g_return_val_if_fail (FERRY_IS_JOB (self), FALSE);
+  return self->run != NULL && ferry_run_verifies_from_cache (self->run);
+}
+
 FerryPhase
 ferry_job_get_phase (FerryJob *self)
 {

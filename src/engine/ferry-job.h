@@ -51,6 +51,7 @@ void ferry_job_set_error_policy (FerryJob *self, FerryErrorPolicy policy);
 gboolean ferry_job_get_preserve (FerryJob *self);
 void ferry_job_set_preserve (FerryJob *self, gboolean preserve);
 gboolean ferry_job_get_verify (FerryJob *self);
+gboolean ferry_job_get_verify_reads_cache (FerryJob *self);
 void ferry_job_set_verify (FerryJob *self, gboolean verify);
 gboolean ferry_job_get_dry_run (FerryJob *self);
 void ferry_job_set_dry_run (FerryJob *self, gboolean dry_run);

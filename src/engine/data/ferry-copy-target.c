@@ -16,7 +16,7 @@
  * dropped (a 20 MB file verified on an exFAT stick: 2.4 MB read from
  * the device). */
 static int
-open_fuse_device (dev_t dev)
+open_fuse_device (dev_t dev, gboolean *on_device)
 {
   g_autofree char *fstype = NULL;
   g_autofree char *source = NULL;
@@ -26,6 +26,7 @@ open_fuse_device (dev_t dev)
   if (!ferry_fs_find_mount (dev, &fstype, &source) || g_strcmp0 (fstype, "fuseblk") != 0
       || !g_str_has_prefix (source, "/dev/"))
     return -1;
+  *on_device = TRUE;
   fd = open (source, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
   if (fd >= 0 && (fstat (fd, &st) != 0 || !S_ISBLK (st.st_mode) || st.st_rdev != dev))
     ferry_fd_closep (&fd);
@@ -45,7 +46,15 @@ ferry_copy_target_new (int dir_fd, const char *path, FerryCounters *counters, Fe
   self->control = control;
   self->n_pieces = 1;
   self->through_fuse = ferry_fs_is_fuse (dir_fd);
-  self->device_fd = self->through_fuse ? open_fuse_device (self->dev) : -1;
+  if (self->through_fuse)
+    {
+      gboolean on_device = FALSE;
+
+      self->device_fd = open_fuse_device (self->dev, &on_device);
+      self->device_cache_kept = on_device && self->device_fd < 0;
+    }
+  else
+    self->device_fd = -1;
   self->renames_faithfully = TRUE;
   g_mutex_init (&self->pseudo_lock);
   self->pseudo_devs = g_hash_table_new (NULL, NULL);

@@ -33,6 +33,7 @@ struct _FerryCopyTarget
    * caches of it before a copy is read back (--verify); -1 where there
    * is none, or it cannot be opened (it takes root or the disk group). */
   int device_fd;
+  gboolean device_cache_kept; /* there is such a device, and it could not be opened */
   /* FALSE where a rename is not faithful (FAT through fusefat): a folder
    * renamed loses what it holds (its listing comes back empty, its files'
    * clusters are free once unmounted), so none is built under a hidden

@@ -53,6 +53,7 @@ struct _FerryRun
   GMutex lock; /* guards what other threads reach: */
   FerryCopyTarget *target;
   FerryCopyMethod last_method;
+  gboolean verifies_from_cache; /* see ferry_run_verifies_from_cache() */
   FerryFsId filesystem; /* the destination's: bound before the run (a retry) or at planning */
 };
 
@@ -112,6 +113,19 @@ ferry_run_copy_filesystem (FerryRun *self, FerryFsId *filesystem)
 }
 
 /* How data travels now, or travelled once the copy is over. */
+/* Whether copies are read back (verify) through a FUSE daemon whose
+ * cache of the device could not be dropped (see FerryCopyTarget). */
+gboolean
+ferry_run_verifies_from_cache (FerryRun *self)
+{
+  gboolean from_cache;
+
+  g_mutex_lock (&self->lock);
+  from_cache = self->verifies_from_cache;
+  g_mutex_unlock (&self->lock);
+  return from_cache;
+}
+
 FerryCopyMethod
 ferry_run_get_method (FerryRun *self)
 {
@@ -343,6 +357,7 @@ copy (FerryRun *self, FerryPlan *plan, FerryScan *scan, GError **error)
   self->listener.device_found (self->listener.user_data, g_object_ref (self->device));
   g_mutex_lock (&self->lock);
   self->target = start_target (self, plan);
+  self->verifies_from_cache = self->options.verify && self->target->device_cache_kept;
   g_mutex_unlock (&self->lock);
   set_phase (self, FERRY_PHASE_COPYING);
   self->listener.method_changed (self->listener.user_data);

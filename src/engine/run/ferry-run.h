@@ -59,6 +59,7 @@ gboolean ferry_run_execute (FerryRun *self,
                             const char *destination,
                             GError **error);
 FerryCopyMethod ferry_run_get_method (FerryRun *self);
+gboolean ferry_run_verifies_from_cache (FerryRun *self);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (FerryRun, ferry_run_free)
 
