@@ -82,7 +82,7 @@ static const Expected devices[] = {
     "Virtual disk (274.9\xc2\xa0"
     "GB)",
     NULL, "vda" },
-  /* A camera's card of 2 GB, FAT16 by the SD standard. */
+  /* A camera's card of 2 GB, FAT16 by the SD standard, its lock switch on. */
   { "/device/sd-card-fat16", 179, 9, "vfat", "/dev/mmcblk1p1", FERRY_DEVICE_BUS_MMC,
     FERRY_DEVICE_SPEED_SLOW, FALSE, FALSE, FALSE,
     "SD card SD02G (2.0\xc2\xa0"
@@ -195,6 +195,18 @@ test_fat16_top_folder (void)
   g_assert_cmpuint (stick.fat_root_entries, ==, 0);
 }
 
+/* A card whose lock switch is on: its device refuses writes (sysfs
+ * "ro"), so a copy to it is refused saying so; the stick is not. */
+static void
+test_write_protected (void)
+{
+  if (!fake_devices_present ())
+    return;
+  g_assert_true (ferry_block_is_write_protected (makedev (179, 9), NULL));
+  g_assert_false (ferry_block_is_write_protected (makedev (8, 17), NULL));
+  g_assert_false (ferry_block_is_write_protected (makedev (0, 99), "tmpfs"));
+}
+
 int
 main (int argc, char **argv)
 {
@@ -207,5 +219,6 @@ main (int argc, char **argv)
   g_test_add_func ("/device/no-device", test_no_device);
   g_test_add_func ("/device/for-fd", test_for_fd);
   g_test_add_func ("/device/fat16-top-folder", test_fat16_top_folder);
+  g_test_add_func ("/device/write-protected", test_write_protected);
   return g_test_run ();
 }

@@ -494,6 +494,7 @@ check_read_only (Fixture *f)
   error = assert_refused (sources, f->mnt, f->mnt, G_IO_ERROR, G_IO_ERROR_READ_ONLY, f->mnt);
   lower = g_ascii_strdown (error->message, -1);
   g_assert_nonnull (strstr (lower, "read-only"));
+  g_assert_null (strstr (lower, "write-protected"));
   g_assert_cmpuint (ferry_test_count_entries (f->mnt), ==, 0);
 }
 
@@ -501,6 +502,52 @@ static void
 test_read_only_mount (Fixture *f, gconstpointer data)
 {
   check_with_mount (f, mount_read_only, check_read_only);
+}
+
+/* A drive that refuses writes itself (an SD card's lock switch on): an
+ * ext4 image on a loop device made read-only, as the kernel makes a
+ * locked card's device. The loop device goes with the unmount. */
+static gboolean
+mount_write_protected (Fixture *f)
+{
+  g_autofree char *image = g_build_filename (f->scratch, "card.img", NULL);
+  g_autofree char *mkfs = g_strdup_printf ("mkfs.ext4 -q -F '%s' 8M", image);
+  g_autofree char *mount = g_strdup_printf ("mount -o loop,ro '%s' '%s'", image, f->mnt);
+  int status;
+
+  ferry_test_write_text (ferry_test_path (f->src, "a.txt", NULL), "to a locked card\n");
+  ferry_test_make_dirs (f->mnt);
+  if (!g_spawn_command_line_sync (mkfs, NULL, NULL, &status, NULL)
+      || !g_spawn_check_wait_status (status, NULL))
+    {
+      g_test_skip ("mkfs.ext4 is not there to make a card image");
+      return FALSE;
+    }
+  if (!g_spawn_command_line_sync (mount, NULL, NULL, &status, NULL)
+      || !g_spawn_check_wait_status (status, NULL))
+    {
+      g_test_skip ("a loop device cannot be made here");
+      return FALSE;
+    }
+  return TRUE;
+}
+
+/* Said to be write-protected, with the way out a person would not guess. */
+static void
+check_write_protected (Fixture *f)
+{
+  const char *sources[] = { ferry_test_path (f->src, "a.txt", NULL), NULL };
+  g_autoptr (GError) error = NULL;
+
+  error = assert_refused (sources, f->mnt, f->mnt, G_IO_ERROR, G_IO_ERROR_READ_ONLY, f->mnt);
+  assert_message_names (error, "its drive is write-protected. If it is an SD card or has a lock "
+                               "switch, slide the switch to unlock it and plug it in again");
+}
+
+static void
+test_write_protected (Fixture *f, gconstpointer data)
+{
+  check_with_mount (f, mount_write_protected, check_write_protected);
 }
 
 /* ------------------------------------------------------------------ */
@@ -868,6 +915,7 @@ main (int argc, char **argv)
   ADD ("/refuse/missing/destination-folder", test_destination_folder_missing);
   ADD ("/refuse/not-writable/permission", test_permission_denied);
   ADD ("/refuse/not-writable/read-only-mount", test_read_only_mount);
+  ADD ("/refuse/not-writable/write-protected", test_write_protected);
   ADD ("/refuse/no-room/bytes", test_not_enough_space);
   ADD ("/refuse/no-room/files", test_too_many_files);
   ADD ("/refuse/no-room/trash-on-drive", test_trash_on_drive);

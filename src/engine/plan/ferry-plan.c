@@ -10,6 +10,7 @@
 #include <sys/statvfs.h>
 #include <unistd.h>
 
+#include "ferry-block-facts.h"
 #include "ferry-error.h"
 #include "ferry-fs.h"
 #include "ferry-plan.h"
@@ -257,6 +258,16 @@ check_writable (FerryPlan *plan, GError **error)
 {
   if (faccessat (plan->dst_fd, ".", W_OK | X_OK, AT_EACCESS) == 0)
     return TRUE;
+  if (errno == EROFS && ferry_block_is_write_protected (plan->dst_st.st_dev, NULL))
+    {
+      g_autofree char *display = ferry_path_display (plan->dst_path);
+      /* A person who never read a manual looks for a fault, not a switch. */
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_READ_ONLY,
+                   _ ("Cannot write to “%s”: its drive is write-protected. If it is an SD card "
+                      "or has a lock switch, slide the switch to unlock it and plug it in again"),
+                   display);
+      return FALSE;
+    }
   if (errno == EROFS)
     return ferry_set_error_from_errno (error, errno, _ ("Cannot write to “%s”"), plan->dst_path);
   if (errno == EACCES || errno == EPERM)

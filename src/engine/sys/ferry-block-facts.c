@@ -183,3 +183,26 @@ ferry_block_facts_read (FerryBlockFacts *facts, dev_t dev, const char *source)
     probe_with_udev (devnum, facts);
   return TRUE;
 }
+
+/**
+ * ferry_block_is_write_protected:
+ * @dev: the st_dev of the filesystem's files
+ * @source: (nullable): its mount source, from the mount table
+ *
+ * Whether the block device beneath the filesystem refuses writes itself
+ * (its sysfs "ro"): an SD card whose lock switch is on, a stick with a
+ * write-protect switch, a device the kernel was told to keep read-only.
+ * A filesystem only mounted read-only is not.
+ */
+gboolean
+ferry_block_is_write_protected (dev_t dev, const char *source)
+{
+  g_autofree char *path = NULL;
+  g_autofree char *text = NULL;
+  dev_t devnum;
+
+  if (!block_device_of (dev, source, &devnum))
+    return FALSE;
+  path = g_strdup_printf ("/sys/dev/block/%u:%u/ro", major (devnum), minor (devnum));
+  return g_file_get_contents (path, &text, NULL, NULL) && g_strstrip (text)[0] == '1';
+}

@@ -21,6 +21,7 @@ typedef struct
 } FerryBlockFacts;
 
 gboolean ferry_block_facts_read (FerryBlockFacts *facts, dev_t dev, const char *source);
+gboolean ferry_block_is_write_protected (dev_t dev, const char *source);
 void ferry_block_facts_clear (FerryBlockFacts *facts);
 
 G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (FerryBlockFacts, ferry_block_facts_clear)
