@@ -442,7 +442,7 @@ show_status (FerryTransferRow *self, const char *text, gboolean is_error)
 /* "Done: 2.9 GB copied". Copies to be verified that could be read back
  * only through the drive's FUSE driver, which may give them back from
  * memory (the drive itself takes root or the "disk" group to read), are
- * not said to be verified: the row says so, and its tooltip why. */
+ * not said to be verified (explain_unverified() says why). */
 static char *
 describe_done (FerryTransferRow *self, guint64 bytes)
 {
@@ -451,13 +451,20 @@ describe_done (FerryTransferRow *self, guint64 bytes)
   if (!ferry_job_get_verify_reads_cache (self->job))
     /* TRANSLATORS: "Done: 2.9 GB copied" */
     return g_strdup_printf (_ ("Done: %s copied"), size);
+  /* TRANSLATORS: "Done: 2.9 GB copied, not verified on the drive" */
+  return g_strdup_printf (_ ("Done: %s copied, not verified on the drive"), size);
+}
+
+static void
+explain_unverified (FerryTransferRow *self)
+{
+  if (self->outcome != NULL || !ferry_job_get_verify_reads_cache (self->job))
+    return;
   gtk_widget_set_tooltip_text (
       GTK_WIDGET (self->status),
       _ ("The copies were read back through the drive’s FUSE driver, which may give them back "
          "from memory rather than from the drive; reading them from the drive itself takes root "
          "or the “disk” group."));
-  /* TRANSLATORS: "Done: 2.9 GB copied, not verified on the drive" */
-  return g_strdup_printf (_ ("Done: %s copied, not verified on the drive"), size);
 }
 
 static void
@@ -476,6 +483,7 @@ show_outcome (FerryTransferRow *self)
   else
     status = ferry_destination_describe_error (self->destination, self->outcome);
   show_status (self, status, self->outcome != NULL && !cancelled);
+  explain_unverified (self);
   files = format_item_count (p.files_done - p.files_failed, p.files_total, FALSE);
   show_count (self, files, p.files_total);
   show_failures (self, self->outcome);
