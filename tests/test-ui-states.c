@@ -63,11 +63,13 @@ static void
 run_or_fail (const char *command)
 {
   g_autoptr (GError) error = NULL;
+  g_autofree char *out = NULL; /* kept off the test's own output, read as TAP */
+  g_autofree char *err = NULL;
   int status = 0;
 
-  if (!g_spawn_command_line_sync (command, NULL, NULL, &status, &error)
+  if (!g_spawn_command_line_sync (command, &out, &err, &status, &error)
       || !g_spawn_check_wait_status (status, &error))
-    g_error ("%s: %s", command, error->message);
+    g_error ("%s: %s %s", command, error->message, err ? err : "");
 }
 
 /* Unmounted even when the test failed: this runs as its teardown. */
@@ -311,6 +313,48 @@ test_remounted_read_only (Fixture *f, gconstpointer data)
   assert_row_does_not_say (row, "was unplugged");
   g_assert_true (g_str_has_prefix (drive_subtitle (f), "Read-only · "));
   save_screenshots (f, "read-only");
+}
+
+static gboolean
+subtitle_says_write_protected (gpointer data)
+{
+  return g_str_has_prefix (drive_subtitle (data), "Write-protected · ");
+}
+
+/* An SD card whose lock switch is on: the kernel makes its device
+ * read-only (here an ext4 image on a read-only loop device, which goes
+ * with the unmount). Its row says so before anything is dropped, where a
+ * drive merely mounted read-only says "Read-only" (above), and a drop
+ * says how to unlock it. */
+static void
+test_write_protected_card (Fixture *f, gconstpointer data)
+{
+  g_autoptr (FerryTestMount) mount = NULL;
+  g_autofree char *image = g_build_filename (f->w.scratch, "card.img", NULL);
+  g_autofree char *mkfs = g_strdup_printf ("mkfs.ext4 -q -F '%s' 8M", image);
+  g_autofree char *command = g_strdup_printf ("mount -o loop,ro '%s' '%s'", image, f->w.stick);
+  FerryTransferRow *row;
+
+  if (getuid () != 0)
+    {
+      g_test_skip ("a read-only loop device needs root");
+      return;
+    }
+  run_or_fail (mkfs);
+  run_or_fail (command);
+  f->mounted = TRUE;
+  mount = ferry_test_window_plug_in (&f->w, "STICK");
+  if (!ferry_test_ui_wait_until (subtitle_says_write_protected, f, 5000))
+    g_error ("a write-protected card's row says “%s”", drive_subtitle (f));
+
+  ferry_test_write_random (ferry_test_path (f->w.src, "photo.jpg", NULL), 100000, 9);
+  row = copy_to_stick (f, "photo.jpg");
+  g_assert_cmpint (ferry_job_get_phase (ferry_transfer_row_get_job (row)), ==, FERRY_PHASE_FAILED);
+  g_assert_nonnull (ferry_test_ui_find_label (GTK_WIDGET (row), "slide the switch to unlock it"));
+  ferry_test_ui_assert_label_soon (GTK_WIDGET (row), "STICK is write-protected.");
+  g_assert_cmpint (ferry_transfer_row_get_eject_state (row), ==, FERRY_EJECT_WRITE_PROTECTED);
+  g_assert_cmpuint (ferry_test_count_entries (f->w.stick), ==, 1); /* lost+found */
+  save_screenshots (f, "write-protected");
 }
 
 static gboolean
@@ -676,6 +720,7 @@ main (int argc, char **argv)
   ADD ("/ui/states/free-space-refreshed", test_free_space_refreshed);
   ADD ("/ui/states/replugged-rows-reset", test_replugged_rows_reset);
   ADD ("/ui/states/remounted-read-only", test_remounted_read_only);
+  ADD ("/ui/states/write-protected-card", test_write_protected_card);
   ADD ("/ui/states/paused-shows-no-rate", test_paused_shows_no_rate);
   g_test_add ("/ui/states/waiting-for-answer-narrow", Fixture, NULL, fixture_set_up_narrow,
               test_waiting_for_answer, fixture_tear_down);

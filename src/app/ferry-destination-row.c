@@ -40,7 +40,11 @@ update_subtitle (FerryDestinationRow *self)
   g_autofree char *space = NULL;
   g_autofree char *path = NULL;
 
-  if (ferry_destination_get_read_only (self->destination))
+  if (ferry_destination_get_write_protected (self->destination))
+    /* TRANSLATORS: a drive whose lock switch is on, then its free space,
+     * like "Write-protected · 14.2 GB free of 16.0 GB" */
+    space = g_strdup_printf (_ ("Write-protected · %s"), known ? known : "");
+  else if (ferry_destination_get_read_only (self->destination))
     /* TRANSLATORS: a drive that cannot be written now, then its free
      * space, like "Read-only · 14.2 GB free of 16.0 GB" */
     space = g_strdup_printf (_ ("Read-only · %s"), known ? known : "");
@@ -142,6 +146,8 @@ ferry_destination_row_new (FerryDestination *destination)
                            G_CONNECT_SWAPPED);
   g_signal_connect_object (destination, "notify::read-only", G_CALLBACK (update_subtitle), self,
                            G_CONNECT_SWAPPED);
+  g_signal_connect_object (destination, "notify::write-protected", G_CALLBACK (update_subtitle),
+                           self, G_CONNECT_SWAPPED);
   return GTK_WIDGET (self);
 }
 

@@ -1,16 +1,20 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #include "config.h"
 
+#include <fcntl.h>
 #include <glib/gi18n.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "ferry-destination.h"
+#include "ferry-device.h"
 
 /**
  * FerryDestination:
  * Somewhere files can be dropped: a mounted drive (a GMount, real or, in
  * tests, made up) or a folder. It knows its name, icon, free space and
- * whether it is read-only (read again with ferry_destination_refresh_space()),
+ * whether it is read-only, and if so whether the drive itself is
+ * write-protected (read again with ferry_destination_refresh_space()),
  * whether it is still plugged in, and how to eject itself safely.
  */
 struct _FerryDestination
@@ -25,6 +29,7 @@ struct _FerryDestination
   guint64 free;
   guint64 size;
   gboolean read_only;
+  gboolean write_protected; /* only while read_only */
   gboolean plugged;
   GCancellable *cancellable;
 };
@@ -38,10 +43,67 @@ enum
   PROP_SPACE,
   PROP_PLUGGED,
   PROP_READ_ONLY,
+  PROP_WRITE_PROTECTED,
   N_PROPS
 };
 
 static GParamSpec *properties[N_PROPS];
+
+static void
+set_write_protected (FerryDestination *self, gboolean write_protected)
+{
+  if (self->write_protected == write_protected)
+    return;
+  self->write_protected = write_protected;
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_WRITE_PROTECTED]);
+}
+
+/* Runs in a worker thread: the device's facts come from sysfs and udev,
+ * and the root's status from a drive that may be slow to answer. */
+static void
+look_for_write_protection (GTask *task, gpointer source, gpointer data, GCancellable *cancellable)
+{
+  const char *path = data;
+  g_autoptr (FerryDevice) device = NULL;
+  int fd = open (path, O_PATH | O_DIRECTORY | O_CLOEXEC);
+
+  if (fd < 0)
+    {
+      g_task_return_boolean (task, FALSE);
+      return;
+    }
+  device = ferry_device_new_for_fd (fd);
+  close (fd);
+  g_task_return_boolean (task, ferry_device_get_write_protected (device));
+}
+
+static void
+on_write_protection_known (GObject *source, GAsyncResult *result, gpointer user_data)
+{
+  FerryDestination *self = FERRY_DESTINATION (source);
+  gboolean write_protected = g_task_propagate_boolean (G_TASK (result), NULL);
+
+  if (self->read_only)
+    set_write_protected (self, write_protected);
+}
+
+/* A drive read-only by its own switch is told apart from a filesystem
+ * mounted read-only: the person has a switch to slide. */
+static void
+update_write_protection (FerryDestination *self)
+{
+  g_autoptr (GTask) task = NULL;
+  char *path;
+
+  if (!self->read_only || (path = g_file_get_path (self->root)) == NULL)
+    {
+      set_write_protected (self, FALSE);
+      return;
+    }
+  task = g_task_new (self, self->cancellable, on_write_protection_known, NULL);
+  g_task_set_task_data (task, path, g_free);
+  g_task_run_in_thread (task, look_for_write_protection);
+}
 
 static void
 on_space_known (GObject *source, GAsyncResult *result, gpointer user_data)
@@ -58,6 +120,7 @@ on_space_known (GObject *source, GAsyncResult *result, gpointer user_data)
       != g_file_info_get_attribute_boolean (info, G_FILE_ATTRIBUTE_FILESYSTEM_READONLY))
     {
       self->read_only = !self->read_only;
+      update_write_protection (self);
       g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_READ_ONLY]);
     }
 }
@@ -200,6 +263,14 @@ ferry_destination_get_read_only (FerryDestination *self)
 {
   g_return_val_if_fail (FERRY_IS_DESTINATION (self), FALSE);
   return self->read_only;
+}
+
+/* Whether the drive, read-only, refuses writes itself (its lock switch). */
+gboolean
+ferry_destination_get_write_protected (FerryDestination *self)
+{
+  g_return_val_if_fail (FERRY_IS_DESTINATION (self), FALSE);
+  return self->write_protected;
 }
 
 /* Whether @c, after a drive's path in a message, ends the path there
@@ -451,6 +522,9 @@ ferry_destination_get_property (GObject *object, guint prop_id, GValue *value, G
       case PROP_READ_ONLY:
         g_value_set_boolean (value, self->read_only);
         break;
+      case PROP_WRITE_PROTECTED:
+        g_value_set_boolean (value, self->write_protected);
+        break;
       default:
         G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -470,6 +544,8 @@ ferry_destination_class_init (FerryDestinationClass *klass)
   properties[PROP_SPACE] = g_param_spec_string ("space", NULL, NULL, NULL, flags);
   properties[PROP_PLUGGED] = g_param_spec_boolean ("plugged", NULL, NULL, TRUE, flags);
   properties[PROP_READ_ONLY] = g_param_spec_boolean ("read-only", NULL, NULL, FALSE, flags);
+  properties[PROP_WRITE_PROTECTED]
+      = g_param_spec_boolean ("write-protected", NULL, NULL, FALSE, flags);
   g_object_class_install_properties (object_class, N_PROPS, properties);
 }
 

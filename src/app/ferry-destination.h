@@ -28,6 +28,7 @@ GIcon *ferry_destination_get_icon (FerryDestination *self);
 char *ferry_destination_dup_space (FerryDestination *self);
 guint64 ferry_destination_get_free (FerryDestination *self);
 gboolean ferry_destination_get_read_only (FerryDestination *self);
+gboolean ferry_destination_get_write_protected (FerryDestination *self);
 gboolean ferry_destination_get_plugged (FerryDestination *self);
 void ferry_destination_set_plugged (FerryDestination *self, gboolean plugged);
 gboolean ferry_destination_can_eject (FerryDestination *self);

@@ -584,6 +584,10 @@ ferry_transfer_row_set_eject_state (FerryTransferRow *self, FerryEjectState stat
          * error on it or its lock switch */
         text = g_strdup_printf (_ ("%s is read-only now."), name);
         break;
+      case FERRY_EJECT_WRITE_PROTECTED:
+        /* TRANSLATORS: a drive whose lock switch is on */
+        text = g_strdup_printf (_ ("%s is write-protected."), name);
+        break;
       case FERRY_EJECT_NONE:
       default:
         break;

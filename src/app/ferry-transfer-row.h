@@ -18,6 +18,7 @@ typedef enum
   FERRY_EJECT_DONE, /* safe to unplug */
   FERRY_EJECT_GONE,      /* the drive was unplugged */
   FERRY_EJECT_READ_ONLY, /* the drive is mounted read-only now */
+  FERRY_EJECT_WRITE_PROTECTED, /* the drive refuses writes itself (its lock switch) */
 } FerryEjectState;
 
 #define FERRY_TYPE_TRANSFER_ROW (ferry_transfer_row_get_type ())

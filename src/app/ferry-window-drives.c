@@ -58,6 +58,8 @@ eject_state_for (FerryWindow *self, FerryTransferRow *row)
       || phase < FERRY_PHASE_DONE)
     return state;
   now = mounted_now (self, destination);
+  if (now != NULL && ferry_destination_get_write_protected (now))
+    return FERRY_EJECT_WRITE_PROTECTED;
   if (now != NULL && ferry_destination_get_read_only (now))
     return FERRY_EJECT_READ_ONLY;
   if (phase != FERRY_PHASE_DONE || (now != NULL && now != destination))

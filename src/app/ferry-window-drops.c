@@ -95,6 +95,8 @@ _ferry_window_create_destination_row (gpointer item, gpointer user_data)
   /* What the transfers to it say depends on it being writable. */
   g_signal_connect_object (item, "notify::read-only", G_CALLBACK (_ferry_window_update_eject_offers),
                            self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (item, "notify::write-protected",
+                           G_CALLBACK (_ferry_window_update_eject_offers), self, G_CONNECT_SWAPPED);
   return row;
 }
 

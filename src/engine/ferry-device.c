@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 
+#include "ferry-block-facts.h"
 #include "ferry-device.h"
 #include "ferry-fs.h"
 
@@ -28,6 +29,7 @@ struct _FerryDevice
   gboolean rotational;
   gboolean stands_in; /* a loop, network or RAM block device */
   gboolean on_trusted_file; /* a loop device whose file is on storage fast by its class */
+  gboolean write_protected;
   guint64 size;
   char *vendor;
   char *model;
@@ -339,6 +341,7 @@ device_new (dev_t devnum, const char *fs_type, const char *fs_source, guint dept
       return self;
     }
 
+  self->write_protected = ferry_block_is_write_protected (devnum, fs_source);
   udev = udev_new ();
   dev = udev ? lookup_block_device (udev, devnum, fs_source) : NULL;
   if (dev != NULL)
@@ -461,6 +464,19 @@ ferry_device_get_removable (FerryDevice *self)
 {
   g_return_val_if_fail (FERRY_IS_DEVICE (self), FALSE);
   return self->removable;
+}
+
+/**
+ * ferry_device_get_write_protected:
+ * Whether the device itself refuses writes (an SD card whose lock switch
+ * is on), not merely a filesystem mounted read-only: a person has a
+ * switch to slide, not a setting to change.
+ */
+gboolean
+ferry_device_get_write_protected (FerryDevice *self)
+{
+  g_return_val_if_fail (FERRY_IS_DEVICE (self), FALSE);
+  return self->write_protected;
 }
 
 gboolean
