@@ -29,7 +29,8 @@ struct _FerryDevice
   gboolean rotational;
   gboolean stands_in; /* a loop, network or RAM block device */
   gboolean on_trusted_file; /* a loop device whose file is on storage fast by its class */
-  gboolean write_protected;
+  dev_t devnum;    /* the filesystem's, kept for ferry_device_get_write_protected() */
+  char *fs_source; /* likewise */
   guint64 size;
   char *vendor;
   char *model;
@@ -334,6 +335,8 @@ device_new (dev_t devnum, const char *fs_type, const char *fs_source, guint dept
   struct udev_device *dev;
 
   self->fs_type = g_strdup (fs_type);
+  self->devnum = devnum;
+  self->fs_source = g_strdup (fs_source);
   if (is_network_fs (fs_type))
     {
       self->bus = FERRY_DEVICE_BUS_NETWORK;
@@ -341,7 +344,6 @@ device_new (dev_t devnum, const char *fs_type, const char *fs_source, guint dept
       return self;
     }
 
-  self->write_protected = ferry_block_is_write_protected (devnum, fs_source);
   udev = udev_new ();
   dev = udev ? lookup_block_device (udev, devnum, fs_source) : NULL;
   if (dev != NULL)
@@ -399,6 +401,7 @@ ferry_device_finalize (GObject *object)
   g_free (self->display_name);
   g_free (self->block_name);
   g_free (self->fs_type);
+  g_free (self->fs_source);
   G_OBJECT_CLASS (ferry_device_parent_class)->finalize (object);
 }
 
@@ -470,13 +473,14 @@ ferry_device_get_removable (FerryDevice *self)
  * ferry_device_get_write_protected:
  * Whether the device itself refuses writes (an SD card whose lock switch
  * is on), not merely a filesystem mounted read-only: a person has a
- * switch to slide, not a setting to change.
+ * switch to slide, not a setting to change. Read from sysfs when asked,
+ * not when the device is made: a copy's start has no use for it.
  */
 gboolean
 ferry_device_get_write_protected (FerryDevice *self)
 {
   g_return_val_if_fail (FERRY_IS_DEVICE (self), FALSE);
-  return self->write_protected;
+  return ferry_block_is_write_protected (self->devnum, self->fs_source);
 }
 
 gboolean
