@@ -14,6 +14,7 @@
 #include <sys/statvfs.h>
 #include <unistd.h>
 
+#include "ferry-device.h"
 #include "ferry-plan.h"
 #include "ferry-test-util.h"
 
@@ -483,6 +484,20 @@ mount_read_only (Fixture *f)
   return mount_or_skip ("tmpfs", f->mnt, "tmpfs", MS_RDONLY, "size=1m");
 }
 
+/* What the window asks of a read-only drive's folder, before anything
+ * is dropped on it. */
+static gboolean
+folder_is_write_protected (const char *folder)
+{
+  int fd = open (folder, O_PATH | O_DIRECTORY | O_CLOEXEC);
+  gboolean write_protected;
+
+  g_assert_cmpint (fd, >=, 0);
+  write_protected = ferry_device_is_write_protected_for_fd (fd);
+  close (fd);
+  return write_protected;
+}
+
 static void
 check_read_only (Fixture *f)
 {
@@ -495,6 +510,7 @@ check_read_only (Fixture *f)
   lower = g_ascii_strdown (error->message, -1);
   g_assert_nonnull (strstr (lower, "read-only"));
   g_assert_null (strstr (lower, "write-protected"));
+  g_assert_false (folder_is_write_protected (f->mnt));
   g_assert_cmpuint (ferry_test_count_entries (f->mnt), ==, 0);
 }
 
@@ -542,6 +558,7 @@ check_write_protected (Fixture *f)
   error = assert_refused (sources, f->mnt, f->mnt, G_IO_ERROR, G_IO_ERROR_READ_ONLY, f->mnt);
   assert_message_names (error, "its drive is write-protected. If it is an SD card or has a lock "
                                "switch, slide the switch to unlock it and plug it in again");
+  g_assert_true (folder_is_write_protected (f->mnt));
 }
 
 static void

@@ -58,23 +58,23 @@ set_write_protected (FerryDestination *self, gboolean write_protected)
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_WRITE_PROTECTED]);
 }
 
-/* Runs in a worker thread: the device's facts come from sysfs and udev,
- * and the root's status from a drive that may be slow to answer. */
+/* Runs in a worker thread: the mount table and sysfs are read, and the
+ * root's status comes from a drive that may be slow to answer. */
 static void
 look_for_write_protection (GTask *task, gpointer source, gpointer data, GCancellable *cancellable)
 {
   const char *path = data;
-  g_autoptr (FerryDevice) device = NULL;
   int fd = open (path, O_PATH | O_DIRECTORY | O_CLOEXEC);
+  gboolean write_protected;
 
   if (fd < 0)
     {
       g_task_return_boolean (task, FALSE);
       return;
     }
-  device = ferry_device_new_for_fd (fd);
+  write_protected = ferry_device_is_write_protected_for_fd (fd);
   close (fd);
-  g_task_return_boolean (task, ferry_device_get_write_protected (device));
+  g_task_return_boolean (task, write_protected);
 }
 
 static void

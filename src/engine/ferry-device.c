@@ -389,6 +389,24 @@ ferry_device_new_for_fd (int fd)
   return ferry_device_new_for_devnum (st.st_dev, fs_type, fs_source);
 }
 
+/**
+ * ferry_device_is_write_protected_for_fd:
+ * ferry_device_get_write_protected() of the device an open file or
+ * folder is on, learnt from sysfs alone: a window that asks it of every
+ * read-only drive has no use for the udev walk a FerryDevice makes.
+ */
+gboolean
+ferry_device_is_write_protected_for_fd (int fd)
+{
+  g_autofree char *fs_source = NULL;
+  struct stat st;
+
+  if (fstat (fd, &st) != 0)
+    return FALSE;
+  ferry_fs_find_mount (st.st_dev, NULL, &fs_source);
+  return ferry_block_is_write_protected (st.st_dev, fs_source);
+}
+
 static void
 ferry_device_finalize (GObject *object)
 {

@@ -41,6 +41,7 @@ G_DECLARE_FINAL_TYPE (FerryDevice, ferry_device, FERRY, DEVICE, GObject)
 
 FerryDevice *ferry_device_new_for_fd (int fd);
 FerryDevice *ferry_device_new_for_devnum (dev_t devnum, const char *fs_type, const char *fs_source);
+gboolean ferry_device_is_write_protected_for_fd (int fd);
 
 FerryDeviceBus ferry_device_get_bus (FerryDevice *self);
 FerryDeviceSpeed ferry_device_get_speed (FerryDevice *self);
