@@ -392,8 +392,9 @@ ferry_device_new_for_fd (int fd)
 /**
  * ferry_device_is_write_protected_for_fd:
  * ferry_device_get_write_protected() of the device an open file or
- * folder is on, learnt from sysfs alone: a window that asks it of every
- * read-only drive has no use for the udev walk a FerryDevice makes.
+ * folder is on, learnt from the mount table and sysfs alone: a window
+ * that asks it of every read-only drive has no use for the udev walk a
+ * FerryDevice makes.
  */
 gboolean
 ferry_device_is_write_protected_for_fd (int fd)
