@@ -29,8 +29,6 @@ struct _FerryDevice
   gboolean rotational;
   gboolean stands_in; /* a loop, network or RAM block device */
   gboolean on_trusted_file; /* a loop device whose file is on storage fast by its class */
-  dev_t devnum;    /* the filesystem's, kept for ferry_device_get_write_protected() */
-  char *fs_source; /* likewise */
   guint64 size;
   char *vendor;
   char *model;
@@ -335,8 +333,6 @@ device_new (dev_t devnum, const char *fs_type, const char *fs_source, guint dept
   struct udev_device *dev;
 
   self->fs_type = g_strdup (fs_type);
-  self->devnum = devnum;
-  self->fs_source = g_strdup (fs_source);
   if (is_network_fs (fs_type))
     {
       self->bus = FERRY_DEVICE_BUS_NETWORK;
@@ -391,10 +387,11 @@ ferry_device_new_for_fd (int fd)
 
 /**
  * ferry_device_is_write_protected_for_fd:
- * ferry_device_get_write_protected() of the device an open file or
- * folder is on, learnt from the mount table and sysfs alone: a window
- * that asks it of every read-only drive has no use for the udev walk a
- * FerryDevice makes.
+ * Whether the device beneath the filesystem an open file or folder is on
+ * refuses writes itself (an SD card whose lock switch is on), not merely
+ * a filesystem mounted read-only: a person has a switch to slide, not a
+ * setting to change. Learnt from the mount table and sysfs alone, with
+ * no FerryDevice and its udev walk.
  */
 gboolean
 ferry_device_is_write_protected_for_fd (int fd)
@@ -420,7 +417,6 @@ ferry_device_finalize (GObject *object)
   g_free (self->display_name);
   g_free (self->block_name);
   g_free (self->fs_type);
-  g_free (self->fs_source);
   G_OBJECT_CLASS (ferry_device_parent_class)->finalize (object);
 }
 
@@ -486,20 +482,6 @@ ferry_device_get_removable (FerryDevice *self)
 {
   g_return_val_if_fail (FERRY_IS_DEVICE (self), FALSE);
   return self->removable;
-}
-
-/**
- * ferry_device_get_write_protected:
- * Whether the device itself refuses writes (an SD card whose lock switch
- * is on), not merely a filesystem mounted read-only: a person has a
- * switch to slide, not a setting to change. Read from sysfs when asked,
- * not when the device is made: a copy's start has no use for it.
- */
-gboolean
-ferry_device_get_write_protected (FerryDevice *self)
-{
-  g_return_val_if_fail (FERRY_IS_DEVICE (self), FALSE);
-  return ferry_block_is_write_protected (self->devnum, self->fs_source);
 }
 
 gboolean

@@ -48,7 +48,6 @@ FerryDeviceSpeed ferry_device_get_speed (FerryDevice *self);
 gboolean ferry_device_get_speed_measured (FerryDevice *self);
 gboolean ferry_device_get_removable (FerryDevice *self);
 gboolean ferry_device_get_rotational (FerryDevice *self);
-gboolean ferry_device_get_write_protected (FerryDevice *self);
 const char *ferry_device_get_name (FerryDevice *self);
 const char *ferry_device_get_label (FerryDevice *self);
 const char *ferry_device_get_display_name (FerryDevice *self);
