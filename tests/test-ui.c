@@ -1193,6 +1193,8 @@ test_verify_from_cache (Fixture *f, gconstpointer data)
   g_assert_true (dropped);
   g_assert_true (ended);
   g_assert_cmpint (ferry_job_get_phase (only_job (f)), ==, FERRY_PHASE_DONE);
+  /* The row hears of the end from the main loop, after the job's phase is set. */
+  ferry_test_ui_assert_label_soon (GTK_WIDGET (f->window), "copied, not verified on the drive");
   status = ferry_test_ui_find_label (GTK_WIDGET (f->window), "copied, not verified on the drive");
   g_assert_nonnull (status);
   g_assert_true (g_str_has_prefix (gtk_widget_get_tooltip_text (status),
