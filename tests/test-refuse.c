@@ -232,9 +232,17 @@ test_into_itself_same_folder (Fixture *f, gconstpointer data)
   const char *sources[] = { tree, NULL };
   const char *slashed[] = { with_slash, NULL };
 
-  assert_refused_quietly (sources, tree, f->scratch, FERRY_ERROR, FERRY_ERROR_INTO_ITSELF, tree);
-  assert_refused_quietly (slashed, with_slash, f->scratch, FERRY_ERROR, FERRY_ERROR_INTO_ITSELF,
-                          tree);
+  g_autofree char *expected = g_strdup_printf ("The folder “%s” cannot be copied into itself", tree);
+  g_autoptr (GError) plain = NULL;
+  g_autoptr (GError) with_slashes = NULL;
+
+  /* The folder is its own destination, not inside itself: the message
+   * says so without a second path. */
+  plain = assert_refused (sources, tree, f->scratch, FERRY_ERROR, FERRY_ERROR_INTO_ITSELF, tree);
+  g_assert_cmpstr (plain->message, ==, expected);
+  with_slashes = assert_refused (slashed, with_slash, f->scratch, FERRY_ERROR,
+                                 FERRY_ERROR_INTO_ITSELF, tree);
+  g_assert_cmpstr (with_slashes->message, ==, expected);
 }
 
 static void

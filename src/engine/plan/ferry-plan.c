@@ -233,9 +233,16 @@ check_not_onto_itself (FerryPlan *plan, FerrySourceRoot *root, GError **error)
     {
       g_autofree char *src = ferry_path_display (src_path);
       g_autofree char *dst = ferry_path_display (plan->dst_path);
-      g_set_error (error, FERRY_ERROR, FERRY_ERROR_INTO_ITSELF,
-                   _ ("The folder “%s” cannot be copied into itself (“%s” is inside it)"), src,
-                   dst);
+      struct stat dst_folder;
+
+      /* Named as its own destination, the folder is not "inside" itself. */
+      if (fstat (plan->dst_fd, &dst_folder) == 0 && ferry_stat_same_file (&dst_folder, &root->st))
+        g_set_error (error, FERRY_ERROR, FERRY_ERROR_INTO_ITSELF,
+                     _ ("The folder “%s” cannot be copied into itself"), src);
+      else
+        g_set_error (error, FERRY_ERROR, FERRY_ERROR_INTO_ITSELF,
+                     _ ("The folder “%s” cannot be copied into itself (“%s” is inside it)"),
+                     src, dst);
       return FALSE;
     }
   if (fstatat (plan->dst_fd, root->dst_name, &dst_st, AT_SYMLINK_NOFOLLOW) == 0
