@@ -116,20 +116,26 @@ interrupted_row (Fixture *f)
   return gtk_widget_get_first_child (list);
 }
 
-static void
-click (GtkWidget *row, const char *label)
+static GtkWidget *
+find_button (GtkWidget *row, const char *label)
 {
   g_autoptr (GList) buttons = ferry_test_ui_find_all (row, GTK_TYPE_BUTTON);
 
   for (GList *l = buttons; l != NULL; l = l->next)
     if (g_strcmp0 (gtk_button_get_label (l->data), label) == 0)
-      {
-        g_assert_true (gtk_widget_get_sensitive (l->data));
-        g_signal_emit_by_name (l->data, "clicked");
-        ferry_test_ui_wait (200);
-        return;
-      }
+      return l->data;
   g_error ("no button %s", label);
+  return NULL;
+}
+
+static void
+click (GtkWidget *row, const char *label)
+{
+  GtkWidget *button = find_button (row, label);
+
+  g_assert_true (gtk_widget_get_sensitive (button));
+  g_signal_emit_by_name (button, "clicked");
+  ferry_test_ui_wait (200);
 }
 
 /* Plugged in, the drive brings its transfer's row back, with how much is
@@ -284,12 +290,33 @@ test_unplugged_mid_copy (Fixture *f, gconstpointer data)
   g_assert_no_error (error);
   g_assert_true (ferry_test_ui_wait_until (interrupted_row_shown, f, 30000));
   g_settings_reset (settings, "device-mode");
+  /* The drive list hears of the unplug as it would from the system. */
+  ferry_drive_list_remove_mount (f->w.drives, G_MOUNT (mount));
   row = interrupted_row (f);
   ferry_test_ui_assert_label_soon (row, "Interrupted: ");
   ferry_test_ui_assert_label_soon (row, "of 25.2\u00a0MB on CRUZER");
+  /* Resume waits for the drive, and the row says so. */
+  ferry_test_ui_assert_label_soon (row, "Plug CRUZER in again to resume");
+  g_assert_false (gtk_widget_get_sensitive (find_button (row, "_Resume")));
   g_assert_null (ferry_test_ui_find_label (GTK_WIDGET (f->w.window), "_Retry"));
   ferry_test_ui_wait (400);
   ferry_test_ui_save_screenshot (GTK_WIDGET (f->w.window), "interrupted-unplugged.png");
+
+  /* Plugged in again: the row no longer asks for it, and Resume finishes
+   * the copy. */
+  g_assert_true (ferry_test_stick_set_fail_writes (stick, FALSE, &error));
+  g_assert_true (ferry_test_stick_set_rate (stick, 0, &error));
+  g_assert_true (ferry_test_stick_mount_again (stick, &error));
+  g_assert_no_error (error);
+  g_clear_object (&mount);
+  mount = ferry_test_ui_plug_in (f->w.drives, "SanDisk Cruzer", folder);
+  ferry_test_ui_assert_label_soon (interrupted_row (f), "of 25.2\u00a0MB on CRUZER");
+  g_assert_null (ferry_test_ui_find_label (interrupted_row (f), "in again to resume"));
+  click (interrupted_row (f), "_Resume");
+  ferry_test_ui_assert_label_soon (GTK_WIDGET (f->w.window), "All data is on SanDisk Cruzer");
+  ferry_test_assert_files_equal (ferry_test_path (f->w.src, "Holiday video.mp4", NULL),
+                                 ferry_test_path (folder, "Holiday video.mp4", NULL));
+  g_assert_cmpuint (ferry_test_count_temp_files (folder), ==, 0);
   ferry_drive_list_remove_mount (f->w.drives, G_MOUNT (mount));
 }
 

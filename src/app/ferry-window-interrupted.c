@@ -103,20 +103,44 @@ new_title (FerryUnfinished *unfinished)
   return g_strdup_printf (_ ("Interrupted: %s of %s"), durable, total);
 }
 
+/* Why Resume is greyed out, said on the row itself: a tooltip on a
+ * button that cannot be pressed is found by few. */
+static char *
+new_unplugged_hint (FerryUnfinished *unfinished)
+{
+  const char *label = ferry_unfinished_get_label (unfinished);
+
+  if (label != NULL)
+    /* TRANSLATORS: on a transfer cut short whose drive is gone, like
+     * "Plug CRUZER in again to resume" */
+    return g_strdup_printf (_ ("Plug %s in again to resume"), label);
+  return g_strdup (_ ("Plug the drive in again to resume"));
+}
+
+/* The folder the transfer went to, below why Resume waits, if it does. */
+static char *
+new_subtitle (FerryWindow *self, FerryUnfinished *unfinished)
+{
+  g_autofree char *where = describe_destination (self, unfinished);
+  g_autofree char *hint = NULL;
+
+  if (ferry_unfinished_is_present (unfinished))
+    return g_markup_escape_text (where, -1);
+  hint = new_unplugged_hint (unfinished);
+  return g_markup_printf_escaped ("%s\n%s", hint, where);
+}
+
 static GtkWidget *
 new_row (FerryWindow *self, FerryUnfinished *unfinished)
 {
   g_autofree char *title = new_title (unfinished);
-  g_autofree char *where = describe_destination (self, unfinished);
-  g_autofree char *subtitle = g_markup_escape_text (where, -1);
+  g_autofree char *subtitle = new_subtitle (self, unfinished);
   GtkWidget *row = adw_action_row_new ();
   GtkWidget *resume = new_button (self, _ ("_Resume"), G_CALLBACK (on_resume_clicked), TRUE);
 
   adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), title);
   adw_action_row_set_subtitle (ADW_ACTION_ROW (row), subtitle);
   gtk_widget_set_sensitive (resume, ferry_unfinished_is_present (unfinished));
-  if (!ferry_unfinished_is_present (unfinished))
-    gtk_widget_set_tooltip_text (resume, _ ("Plug the drive in again to resume"));
   adw_action_row_add_suffix (ADW_ACTION_ROW (row), resume);
   adw_action_row_add_suffix (
       ADW_ACTION_ROW (row), new_button (self, _ ("_Discard"), G_CALLBACK (on_discard_clicked), FALSE));
