@@ -322,8 +322,9 @@ no_op (GSimpleAction *action, GVariant *parameter, gpointer user_data)
 }
 
 /* The main menu, opened: its items in Spanish. The window has no
- * application here, so stand-ins for the app's actions make the items
- * look as they do in Ferry rather than greyed out. */
+ * application here, so stand-ins for the app's actions, and for the
+ * shortcuts window an application window gets from its application, make
+ * the items look as they do in Ferry rather than greyed out. */
 static void
 test_menu (Fixture *f, gconstpointer data)
 {
@@ -332,6 +333,11 @@ test_menu (Fixture *f, gconstpointer data)
     { "device-mode", no_op, "s", "'auto'", NULL },
     { "about", no_op },
   };
+  const char *const menu_items[] = { "_Verify Copies", "_Drive Speed", "_About Ferry",
+                                     "_Keyboard Shortcuts", NULL };
+  const GActionEntry win_actions[] = {
+    { "show-help-overlay", no_op },
+  };
   g_autoptr (GSimpleActionGroup) group = g_simple_action_group_new ();
   GtkWidget *button = ferry_test_ui_find (GTK_WIDGET (f->window), GTK_TYPE_MENU_BUTTON, NULL);
   GtkPopover *popover;
@@ -339,6 +345,8 @@ test_menu (Fixture *f, gconstpointer data)
   g_action_map_add_action_entries (G_ACTION_MAP (group), app_actions, G_N_ELEMENTS (app_actions),
                                    NULL);
   gtk_widget_insert_action_group (GTK_WIDGET (f->window), "app", G_ACTION_GROUP (group));
+  g_action_map_add_action_entries (G_ACTION_MAP (f->window), win_actions, G_N_ELEMENTS (win_actions),
+                                   NULL);
   g_assert_nonnull (button);
   g_assert_cmpstr (gtk_widget_get_tooltip_text (button), ==, es ("Main Menu"));
   gtk_menu_button_popup (GTK_MENU_BUTTON (button));
@@ -349,6 +357,10 @@ test_menu (Fixture *f, gconstpointer data)
   assert_label (GTK_WIDGET (popover), es ("_Verify Copies"));
   assert_label (GTK_WIDGET (popover), es ("_Drive Speed"));
   assert_label (GTK_WIDGET (popover), es ("_About Ferry"));
+  /* Every item can be chosen, as in Ferry: none greyed out. */
+  assert_label (GTK_WIDGET (popover), es ("_Keyboard Shortcuts"));
+  for (const char *const *item = menu_items; *item != NULL; item++)
+    g_assert_true (gtk_widget_is_sensitive (ferry_test_ui_find_label (GTK_WIDGET (popover), es (*item))));
   save_screenshot (GTK_WIDGET (popover), "menu-es.png");
   gtk_menu_button_popdown (GTK_MENU_BUTTON (button));
 }
