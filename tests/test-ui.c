@@ -529,10 +529,12 @@ test_retry_after_unplug (Fixture *f, gconstpointer data)
   row = only_row (f);
   g_assert_true (ferry_test_ui_wait_until (job_writing, ferry_transfer_row_get_job (row), 20000));
 
-  /* Pulled out: the device fails, the mount goes, its folder stays. */
+  /* Pulled out: the device fails, the mount goes, its folder stays, and
+   * the drive list hears of it as it would from the system. */
   g_assert_true (ferry_test_stick_set_fail_writes (stick, TRUE, &error));
   g_assert_true (ferry_test_stick_unmount_lazily (stick, &error));
   g_assert_no_error (error);
+  ferry_drive_list_remove_mount (f->drives, G_MOUNT (mount));
   g_assert_true (ferry_test_ui_wait_until (job_of_row_ended, row, 30000));
   g_assert_cmpint (ferry_job_get_phase (ferry_transfer_row_get_job (row)), ==, FERRY_PHASE_FAILED);
   g_assert_cmpuint (ferry_job_get_n_failures (ferry_transfer_row_get_job (row)), >=, 1);
@@ -555,6 +557,8 @@ test_retry_after_unplug (Fixture *f, gconstpointer data)
   g_assert_true (ferry_test_stick_set_rate (stick, 0, &error));
   g_assert_true (ferry_test_stick_mount_again (stick, &error));
   g_assert_no_error (error);
+  g_clear_object (&mount);
+  mount = plug_in_stick (f, "SanDisk Cruzer", stick);
   gtk_widget_activate_action (GTK_WIDGET (row), "transfer.retry", NULL);
   ferry_test_ui_assert_label_soon (GTK_WIDGET (f->window), "All data is on SanDisk Cruzer");
   ferry_test_assert_files_equal (ferry_test_path (f->src, "Holiday video.mp4", NULL),
