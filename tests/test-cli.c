@@ -544,6 +544,28 @@ test_plain_copy (Fixture *f, gconstpointer data)
   ferry_test_assert_trees_equal (tree, copy, FERRY_TEST_COMPARE_ALL);
 }
 
+/* With the bar, the copy ends with what it did and how long it took, in
+ * seconds under a minute: a short copy said "in 0:00", as if it had taken
+ * no time at all. */
+static void
+test_summary (Fixture *f, gconstpointer data)
+{
+  g_auto (CopyResult) r = { 0 };
+  g_autofree char *tree = g_build_filename (f->src, "notes", NULL);
+  const char *last_line;
+
+  ferry_test_make_dirs (tree);
+  ferry_test_write_text (ferry_test_path (tree, "a.txt", NULL), "alpha\n");
+  ferry_test_write_text (ferry_test_path (tree, "b.txt", NULL), "beta\n");
+  run_copy (&r, ARGS ("--progress=bar", tree, f->dst));
+  assert_status (&r, EXIT_SUCCESS);
+  last_line = strrchr (r.err, '\r') != NULL ? strrchr (r.err, '\r') + 1 : r.err;
+  if (!g_regex_match_simple ("^Copied 3 items \\(11 bytes\\) in (0\\.[0-9][0-9]|[0-9]\\.[0-9]) s; "
+                             "all of it is on the disk\n$",
+                             last_line, 0, 0))
+    g_error ("the copy ended with “%s”", r.err);
+}
+
 /* A thousand photos given one by one (`ferry-copy ~/Pictures/IMG_*.jpg
  * /media/STICK/`, a selection sent from a file manager), with 128
  * descriptors allowed: sources in one folder share its descriptor. With
@@ -1394,6 +1416,7 @@ main (int argc, char **argv)
   ADD ("/cli/usage", test_usage, NULL);
   ADD ("/cli/plain-copy", test_plain_copy, NULL);
   ADD ("/cli/many-sources", test_many_sources, NULL);
+  ADD ("/cli/summary", test_summary, NULL);
   ADD ("/cli/verify", test_verify, NULL);
   ADD ("/cli/no-preserve", test_no_preserve, NULL);
   ADD ("/cli/leading-dash", test_leading_dash, NULL);

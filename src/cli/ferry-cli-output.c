@@ -179,11 +179,28 @@ ferry_cli_format_bar (const FerryProgress *p, guint width)
   return g_string_free (line, FALSE);
 }
 
+/* How long a copy took: "0.04 s", "0.4 s" or "12 s" under a minute,
+ * where "0:00" would say it took no time at all; "1:05" from a minute on. */
+static char *
+format_elapsed (double seconds)
+{
+  g_autofree char *number = NULL;
+
+  if (seconds >= 59.5)
+    return ferry_cli_format_duration (seconds);
+  if (seconds < 0.095)
+    number = g_strdup_printf ("%.2f", MAX (seconds, 0.01));
+  else
+    number = g_strdup_printf (seconds < 9.95 ? "%.1f" : "%.0f", seconds);
+  /* TRANSLATORS: a time in seconds, like "0.4 s" or "12 s" */
+  return g_strdup_printf (_ ("%s s"), number);
+}
+
 char *
 ferry_cli_format_summary (const FerryProgress *p, gboolean dry_run)
 {
   g_autofree char *size = g_format_size (p->bytes_total);
-  g_autofree char *elapsed = ferry_cli_format_duration (p->elapsed);
+  g_autofree char *elapsed = format_elapsed (p->elapsed);
   guint64 copied = p->files_done - p->files_failed - p->files_skipped;
   g_autofree char *count = NULL;
 
@@ -199,7 +216,7 @@ ferry_cli_format_summary (const FerryProgress *p, gboolean dry_run)
     }
   count = g_strdup_printf ("%" G_GUINT64_FORMAT, copied);
   /* TRANSLATORS: a number of files and folders, their size, and the time
-   * it took, like "Copied 12 items (3.4 MB) in 0:05; all of it is on the disk" */
+   * it took, like "Copied 12 items (3.4 MB) in 4.2 s; all of it is on the disk" */
   return g_strdup_printf (
       g_dngettext (GETTEXT_PACKAGE, "Copied %s item (%s) in %s; all of it is on the disk",
                    "Copied %s items (%s) in %s; all of it is on the disk", copied),
