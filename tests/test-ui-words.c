@@ -10,6 +10,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "ferry-format.h"
 #include "ferry-test-stick.h"
 #include "ferry-test-ui.h"
 #include "ferry-test-util.h"
@@ -1056,6 +1057,42 @@ test_conflict_same_content (Fixture *f, gconstpointer style)
   g_assert_cmpuint (n_same, ==, 1);
 }
 
+/* Counts of items, as the bar and ferry-copy write them: grouped by
+ * threes as the locale says ("60,000 items" in English, "60.000" in
+ * Spanish), not at all in the C locale the tests run in. */
+static void
+test_counts_grouped (void)
+{
+  const struct
+  {
+    guint64 count;
+    const char *separator;
+    const char *expected;
+  } cases[] = {
+    { 0, ",", "0" },
+    { 999, ",", "999" },
+    { 1000, ",", "1,000" },
+    { 60000, ",", "60,000" },
+    { 1234567, ".", "1.234.567" },
+    { 1234567, "\u202f", "1\u202f234\u202f567" },
+    { 1234567, "", "1234567" },
+    { G_MAXUINT64, ",", "18,446,744,073,709,551,615" },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autofree char *text = ferry_format_count_grouped (cases[i].count, cases[i].separator);
+
+      g_assert_cmpstr (text, ==, cases[i].expected);
+    }
+  /* The locale the tests run in (C.UTF-8) groups nothing. */
+  {
+    g_autofree char *text = ferry_format_count (60000);
+
+    g_assert_cmpstr (text, ==, "60000");
+  }
+}
+
 int
 main (int argc, char **argv)
 {
@@ -1089,6 +1126,7 @@ main (int argc, char **argv)
   ADD ("/ui-words/conflict/rename", test_conflict_rename, FALSE);
   ADD ("/ui-words/conflict/same-content", test_conflict_same_content, FALSE);
 #undef ADD
+  g_test_add_func ("/ui-words/counts-grouped", test_counts_grouped);
   status = g_test_run ();
   ferry_test_remove_tree (cache);
   return status;

@@ -4,6 +4,7 @@
 #include <glib/gi18n.h>
 
 #include "ferry-transfer-row.h"
+#include "ferry-format.h"
 #include "ferry-unsupported-text.h"
 
 /**
@@ -113,12 +114,13 @@ format_rate_and_time (const FerryProgress *p)
 }
 
 /* "3 of 12 items", and "3 of 12 items…" while the total still grows. The
- * numbers go in as text: xgettext cannot see through G_GUINT64_FORMAT. */
+ * numbers go in as text, grouped as the locale writes them ("1,200 of
+ * 60,000 items"); xgettext cannot see through G_GUINT64_FORMAT either. */
 static char *
 format_item_count (guint64 done, guint64 total, gboolean growing)
 {
-  g_autofree char *done_str = g_strdup_printf ("%" G_GUINT64_FORMAT, done);
-  g_autofree char *total_str = g_strdup_printf ("%" G_GUINT64_FORMAT, total);
+  g_autofree char *done_str = ferry_format_count (done);
+  g_autofree char *total_str = ferry_format_count (total);
 
   if (growing)
     return g_strdup_printf (

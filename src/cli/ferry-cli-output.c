@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "ferry-cli-output.h"
+#include "ferry-format.h"
 
 /* The one way ferry-copy writes an error of its own or a failed file: on
  * standard error, after its name, so that a script's log says whose
@@ -204,17 +205,18 @@ ferry_cli_format_summary (const FerryProgress *p, gboolean dry_run)
   guint64 copied = p->files_done - p->files_failed - p->files_skipped;
   g_autofree char *count = NULL;
 
-  /* Numbers go in as text: xgettext cannot see through G_GUINT64_FORMAT. */
+  /* Numbers go in as text, grouped as the locale writes them ("1,928");
+   * xgettext cannot see through G_GUINT64_FORMAT either. */
   if (dry_run)
     {
-      count = g_strdup_printf ("%" G_GUINT64_FORMAT, p->files_total);
+      count = ferry_format_count (p->files_total);
       /* TRANSLATORS: a number of files and folders, and their size, like
        * "12 items (3.4 MB) would be copied" */
       return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s item (%s) would be copied",
                                            "%s items (%s) would be copied", p->files_total),
                               count, size);
     }
-  count = g_strdup_printf ("%" G_GUINT64_FORMAT, copied);
+  count = ferry_format_count (copied);
   /* TRANSLATORS: a number of files and folders, their size, and the time
    * it took, like "Copied 12 items (3.4 MB) in 4.2 s; all of it is on the disk" */
   return g_strdup_printf (
