@@ -172,9 +172,9 @@ test_drive_and_staged (Fixture *f, gconstpointer data)
   g_list_free_full (files, g_object_unref);
   ferry_test_ui_wait (500); /* the revealer's animation */
 
-  staged = g_strdup_printf (es_plural ("%u item is ready to copy: choose a drive or a folder",
-                                       "%u items are ready to copy: choose a drive or a folder", 3),
-                            3);
+  staged = g_strdup_printf (es_plural ("%s item is ready to copy: choose a drive or a folder",
+                                       "%s items are ready to copy: choose a drive or a folder", 3),
+                            "3");
   g_assert_cmpstr (staged, ==,
                    "3 elementos están listos para copiarse: elija una unidad o una carpeta");
   assert_label (GTK_WIDGET (f->window), staged);
@@ -218,7 +218,7 @@ test_transfer_done (Fixture *f, gconstpointer data)
   g_assert_nonnull (row);
   g_assert_cmpint (ferry_job_get_phase (ferry_transfer_row_get_job (row)), ==, FERRY_PHASE_DONE);
   g_assert_true (g_str_has_prefix (ferry_transfer_row_get_status (row), "Terminado: "));
-  title = g_strdup_printf (es_plural ("%u item to %s", "%u items to %s", 2), 2, DRIVE_NAME);
+  title = g_strdup_printf (es_plural ("%s item to %s", "%s items to %s", 2), "2", DRIVE_NAME);
   assert_label (GTK_WIDGET (row), title);
   counts = g_strdup_printf (es_plural ("%s of %s item", "%s of %s items", 2), "2", "2");
   assert_label (GTK_WIDGET (row), counts);

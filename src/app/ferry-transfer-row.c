@@ -3,8 +3,8 @@
 
 #include <glib/gi18n.h>
 
-#include "ferry-transfer-row.h"
 #include "ferry-format.h"
+#include "ferry-transfer-row.h"
 #include "ferry-unsupported-text.h"
 
 /**
@@ -70,6 +70,7 @@ describe_sources (FerryJob *job, FerryDestination *destination)
 {
   GPtrArray *sources = ferry_job_get_sources (job);
   const char *where = ferry_destination_get_name (destination);
+  g_autofree char *count = NULL;
 
   if (sources->len == 1)
     {
@@ -78,9 +79,10 @@ describe_sources (FerryJob *job, FerryDestination *destination)
       /* TRANSLATORS: "“Holidays” to SanDisk Cruzer" */
       return g_strdup_printf (_ ("“%s” to %s"), display, where);
     }
+  count = ferry_format_count (sources->len);
   return g_strdup_printf (
-      g_dngettext (GETTEXT_PACKAGE, "%u item to %s", "%u items to %s", sources->len), sources->len,
-      where);
+      /* TRANSLATORS: "3 items to SanDisk Cruzer" */
+      g_dngettext (GETTEXT_PACKAGE, "%s item to %s", "%s items to %s", sources->len), count, where);
 }
 
 static gboolean
@@ -378,10 +380,11 @@ show_adaptations (FerryTransferRow *self)
   if (items->len > listed)
     {
       GtkWidget *more = adw_action_row_new ();
+      g_autofree char *count = ferry_format_count (items->len - listed);
       g_autofree char *text = g_strdup_printf (
           /* TRANSLATORS: after the first few items adapted for a drive: "and 4 more" */
-          g_dngettext (GETTEXT_PACKAGE, "and %u more", "and %u more", items->len - listed),
-          items->len - listed);
+          g_dngettext (GETTEXT_PACKAGE, "and %s more", "and %s more", items->len - listed),
+          count);
 
       adw_preferences_row_set_title (ADW_PREFERENCES_ROW (more), text);
       adw_expander_row_add_row (self->adapted_row, more);

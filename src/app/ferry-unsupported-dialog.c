@@ -3,6 +3,7 @@
 
 #include <glib/gi18n.h>
 
+#include "ferry-format.h"
 #include "ferry-unsupported-dialog.h"
 #include "ferry-unsupported-text.h"
 
@@ -69,11 +70,13 @@ describe_names (GPtrArray *items, FerryUnsupportedKind kind, guint n)
     }
   if (n > shown)
     {
+      g_autofree char *count = ferry_format_count (n - shown);
+
       g_string_append_c (text, '\n');
       g_string_append_printf (
           text,
           /* TRANSLATORS: after the first few names of a group: "and 4 more" */
-          g_dngettext (GETTEXT_PACKAGE, "and %u more", "and %u more", n - shown), n - shown);
+          g_dngettext (GETTEXT_PACKAGE, "and %s more", "and %s more", n - shown), count);
     }
   return g_string_free (text, FALSE);
 }
@@ -134,18 +137,19 @@ describe_body (FerryUnsupportedReport *report, const char *where)
   guint n = ferry_unsupported_report_get_items (report)->len;
   guint adaptable = ferry_unsupported_report_count_adaptable (report);
   const char *adapt;
+  g_autofree char *count = ferry_format_count (n);
   g_autofree char *what = g_strdup_printf (
       g_dngettext (GETTEXT_PACKAGE,
                    /* TRANSLATORS: the drive (or folder), its format, and how many of
                     * the files and folders being copied it cannot store: "STICK is
                     * formatted exFAT, which cannot store 7 of the items being copied
                     * as they are." */
-                   "%s is formatted %s, which cannot store %u of the items being copied as "
+                   "%s is formatted %s, which cannot store %s of the items being copied as "
                    "it is.",
-                   "%s is formatted %s, which cannot store %u of the items being copied as "
+                   "%s is formatted %s, which cannot store %s of the items being copied as "
                    "they are.",
                    n),
-      where, ferry_unsupported_report_get_filesystem (report), n);
+      where, ferry_unsupported_report_get_filesystem (report), count);
 
   if (adaptable == 0)
     adapt = _ ("None of them can be adapted to it: they can only be skipped.");

@@ -3,6 +3,7 @@
 
 #include <glib/gi18n.h>
 
+#include "ferry-format.h"
 #include "ferry-unsupported-text.h"
 
 /* The largest file FAT32 holds: the only drive with such a limit. Shown
@@ -14,39 +15,41 @@
 static char *
 describe_name_group (FerryUnsupportedKind kind, guint n)
 {
+  g_autofree char *count = ferry_format_count (n);
+
   switch (kind)
     {
       case FERRY_UNSUPPORTED_NAME_CHARACTERS:
         return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
-                                             "%u name uses characters this drive cannot store",
-                                             "%u names use characters this drive cannot store", n),
-                                n);
+                                             "%s name uses characters this drive cannot store",
+                                             "%s names use characters this drive cannot store", n),
+                                count);
       case FERRY_UNSUPPORTED_NAME_ENDING:
-        return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u name ends in a dot or a space",
-                                             "%u names end in a dot or a space", n),
-                                n);
+        return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s name ends in a dot or a space",
+                                             "%s names end in a dot or a space", n),
+                                count);
       case FERRY_UNSUPPORTED_NAME_RESERVED:
-        return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u name is reserved by Windows",
-                                             "%u names are reserved by Windows", n),
-                                n);
+        return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s name is reserved by Windows",
+                                             "%s names are reserved by Windows", n),
+                                count);
       case FERRY_UNSUPPORTED_NAME_TOO_LONG:
-        return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u name is too long for this drive",
-                                             "%u names are too long for this drive", n),
-                                n);
+        return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s name is too long for this drive",
+                                             "%s names are too long for this drive", n),
+                                count);
       case FERRY_UNSUPPORTED_NAME_ENCODING:
         return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
-                                             "%u name has characters in an unknown encoding",
-                                             "%u names have characters in an unknown encoding", n),
-                                n);
+                                             "%s name has characters in an unknown encoding",
+                                             "%s names have characters in an unknown encoding", n),
+                                count);
       case FERRY_UNSUPPORTED_CASE_COLLISION:
       default:
         return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
                                              /* TRANSLATORS: names like "Notes.txt" and
                                               * "notes.txt", which the drive sees as the
                                               * same name */
-                                             "%u name differs from another only in capitals",
-                                             "%u names differ only in capitals", n),
-                                n);
+                                             "%s name differs from another only in capitals",
+                                             "%s names differ only in capitals", n),
+                                count);
     }
 }
 
@@ -58,6 +61,7 @@ describe_name_group (FerryUnsupportedKind kind, guint n)
 char *
 ferry_unsupported_text_group (FerryUnsupportedReport *report, FerryUnsupportedKind kind, guint n)
 {
+  g_autofree char *count = ferry_format_count (n);
   g_autofree char *largest = NULL;
 
   switch (kind)
@@ -66,21 +70,21 @@ ferry_unsupported_text_group (FerryUnsupportedReport *report, FerryUnsupportedKi
         largest = g_format_size (FAT32_LARGEST_FILE);
         return g_strdup_printf (
             /* TRANSLATORS: "1 file is larger than 4.3 GB, the most a FAT32 drive can hold" */
-            g_dngettext (GETTEXT_PACKAGE, "%u file is larger than %s, the most a %s drive can hold",
-                         "%u files are larger than %s, the most a %s drive can hold", n),
-            n, largest, ferry_unsupported_report_get_filesystem (report));
+            g_dngettext (GETTEXT_PACKAGE, "%s file is larger than %s, the most a %s drive can hold",
+                         "%s files are larger than %s, the most a %s drive can hold", n),
+            count, largest, ferry_unsupported_report_get_filesystem (report));
       case FERRY_UNSUPPORTED_SYMLINK:
-        return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u link", "%u links", n), n);
+        return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s link", "%s links", n), count);
       case FERRY_UNSUPPORTED_HARDLINK:
         /* TRANSLATORS: hard links: one file reached by several names */
-        return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u file with several names",
-                                             "%u files with several names", n),
-                                n);
+        return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s file with several names",
+                                             "%s files with several names", n),
+                                count);
       case FERRY_UNSUPPORTED_SPECIAL_FILE:
         return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
-                                             "%u special file (FIFO, socket or device)",
-                                             "%u special files (FIFOs, sockets or devices)", n),
-                                n);
+                                             "%s special file (FIFO, socket or device)",
+                                             "%s special files (FIFOs, sockets or devices)", n),
+                                count);
       default:
         return describe_name_group (kind, n);
     }
@@ -178,31 +182,35 @@ ferry_unsupported_text_summary (FerryUnsupportedReport *report)
   guint n = ferry_unsupported_report_get_items (report)->len;
   guint adapted = 0;
   g_autofree char *head = NULL;
+  g_autofree char *count = NULL;
 
   if (action != FERRY_UNSUPPORTED_ACTION_ADAPT && action != FERRY_UNSUPPORTED_ACTION_SKIP)
     return NULL;
   if (action == FERRY_UNSUPPORTED_ACTION_ADAPT)
     adapted = ferry_unsupported_report_count_adaptable (report);
+  count = ferry_format_count (adapted == 0 ? n : adapted);
   if (adapted == 0)
     return g_strdup_printf (
         /* TRANSLATORS: "3 items skipped for FAT32": the drive could not store them */
-        g_dngettext (GETTEXT_PACKAGE, "%u item skipped for %s", "%u items skipped for %s", n), n,
-        fs);
+        g_dngettext (GETTEXT_PACKAGE, "%s item skipped for %s", "%s items skipped for %s", n),
+        count, fs);
   if (only_renamed (report))
     head = g_strdup_printf (
         /* TRANSLATORS: "2 items renamed for exFAT" */
-        g_dngettext (GETTEXT_PACKAGE, "%u item renamed for %s", "%u items renamed for %s", adapted),
-        adapted, fs);
+        g_dngettext (GETTEXT_PACKAGE, "%s item renamed for %s", "%s items renamed for %s", adapted),
+        count, fs);
   else
     head = g_strdup_printf (
         /* TRANSLATORS: "2 items adapted for exFAT": renamed, or links copied as their files */
-        g_dngettext (GETTEXT_PACKAGE, "%u item adapted for %s", "%u items adapted for %s", adapted),
-        adapted, fs);
+        g_dngettext (GETTEXT_PACKAGE, "%s item adapted for %s", "%s items adapted for %s", adapted),
+        count, fs);
   if (adapted == n)
     return g_steal_pointer (&head);
+  g_free (count);
+  count = ferry_format_count (n - adapted);
   return g_strdup_printf (
       /* TRANSLATORS: what was adapted, then how many items were skipped:
        * "2 items renamed for exFAT, 1 skipped" */
-      g_dngettext (GETTEXT_PACKAGE, "%s, %u skipped", "%s, %u skipped", n - adapted), head,
-      n - adapted);
+      g_dngettext (GETTEXT_PACKAGE, "%s, %s skipped", "%s, %s skipped", n - adapted), head,
+      count);
 }

@@ -7,6 +7,7 @@
 #include <glib/gi18n.h>
 
 #include "ferry-destination-row.h"
+#include "ferry-format.h"
 #include "ferry-window-private.h"
 
 /**
@@ -121,15 +122,16 @@ void
 ferry_window_stage (FerryWindow *self, GList *files)
 {
   guint n = g_list_length (files);
+  g_autofree char *count = ferry_format_count (n);
   g_autofree char *text = NULL;
 
   g_return_if_fail (FERRY_IS_WINDOW (self));
   _ferry_window_unstage (self);
   self->staged = g_list_copy_deep (files, copy_object, NULL);
   text = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
-                                       "%u item is ready to copy: choose a drive or a folder",
-                                       "%u items are ready to copy: choose a drive or a folder", n),
-                          n);
+                                       "%s item is ready to copy: choose a drive or a folder",
+                                       "%s items are ready to copy: choose a drive or a folder", n),
+                          count);
   gtk_label_set_label (self->staged_label, text);
   gtk_revealer_set_reveal_child (self->staged_revealer, TRUE);
   _ferry_window_update_page (self);

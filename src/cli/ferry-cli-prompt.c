@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "ferry-cli-prompt.h"
+#include "ferry-format.h"
 #include "ferry-cli-unsupported.h"
 
 /**
@@ -321,7 +322,7 @@ void
 ferry_cli_prompt_ask_unsupported (FerryCliPrompt *self, FerryUnsupportedReport *report)
 {
   GPtrArray *items = ferry_unsupported_report_get_items (report);
-  g_autofree char *count = g_strdup_printf ("%u", items->len);
+  g_autofree char *count = ferry_format_count (items->len);
 
   g_return_if_fail (self->pending == NULL && self->pending_report == NULL);
   self->pending_report = g_object_ref (report);

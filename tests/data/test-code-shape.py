@@ -65,7 +65,7 @@ ENGINE = 'src/engine'
 TOP = ('ferry-job', 'ferry-queue', 'ferry-engine', 'ferry-unfinished')
 VOCABULARY = ('ferry-enums', 'ferry-enum-types', 'ferry-error', 'ferry-types', 'ferry-progress',
               'ferry-failure', 'ferry-device', 'ferry-conflict-request', 'ferry-answer',
-              'ferry-unsupported')
+              'ferry-unsupported', 'ferry-format')
 ROOMS = {'run': 1, 'plan': 2, 'tree': 2, 'data': 3, 'sys': 4}
 TOP_LEVEL = 0
 

@@ -12,6 +12,7 @@
 
 #include "ferry-block-facts.h"
 #include "ferry-error.h"
+#include "ferry-format.h"
 #include "ferry-fs.h"
 #include "ferry-plan.h"
 #include "ferry-trash.h"
@@ -475,8 +476,8 @@ ferry_plan_check_space (FerryPlan *plan, const FerryTreeTotals *totals, GError *
   if (fstatvfs (plan->dst_fd, &vfs) == 0 && vfs.f_files > 0 && totals->files > vfs.f_favail)
     {
       g_autofree char *display = ferry_path_display (plan->dst_path);
-      g_autofree char *wanted = g_strdup_printf ("%" G_GUINT64_FORMAT, totals->files);
-      g_autofree char *room = g_strdup_printf ("%" G_GUINT64_FORMAT, (guint64) vfs.f_favail);
+      g_autofree char *wanted = ferry_format_count (totals->files);
+      g_autofree char *room = ferry_format_count (vfs.f_favail);
       g_set_error (error, FERRY_ERROR, FERRY_ERROR_NOT_ENOUGH_SPACE,
                    /* Translators: the number of files and folders to copy, the
                     * destination folder, and how many more its filesystem can

@@ -7,6 +7,7 @@
 
 #include "ferry-copy-target.h"
 #include "ferry-error.h"
+#include "ferry-format.h"
 #include "ferry-fs-id.h"
 #include "ferry-fs-rules.h"
 #include "ferry-fs.h"
@@ -311,8 +312,9 @@ check_partial (FerryRun *self, GError **error)
 
   if (n == 0)
     return TRUE;
-  /* Numbers go in as text: xgettext cannot see through G_GUINT64_FORMAT. */
-  count = g_strdup_printf ("%" G_GUINT64_FORMAT, n);
+  /* Numbers go in as text, grouped as the locale writes them ("1,200");
+   * xgettext cannot see through G_GUINT64_FORMAT either. */
+  count = ferry_format_count (n);
   g_set_error (error, FERRY_ERROR, FERRY_ERROR_PARTIAL,
                /* Translators: %s is a number of files and folders */
                g_dngettext (GETTEXT_PACKAGE, "%s item could not be copied",
@@ -405,7 +407,7 @@ static gboolean
 refuse_unsupported (FerryRun *self, FerryUnsupportedReport *report, GError **error)
 {
   guint n = ferry_unsupported_report_get_items (report)->len;
-  g_autofree char *count = g_strdup_printf ("%u", n);
+  g_autofree char *count = ferry_format_count (n);
 
   if (ferry_unsupported_report_get_action (report) == FERRY_UNSUPPORTED_ACTION_CANCEL
       || ferry_control_is_cancelled (self->control))

@@ -8,6 +8,7 @@
 
 #include "ferry-continue.h"
 #include "ferry-error.h"
+#include "ferry-format.h"
 #include "ferry-free-name.h"
 #include "ferry-fs.h"
 #include "ferry-preflight.h"
@@ -544,8 +545,8 @@ static gboolean
 refuse_crowded (FerryPreflight *self, const char *path, guint64 entries, GError **error)
 {
   g_autofree char *display = ferry_path_display (path);
-  g_autofree char *wanted = g_strdup_printf ("%" G_GUINT64_FORMAT, entries);
-  g_autofree char *room = g_strdup_printf ("%u", self->rules.folder_entries);
+  g_autofree char *wanted = ferry_format_count (entries);
+  g_autofree char *room = ferry_format_count (self->rules.folder_entries);
 
   g_set_error (error, FERRY_ERROR, FERRY_ERROR_NOT_ENOUGH_SPACE,
                /* Translators: a folder; the entries the copy would give it; FAT32; the
@@ -582,8 +583,8 @@ ferry_preflight_check_folders (FerryPreflight *self, const char *dst_path, GErro
   if (!self->top_is_fat_root)
     return refuse_crowded (self, dst_path, self->top_entries, error);
   display = ferry_path_display (dst_path);
-  room = g_strdup_printf ("%u", self->top_limit);
-  wanted = g_strdup_printf ("%" G_GUINT64_FORMAT, self->top_entries);
+  room = ferry_format_count (self->top_limit);
+  wanted = ferry_format_count (self->top_entries);
   g_set_error (error, FERRY_ERROR, FERRY_ERROR_NOT_ENOUGH_SPACE,
                /* Translators: the drive's top folder; the entries it holds and those the copy
                 * would need there (a long name takes several), like "The top folder of
