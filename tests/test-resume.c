@@ -1107,6 +1107,41 @@ test_other_stick_same_label (Fixture *f, gconstpointer data)
   g_assert_nonnull (kept);
 }
 
+/* A transfer cut short on a drive with no label, pulled out: listed as
+ * not plugged in, and refused by --resume ID, which names the drive by
+ * the folder the transfer went to, where it said "“?” is not plugged in". */
+static void
+test_no_label_unplugged (Fixture *f, gconstpointer data)
+{
+  g_autofree char *folder = g_build_filename (f->scratch, "1A2B-3C4D", NULL);
+  g_autofree char *journal = g_build_filename (f->state, "ferry", "0123456789abcdef.journal", NULL);
+  g_autofree char *text = NULL;
+  g_autofree char *out = NULL;
+  g_autofree char *err = NULL;
+  g_autofree char *listed = NULL;
+  g_autofree char *refused = NULL;
+  struct stat st;
+
+  /* A folder where the drive was mounted, now on another filesystem. */
+  ferry_test_make_dirs (folder);
+  g_assert_cmpint (stat (folder, &st), ==, 0);
+  text = g_strdup_printf ("[transfer]\nsources=%s;\ndestination=%s\nfs-dev=%" G_GUINT64_FORMAT
+                          "\nbytes-total=3000000000\nbytes-durable=1200000000\n",
+                          f->src, folder, (guint64) st.st_dev + 1);
+  ferry_test_make_dirs (ferry_test_path (f->state, "ferry", NULL));
+  ferry_test_write_text (journal, text);
+
+  g_assert_cmpint (run_resume_full (NULL, &out, NULL), ==, 0);
+  listed = g_strdup_printf ("0123456789abcdef  1.2\u00a0GB of 3.0\u00a0GB  → %s (not plugged in)\n",
+                            folder);
+  g_assert_cmpstr (out, ==, listed);
+  g_assert_cmpint (run_resume ("0123456789abcdef", &err), ==, 1);
+  refused = g_strdup_printf ("ferry-copy: The drive of “%s” is not plugged in\n", folder);
+  g_assert_cmpstr (err, ==, refused);
+  g_assert_cmpuint (ferry_test_count_entries (folder), ==, 0);
+  g_assert_true (g_file_test (journal, G_FILE_TEST_EXISTS));
+}
+
 /* A save killed between writing the journal's new text and renaming it
  * leaves "ID.journal.XXXXXX"; listing the journals removes one that is a
  * minute old, and leaves one being written now. */
@@ -1165,6 +1200,7 @@ main (int argc, char **argv)
   ADD ("/resume/moved-mount/by-id", test_moved_mount_by_id);
   ADD ("/resume/moved-mount/same-command", test_moved_mount_same_command);
   ADD ("/resume/stale-saves-removed", test_stale_saves_removed);
+  ADD ("/resume/no-label-unplugged", test_no_label_unplugged);
   ADD ("/resume/carried-in-json", test_carried_in_json);
 #undef ADD
   return g_test_run ();

@@ -54,6 +54,23 @@ list_unfinished (void)
   return FERRY_CLI_EXIT_OK;
 }
 
+/* Why a transfer cannot go on: its drive is not plugged in, named by its
+ * label, or, one with no label, by the folder the transfer went to. */
+static char *
+describe_absent (FerryUnfinished *unfinished)
+{
+  const char *label = ferry_unfinished_get_label (unfinished);
+  g_autofree char *folder = NULL;
+
+  if (label != NULL)
+    return g_strdup_printf (_ ("“%s” is not plugged in"), label);
+  folder = g_filename_display_name (ferry_unfinished_get_destination (unfinished));
+  /* TRANSLATORS: the folder a transfer cut short was copying to, on a
+   * drive with no name: "The drive of “/media/me/1A2B-3C4D” is not
+   * plugged in" */
+  return g_strdup_printf (_ ("The drive of “%s” is not plugged in"), folder);
+}
+
 static FerryCliExit
 run_one (FerryUnfinished *unfinished, const FerryCliOptions *options)
 {
@@ -62,9 +79,8 @@ run_one (FerryUnfinished *unfinished, const FerryCliOptions *options)
 
   if (!ferry_unfinished_is_present (unfinished))
     {
-      const char *label = ferry_unfinished_get_label (unfinished);
-      g_autofree char *message
-          = g_strdup_printf (_ ("“%s” is not plugged in"), label != NULL ? label : "?");
+      g_autofree char *message = describe_absent (unfinished);
+
       ferry_cli_print_error (message);
       return FERRY_CLI_EXIT_FAILED;
     }
