@@ -2,12 +2,25 @@
 #include "config.h"
 
 #include <gdk/x11/gdkx.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "ferry-test-ui.h"
 
 #include "ferry-destination-row.h"
 #include "ferry-test-util.h"
+
+/* The journals' folder this program made for itself, removed when it
+ * ends normally; after a failure (g_error() aborts) it stays in the
+ * scratch folder, to be looked at. */
+static char *own_state_dir;
+
+static void
+remove_own_state_dir (void)
+{
+  ferry_test_remove_tree (own_state_dir);
+  g_clear_pointer (&own_state_dir, g_free);
+}
 
 void
 ferry_test_ui_init (int *argc, char ***argv)
@@ -21,8 +34,9 @@ ferry_test_ui_init (int *argc, char ***argv)
    * chose its own folder keeps it. */
   if (g_strcmp0 (g_getenv ("XDG_STATE_HOME"), g_getenv ("FERRY_TEST_STATE_HOME")) == 0)
     {
-      g_autofree char *state = ferry_test_scratch_new ("state");
-      g_setenv ("XDG_STATE_HOME", state, TRUE);
+      own_state_dir = ferry_test_scratch_new ("state");
+      g_setenv ("XDG_STATE_HOME", own_state_dir, TRUE);
+      atexit (remove_own_state_dir);
     }
   gtk_test_init (argc, argv, NULL);
   adw_init ();
