@@ -1057,9 +1057,9 @@ test_conflict_same_content (Fixture *f, gconstpointer style)
   g_assert_cmpuint (n_same, ==, 1);
 }
 
-/* Counts of items, as the bar and ferry-copy write them: grouped by
- * threes as the locale says ("60,000 items" in English, "60.000" in
- * Spanish), not at all in the C locale the tests run in. */
+/* Counts of items, as the bar and ferry-copy write them: grouped as the
+ * locale says ("60,000 items" in English, "60.000" in Spanish, "1,23,456"
+ * in India), not at all in the C locale the tests run in. */
 static void
 test_counts_grouped (void)
 {
@@ -1067,21 +1067,29 @@ test_counts_grouped (void)
   {
     guint64 count;
     const char *separator;
+    const char *grouping;
     const char *expected;
   } cases[] = {
-    { 0, ",", "0" },
-    { 999, ",", "999" },
-    { 1000, ",", "1,000" },
-    { 60000, ",", "60,000" },
-    { 1234567, ".", "1.234.567" },
-    { 1234567, "\u202f", "1\u202f234\u202f567" },
-    { 1234567, "", "1234567" },
-    { G_MAXUINT64, ",", "18,446,744,073,709,551,615" },
+    { 0, ",", "\3", "0" },
+    { 999, ",", "\3", "999" },
+    { 1000, ",", "\3", "1,000" },
+    { 60000, ",", "\3", "60,000" },
+    { 1234567, ".", "\3", "1.234.567" },
+    { 1234567, "\u202f", "\3", "1\u202f234\u202f567" },
+    { G_MAXUINT64, ",", "\3", "18,446,744,073,709,551,615" },
+    /* the last size repeats: lakhs and crores */
+    { 123456789, ",", "\3\2", "12,34,56,789" },
+    /* CHAR_MAX: no more groups after the first */
+    { 123456789, ",", "\3\177", "123456,789" },
+    /* what the C locale gives: no groups */
+    { 1234567, "", "", "1234567" },
+    { 1234567, ",", "", "1234567" },
   };
 
   for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
     {
-      g_autofree char *text = ferry_format_count_grouped (cases[i].count, cases[i].separator);
+      g_autofree char *text
+          = ferry_format_count_grouped (cases[i].count, cases[i].separator, cases[i].grouping);
 
       g_assert_cmpstr (text, ==, cases[i].expected);
     }

@@ -2,6 +2,7 @@
 #include "config.h"
 
 #include <langinfo.h>
+#include <limits.h>
 #include <string.h>
 
 #include "ferry-format.h"
@@ -9,21 +10,34 @@
 /**
  * ferry_format_count_grouped:
  * @count: a number of files, folders or items
- * @separator: what goes between groups of three digits ("," or "."), or
- *   "" for none
+ * @separator: what goes between groups of digits ("," or "."), or ""
+ * @grouping: the sizes of the groups from the right, as the C library
+ *   gives them: "\3" for thousands ("60,000"), "\3\2" for Indian
+ *   grouping ("1,23,456"); the last size repeats, and "" or CHAR_MAX
+ *   groups no further
  *
- * Returns: @count in digits, grouped: "60,000".
+ * Returns: @count in digits, grouped.
  */
 char *
-ferry_format_count_grouped (guint64 count, const char *separator)
+ferry_format_count_grouped (guint64 count, const char *separator, const char *grouping)
 {
   g_autofree char *digits = g_strdup_printf ("%" G_GUINT64_FORMAT, count);
   size_t n = strlen (digits);
-  GString *out = g_string_sized_new (n + n / 3 * strlen (separator));
+  g_autofree gboolean *cut_before = g_new0 (gboolean, n + 1);
+  size_t end = n;
+  GString *out = g_string_new (NULL);
 
+  /* Where the separators go, counted from the units up. */
+  for (const char *g = grouping; *g > 0 && *g != CHAR_MAX && (size_t) *g < end;)
+    {
+      end -= (size_t) *g;
+      cut_before[end] = TRUE;
+      if (g[1] != '\0')
+        g++;
+    }
   for (size_t i = 0; i < n; i++)
     {
-      if (i > 0 && (n - i) % 3 == 0)
+      if (cut_before[i])
         g_string_append (out, separator);
       g_string_append_c (out, digits[i]);
     }
@@ -41,5 +55,5 @@ ferry_format_count_grouped (guint64 count, const char *separator)
 char *
 ferry_format_count (guint64 count)
 {
-  return ferry_format_count_grouped (count, nl_langinfo (THOUSEP));
+  return ferry_format_count_grouped (count, nl_langinfo (THOUSEP), nl_langinfo (GROUPING));
 }

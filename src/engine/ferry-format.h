@@ -6,6 +6,6 @@
 G_BEGIN_DECLS
 
 char *ferry_format_count (guint64 count);
-char *ferry_format_count_grouped (guint64 count, const char *separator);
+char *ferry_format_count_grouped (guint64 count, const char *separator, const char *grouping);
 
 G_END_DECLS
