@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "ferry-format.h"
+#include "ferry-time-left.h"
 #include "ferry-test-stick.h"
 #include "ferry-test-ui.h"
 #include "ferry-test-util.h"
@@ -1101,6 +1102,41 @@ test_counts_grouped (void)
   }
 }
 
+/* The time left, in words, from seconds to hours: a 64 GB copy to a
+ * 10 MB/s stick said "107 minutes left". */
+static void
+test_time_left (void)
+{
+  const struct
+  {
+    double seconds;
+    const char *expected;
+  } cases[] = {
+    { 0, "1 second left" },
+    { 11.2, "12 seconds left" },
+    { 59.5, "60 seconds left" },
+    { 60, "2 minutes left" },
+    { 150, "3 minutes left" },
+    { 3539, "59 minutes left" },
+    { 3540, "1 hour left" },
+    { 6400, "1 hour 47 minutes left" },
+    { 6420, "1 hour 48 minutes left" },
+    { 7140, "2 hours left" },
+    { 7200, "2 hours 1 minute left" },
+    { 17939, "4 hours 59 minutes left" },
+    { 17940, "about 5 hours left" },
+    { 23000, "about 6 hours left" },
+    { 90000, "about 25 hours left" },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autofree char *text = ferry_time_left_text (cases[i].seconds);
+
+      g_assert_cmpstr (text, ==, cases[i].expected);
+    }
+}
+
 int
 main (int argc, char **argv)
 {
@@ -1135,6 +1171,7 @@ main (int argc, char **argv)
   ADD ("/ui-words/conflict/same-content", test_conflict_same_content, FALSE);
 #undef ADD
   g_test_add_func ("/ui-words/counts-grouped", test_counts_grouped);
+  g_test_add_func ("/ui-words/time-left", test_time_left);
   status = g_test_run ();
   ferry_test_remove_tree (cache);
   return status;

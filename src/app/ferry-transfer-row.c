@@ -4,6 +4,7 @@
 #include <glib/gi18n.h>
 
 #include "ferry-format.h"
+#include "ferry-time-left.h"
 #include "ferry-transfer-row.h"
 #include "ferry-unsupported-text.h"
 
@@ -95,6 +96,7 @@ static char *
 format_rate_and_time (const FerryProgress *p)
 {
   g_autofree char *rate = NULL;
+  g_autofree char *left = NULL;
 
   if (p->rate <= 0)
     return g_strdup ("");
@@ -103,16 +105,11 @@ format_rate_and_time (const FerryProgress *p)
     /* TRANSLATORS: a transfer rate, added after the items copied, like
      * "3 of 12 items · 38.2 MB/s"; keep the spaces and the dot */
     return g_strdup_printf (_ (" · %s/s"), rate);
-  if (p->eta < 60)
-    /* TRANSLATORS: a transfer rate and the time left, added after the items
-     * copied, like "3 of 12 items · 38.2 MB/s · 12 seconds left" */
-    return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, " · %s/s · %u second left",
-                                         " · %s/s · %u seconds left", (guint) p->eta + 1),
-                            rate, (guint) p->eta + 1);
-  /* TRANSLATORS: like "3 of 12 items · 38.2 MB/s · 3 minutes left" */
-  return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, " · %s/s · %u minute left",
-                                       " · %s/s · %u minutes left", (guint) (p->eta / 60) + 1),
-                          rate, (guint) (p->eta / 60) + 1);
+  left = ferry_time_left_text (p->eta);
+  /* TRANSLATORS: a transfer rate and the time left, added after the items
+   * copied, like "3 of 12 items · 38.2 MB/s · 12 seconds left"; keep the
+   * spaces and the dots */
+  return g_strdup_printf (_ (" · %s/s · %s"), rate, left);
 }
 
 /* "3 of 12 items", and "3 of 12 items…" while the total still grows. The
