@@ -36,13 +36,16 @@ hours_and_minutes_left (guint hours, guint minutes)
 char *
 ferry_time_left_text (double seconds)
 {
+  guint whole_seconds = (guint) seconds + ((double) (guint) seconds < seconds ? 1 : 0);
   guint whole_minutes;
 
-  if (seconds < 60)
-    return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u second left", "%u seconds left",
-                                         (guint) seconds + 1),
-                            (guint) seconds + 1);
-  whole_minutes = (guint) (seconds / 60) + 1;
+  whole_seconds = MAX (whole_seconds, 1);
+  whole_minutes = (whole_seconds + 59) / 60;
+
+  if (whole_seconds < 60)
+    return g_strdup_printf (
+        g_dngettext (GETTEXT_PACKAGE, "%u second left", "%u seconds left", whole_seconds),
+        whole_seconds);
   if (whole_minutes < 60)
     return g_strdup_printf (
         g_dngettext (GETTEXT_PACKAGE, "%u minute left", "%u minutes left", whole_minutes),
