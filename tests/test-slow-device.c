@@ -1687,6 +1687,60 @@ assert_named_files_whole (FerryTestStick *stick, const char *tree, const char *c
   g_test_message ("%u files kept their names", named);
 }
 
+/* Where each thread of process @pid waits (its name, wchan and, as
+ * root, kernel stack), into the test's log. */
+static void
+log_threads_of (const char *pid)
+{
+  g_autofree char *tasks = g_build_filename ("/proc", pid, "task", NULL);
+  g_autoptr (GDir) dir = g_dir_open (tasks, 0, NULL);
+  g_autofree char *cmdline = NULL;
+  const char *tid;
+
+  g_file_get_contents (ferry_test_path ("/proc", pid, "cmdline", NULL), &cmdline, NULL, NULL);
+  g_test_message ("process %s (%s):", pid, cmdline != NULL ? cmdline : "?");
+  while (dir != NULL && (tid = g_dir_read_name (dir)) != NULL)
+    {
+      g_autofree char *comm = NULL;
+      g_autofree char *wchan = NULL;
+      g_autofree char *stack = NULL;
+
+      g_file_get_contents (ferry_test_path (tasks, tid, "comm", NULL), &comm, NULL, NULL);
+      g_file_get_contents (ferry_test_path (tasks, tid, "wchan", NULL), &wchan, NULL, NULL);
+      g_file_get_contents (ferry_test_path (tasks, tid, "stack", NULL), &stack, NULL, NULL);
+      g_test_message ("  thread %s %s waits in %s\n%s", tid, comm != NULL ? g_strstrip (comm) : "?",
+                      wchan != NULL ? wchan : "?", stack != NULL ? stack : "");
+    }
+}
+
+/* A cancel not answered in time: where this process's threads and the
+ * stick's own (its FUSE daemons, named by its work folder) wait, so
+ * that a run that fails says why. */
+static void
+log_where_cancel_waits (const char *workdir)
+{
+  g_autoptr (GDir) proc = g_dir_open ("/proc", 0, NULL);
+  g_autofree char *self = g_strdup_printf ("%d", (int) getpid ());
+  const char *pid;
+
+  log_threads_of (self);
+  while (proc != NULL && (pid = g_dir_read_name (proc)) != NULL)
+    {
+      g_autofree char *cmdline = NULL;
+      gsize length = 0;
+
+      if (!g_ascii_isdigit (pid[0]) || g_str_equal (pid, self)
+          || !g_file_get_contents (ferry_test_path ("/proc", pid, "cmdline", NULL), &cmdline,
+                                   &length, NULL))
+        continue;
+      for (gsize i = 0; i + 1 < length; i++)
+        if (cmdline[i] == '\0')
+          cmdline[i] = ' ';
+      if (strstr (cmdline, workdir) != NULL)
+        log_threads_of (pid);
+    }
+}
+
 static void
 test_cancel_during_sync (gconstpointer data)
 {
@@ -1734,6 +1788,8 @@ test_cancel_during_sync (gconstpointer data)
     ferry_test_spin (1);
   answer = g_get_monotonic_time () - cancelled_at;
   g_test_message ("cancel answered in %" G_GINT64_FORMAT " ms", answer / 1000);
+  if (answer >= CANCEL_BOUND_USEC)
+    log_where_cancel_waits (workdir);
   /* The sync given up ends once the device writes again. */
   g_assert_true (ferry_test_stick_set_rate (stick, 0, &error));
   while (!w.run.done)
