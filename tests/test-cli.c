@@ -19,6 +19,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "ferry-format.h"
 #include "ferry-test-util.h"
 
 #define EXIT_FAILED      1
@@ -542,6 +543,50 @@ test_plain_copy (Fixture *f, gconstpointer data)
   g_assert_cmpstr (r.err, ==, "");
   g_assert_cmpuint (ferry_test_count_temp_files (f->dst), ==, 0);
   ferry_test_assert_trees_equal (tree, copy, FERRY_TEST_COMPARE_ALL);
+}
+
+/* Counts of items, as the bar and ferry-copy write them: grouped as the
+ * locale says ("60,000 items" in English, "60.000" in Spanish, "1,23,456"
+ * in India), not at all in the C locale the tests run in. */
+static void
+test_counts_grouped (void)
+{
+  const struct
+  {
+    guint64 count;
+    const char *separator;
+    const char *grouping;
+    const char *expected;
+  } cases[] = {
+    { 0, ",", "\3", "0" },
+    { 999, ",", "\3", "999" },
+    { 1000, ",", "\3", "1,000" },
+    { 60000, ",", "\3", "60,000" },
+    { 1234567, ".", "\3", "1.234.567" },
+    { 1234567, "\u202f", "\3", "1\u202f234\u202f567" },
+    { G_MAXUINT64, ",", "\3", "18,446,744,073,709,551,615" },
+    /* the last size repeats: lakhs and crores */
+    { 123456789, ",", "\3\2", "12,34,56,789" },
+    /* CHAR_MAX: no more groups after the first */
+    { 123456789, ",", "\3\177", "123456,789" },
+    /* what the C locale gives: no groups */
+    { 1234567, "", "", "1234567" },
+    { 1234567, ",", "", "1234567" },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autofree char *text
+          = ferry_format_count_grouped (cases[i].count, cases[i].separator, cases[i].grouping);
+
+      g_assert_cmpstr (text, ==, cases[i].expected);
+    }
+  /* The locale the tests run in (C.UTF-8) groups nothing. */
+  {
+    g_autofree char *text = ferry_format_count (60000);
+
+    g_assert_cmpstr (text, ==, "60000");
+  }
 }
 
 /* With the bar, the copy ends with what it did and how long it took, in
@@ -1417,6 +1462,7 @@ main (int argc, char **argv)
   ADD ("/cli/plain-copy", test_plain_copy, NULL);
   ADD ("/cli/many-sources", test_many_sources, NULL);
   ADD ("/cli/summary", test_summary, NULL);
+  g_test_add_func ("/cli/counts-grouped", test_counts_grouped);
   ADD ("/cli/verify", test_verify, NULL);
   ADD ("/cli/no-preserve", test_no_preserve, NULL);
   ADD ("/cli/leading-dash", test_leading_dash, NULL);

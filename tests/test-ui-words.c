@@ -10,7 +10,6 @@
 #include <math.h>
 #include <string.h>
 
-#include "ferry-format.h"
 #include "ferry-time-left.h"
 #include "ferry-test-stick.h"
 #include "ferry-test-ui.h"
@@ -1058,50 +1057,6 @@ test_conflict_same_content (Fixture *f, gconstpointer style)
   g_assert_cmpuint (n_same, ==, 1);
 }
 
-/* Counts of items, as the bar and ferry-copy write them: grouped as the
- * locale says ("60,000 items" in English, "60.000" in Spanish, "1,23,456"
- * in India), not at all in the C locale the tests run in. */
-static void
-test_counts_grouped (void)
-{
-  const struct
-  {
-    guint64 count;
-    const char *separator;
-    const char *grouping;
-    const char *expected;
-  } cases[] = {
-    { 0, ",", "\3", "0" },
-    { 999, ",", "\3", "999" },
-    { 1000, ",", "\3", "1,000" },
-    { 60000, ",", "\3", "60,000" },
-    { 1234567, ".", "\3", "1.234.567" },
-    { 1234567, "\u202f", "\3", "1\u202f234\u202f567" },
-    { G_MAXUINT64, ",", "\3", "18,446,744,073,709,551,615" },
-    /* the last size repeats: lakhs and crores */
-    { 123456789, ",", "\3\2", "12,34,56,789" },
-    /* CHAR_MAX: no more groups after the first */
-    { 123456789, ",", "\3\177", "123456,789" },
-    /* what the C locale gives: no groups */
-    { 1234567, "", "", "1234567" },
-    { 1234567, ",", "", "1234567" },
-  };
-
-  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
-    {
-      g_autofree char *text
-          = ferry_format_count_grouped (cases[i].count, cases[i].separator, cases[i].grouping);
-
-      g_assert_cmpstr (text, ==, cases[i].expected);
-    }
-  /* The locale the tests run in (C.UTF-8) groups nothing. */
-  {
-    g_autofree char *text = ferry_format_count (60000);
-
-    g_assert_cmpstr (text, ==, "60000");
-  }
-}
-
 /* The time left, in words, from seconds to hours: a 64 GB copy to a
  * 10 MB/s stick said "107 minutes left". */
 static void
@@ -1174,7 +1129,6 @@ main (int argc, char **argv)
   ADD ("/ui-words/conflict/rename", test_conflict_rename, FALSE);
   ADD ("/ui-words/conflict/same-content", test_conflict_same_content, FALSE);
 #undef ADD
-  g_test_add_func ("/ui-words/counts-grouped", test_counts_grouped);
   g_test_add_func ("/ui-words/time-left", test_time_left);
   status = g_test_run ();
   ferry_test_remove_tree (cache);

@@ -36,11 +36,10 @@ hours_and_minutes_left (guint hours, guint minutes)
 char *
 ferry_time_left_text (double seconds)
 {
-  guint whole_seconds = (guint) seconds + ((double) (guint) seconds < seconds ? 1 : 0);
-  guint whole_minutes;
-
-  whole_seconds = MAX (whole_seconds, 1);
-  whole_minutes = (whole_seconds + 59) / 60;
+  /* rounded up, without libm's ceil() */
+  guint whole_seconds = MAX ((guint) seconds + ((guint) seconds < seconds), 1);
+  guint whole_minutes = (whole_seconds + 59) / 60;
+  guint hours = (guint) (seconds / 3600 + 0.5);
 
   if (whole_seconds < 60)
     return g_strdup_printf (
@@ -53,7 +52,6 @@ ferry_time_left_text (double seconds)
   if (whole_minutes < HOURS_ONLY_FROM * 60)
     return hours_and_minutes_left (whole_minutes / 60, whole_minutes % 60);
   /* TRANSLATORS: a long estimate, rounded to the hour: "about 6 hours left" */
-  return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "about %u hour left",
-                                       "about %u hours left", (guint) (seconds / 3600 + 0.5)),
-                          (guint) (seconds / 3600 + 0.5));
+  return g_strdup_printf (
+      g_dngettext (GETTEXT_PACKAGE, "about %u hour left", "about %u hours left", hours), hours);
 }

@@ -182,35 +182,35 @@ ferry_unsupported_text_summary (FerryUnsupportedReport *report)
   guint n = ferry_unsupported_report_get_items (report)->len;
   guint adapted = 0;
   g_autofree char *head = NULL;
-  g_autofree char *count = NULL;
+  g_autofree char *done = NULL;
+  g_autofree char *skipped = NULL;
 
   if (action != FERRY_UNSUPPORTED_ACTION_ADAPT && action != FERRY_UNSUPPORTED_ACTION_SKIP)
     return NULL;
   if (action == FERRY_UNSUPPORTED_ACTION_ADAPT)
     adapted = ferry_unsupported_report_count_adaptable (report);
-  count = ferry_format_count (adapted == 0 ? n : adapted);
+  skipped = ferry_format_count (n - adapted);
   if (adapted == 0)
     return g_strdup_printf (
         /* TRANSLATORS: "3 items skipped for FAT32": the drive could not store them */
         g_dngettext (GETTEXT_PACKAGE, "%s item skipped for %s", "%s items skipped for %s", n),
-        count, fs);
+        skipped, fs);
+  done = ferry_format_count (adapted);
   if (only_renamed (report))
     head = g_strdup_printf (
         /* TRANSLATORS: "2 items renamed for exFAT" */
         g_dngettext (GETTEXT_PACKAGE, "%s item renamed for %s", "%s items renamed for %s", adapted),
-        count, fs);
+        done, fs);
   else
     head = g_strdup_printf (
         /* TRANSLATORS: "2 items adapted for exFAT": renamed, or links copied as their files */
         g_dngettext (GETTEXT_PACKAGE, "%s item adapted for %s", "%s items adapted for %s", adapted),
-        count, fs);
+        done, fs);
   if (adapted == n)
     return g_steal_pointer (&head);
-  g_free (count);
-  count = ferry_format_count (n - adapted);
   return g_strdup_printf (
       /* TRANSLATORS: what was adapted, then how many items were skipped:
        * "2 items renamed for exFAT, 1 skipped" */
       g_dngettext (GETTEXT_PACKAGE, "%s, %s skipped", "%s, %s skipped", n - adapted), head,
-      count);
+      skipped);
 }

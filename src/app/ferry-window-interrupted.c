@@ -72,11 +72,10 @@ new_button (FerryWindow *self, const char *label, GCallback clicked, gboolean su
 }
 
 /* Where the transfer went, as the drive list names it ("STICK › photos")
- * while its own filesystem is plugged in; else the folder's path. */
+ * while its own filesystem is @present; else the folder's path. */
 static char *
-describe_destination (FerryWindow *self, FerryUnfinished *unfinished)
+describe_destination (FerryWindow *self, FerryUnfinished *unfinished, gboolean present)
 {
-  gboolean present = ferry_unfinished_is_present (unfinished);
   const char *path = ferry_unfinished_get_destination (unfinished);
   g_autoptr (GFile) folder = g_file_new_for_path (path);
   g_autoptr (FerryDestination) destination = NULL;
@@ -119,28 +118,31 @@ new_unplugged_hint (FerryUnfinished *unfinished)
 
 /* The folder the transfer went to, below why Resume waits, if it does. */
 static char *
-new_subtitle (FerryWindow *self, FerryUnfinished *unfinished)
+new_subtitle (FerryWindow *self, FerryUnfinished *unfinished, gboolean present)
 {
-  g_autofree char *where = describe_destination (self, unfinished);
+  g_autofree char *where = describe_destination (self, unfinished, present);
   g_autofree char *hint = NULL;
 
-  if (ferry_unfinished_is_present (unfinished))
+  if (present)
     return g_markup_escape_text (where, -1);
   hint = new_unplugged_hint (unfinished);
   return g_markup_printf_escaped ("%s\n%s", hint, where);
 }
 
+/* Whether the drive is there is asked once a row: each asking reads the
+ * filesystem. */
 static GtkWidget *
 new_row (FerryWindow *self, FerryUnfinished *unfinished)
 {
+  gboolean present = ferry_unfinished_is_present (unfinished);
   g_autofree char *title = new_title (unfinished);
-  g_autofree char *subtitle = new_subtitle (self, unfinished);
+  g_autofree char *subtitle = new_subtitle (self, unfinished, present);
   GtkWidget *row = adw_action_row_new ();
   GtkWidget *resume = new_button (self, _ ("_Resume"), G_CALLBACK (on_resume_clicked), TRUE);
 
   adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), title);
   adw_action_row_set_subtitle (ADW_ACTION_ROW (row), subtitle);
-  gtk_widget_set_sensitive (resume, ferry_unfinished_is_present (unfinished));
+  gtk_widget_set_sensitive (resume, present);
   adw_action_row_add_suffix (ADW_ACTION_ROW (row), resume);
   adw_action_row_add_suffix (
       ADW_ACTION_ROW (row), new_button (self, _ ("_Discard"), G_CALLBACK (on_discard_clicked), FALSE));
