@@ -40,6 +40,9 @@ ferry_test_ui_init (int *argc, char ***argv)
     }
   gtk_test_init (argc, argv, NULL);
   adw_init ();
+  if (g_getenv ("FERRY_TEST_ICON_DIR") != NULL)
+    gtk_icon_theme_add_search_path (gtk_icon_theme_get_for_display (gdk_display_get_default ()),
+                                    g_getenv ("FERRY_TEST_ICON_DIR"));
   ferry_test_ui_load_app_style ();
 }
 

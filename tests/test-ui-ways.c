@@ -587,6 +587,29 @@ test_shortcuts_window (Fixture *f, gconstpointer data)
     }
 }
 
+/* Main menu ▸ About Ferry: the window opens over Ferry's, with the
+ * project's pages, and credits no translator in English (an untranslated
+ * "translator-credits" given to it was a critical warning, which ends
+ * a program run with G_DEBUG=fatal-criticals). */
+static void
+test_about (Fixture *f, gconstpointer data)
+{
+  AdwAboutWindow *about;
+
+  g_action_group_activate_action (G_ACTION_GROUP (app), "about", NULL);
+  about = ADW_ABOUT_WINDOW (wait_for_window_of_type (f, ADW_TYPE_ABOUT_WINDOW));
+  g_assert_true (gtk_window_get_transient_for (GTK_WINDOW (about)) == GTK_WINDOW (f->window));
+  g_assert_cmpstr (adw_about_window_get_application_name (about), ==, "Ferry");
+  g_assert_cmpstr (adw_about_window_get_version (about), ==, PACKAGE_VERSION);
+  g_assert_cmpstr (adw_about_window_get_website (about), ==, "https://github.com/ferrycopy/ferry");
+  g_assert_cmpstr (adw_about_window_get_issue_url (about), ==,
+                   "https://github.com/ferrycopy/ferry/issues");
+  g_assert_cmpstr (adw_about_window_get_translator_credits (about), ==, NULL);
+  save_dialog_screenshot (GTK_WINDOW (about), "about.png");
+  gtk_window_close (GTK_WINDOW (about));
+  ferry_test_ui_wait (200);
+}
+
 static FerryJob *
 only_job (Fixture *f)
 {
@@ -1016,6 +1039,7 @@ main (int argc, char **argv)
   ADD ("/ui-ways/add-files-without-drive", test_add_files_without_drive);
   ADD ("/ui-ways/paste-text", test_paste_text);
   ADD ("/ui-ways/shortcuts-window", test_shortcuts_window);
+  ADD ("/ui-ways/about", test_about);
   ADD ("/ui-ways/quit-asks", test_quit_asks);
   ADD ("/ui-ways/remembers-size", test_remembers_size);
   ADD ("/ui-ways/clear-recent-folders", test_clear_recent_folders);

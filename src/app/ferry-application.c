@@ -209,13 +209,20 @@ about_activated (GSimpleAction *action, GVariant *parameter, gpointer user_data)
   const char *developers[] = { _ ("Ferry developers"), NULL };
   /* Translators: your names, one per line, shown in the About window */
   const char *translators = _ ("translator-credits");
+  AdwAboutWindow *about = ADW_ABOUT_WINDOW (adw_about_window_new ());
 
-  adw_show_about_window (
-      gtk_application_get_active_window (GTK_APPLICATION (user_data)), "application-name",
-      _ ("Ferry"), "application-icon", APPLICATION_ID, "developer-name", _ ("Ferry developers"),
-      "version", PACKAGE_VERSION, "comments", _ ("Copy files to drives, safely and fast"),
-      "license-type", GTK_LICENSE_GPL_3_0, "developers", developers, "translator-credits",
-      g_strcmp0 (translators, "translator-credits") != 0 ? translators : NULL, NULL);
+  g_object_set (about, "application-name", _ ("Ferry"), "application-icon", APPLICATION_ID,
+                "developer-name", _ ("Ferry developers"), "version", PACKAGE_VERSION, "comments",
+                _ ("Copy files to drives, safely and fast"), "license-type", GTK_LICENSE_GPL_3_0,
+                "developers", developers, "website", FERRY_WEBSITE, "issue-url",
+                FERRY_WEBSITE "/issues", NULL);
+  /* Untranslated, the msgid itself comes back: no credits then (the
+   * property takes no NULL). */
+  if (g_strcmp0 (translators, "translator-credits") != 0)
+    adw_about_window_set_translator_credits (about, translators);
+  gtk_window_set_transient_for (GTK_WINDOW (about),
+                                gtk_application_get_active_window (GTK_APPLICATION (user_data)));
+  gtk_window_present (GTK_WINDOW (about));
 }
 
 /* app.quit (Ctrl+Q): every window closes as its close button closes it,
