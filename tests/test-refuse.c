@@ -308,6 +308,40 @@ test_into_itself_through_bind_mount (Fixture *f, gconstpointer data)
   check_with_mount (f, bind_source_folder, check_into_itself_through_bind);
 }
 
+static gboolean
+bind_folder_of_source (Fixture *f)
+{
+  g_autofree char *tree = make_small_tree (f->src, "tree");
+  g_autofree char *inside = g_build_filename (tree, "a", NULL);
+
+  return mount_or_skip (inside, f->mnt, NULL, MS_BIND, NULL);
+}
+
+/* f->mnt shows the folder "a" of the source: its ".." is f->mnt's
+ * parent, not the source, so only where each lies in the filesystem
+ * says the one is inside the other. Copied, the folder would meet its
+ * own copy inside itself, again and again. */
+static void
+check_into_itself_through_bind_of_subfolder (Fixture *f)
+{
+  g_autofree char *tree = g_build_filename (f->src, "tree", NULL);
+  g_autofree char *below = g_build_filename (f->mnt, "b", NULL);
+  g_autofree char *new_name = g_build_filename (f->mnt, "copy-of-tree", NULL);
+  const char *sources[] = { tree, NULL };
+  g_autoptr (GError) error = NULL;
+
+  error = assert_refused (sources, f->mnt, f->src, FERRY_ERROR, FERRY_ERROR_INTO_ITSELF, tree);
+  assert_message_names (error, f->mnt);
+  assert_refused_quietly (sources, below, f->src, FERRY_ERROR, FERRY_ERROR_INTO_ITSELF, tree);
+  assert_refused_quietly (sources, new_name, f->src, FERRY_ERROR, FERRY_ERROR_INTO_ITSELF, tree);
+}
+
+static void
+test_into_itself_through_bind_of_subfolder (Fixture *f, gconstpointer data)
+{
+  check_with_mount (f, bind_folder_of_source, check_into_itself_through_bind_of_subfolder);
+}
+
 /* ------------------------------------------------------------------ */
 /* A file onto itself                                                  */
 
@@ -931,6 +965,8 @@ main (int argc, char **argv)
   ADD ("/refuse/into-itself/subtree", test_into_itself_subtree);
   ADD ("/refuse/into-itself/through-symlink", test_into_itself_through_symlink);
   ADD ("/refuse/into-itself/through-bind-mount", test_into_itself_through_bind_mount);
+  ADD ("/refuse/into-itself/through-bind-of-subfolder",
+       test_into_itself_through_bind_of_subfolder);
   ADD ("/refuse/same-file/same-path", test_same_file_same_path);
   ADD ("/refuse/same-file/folder-into-its-parent", test_folder_into_its_parent);
   ADD ("/refuse/same-file/hard-link", test_same_file_hard_link);

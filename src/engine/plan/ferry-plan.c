@@ -215,6 +215,39 @@ is_inside (int folder_fd, const struct stat *st)
   return FALSE;
 }
 
+/* True when @a is @b or a folder below it, comparing whole names. */
+static gboolean
+path_is_within (const char *a, const char *b)
+{
+  size_t len = strlen (b);
+
+  if (strcmp (b, "/") == 0)
+    return TRUE;
+  return strncmp (a, b, len) == 0 && (a[len] == '\0' || a[len] == '/');
+}
+
+/* is_inside() for a destination reached through a bind mount of a folder
+ * of the source: from the mount's root, ".." leads to where it is
+ * mounted, not into the source. The two are compared by where each lies
+ * in their filesystem. */
+static gboolean
+is_inside_through_mount (int folder_fd, const FerrySourceRoot *root)
+{
+  ferry_autofd src_fd = -1;
+  struct stat folder_st, src_st;
+  g_autofree char *folder_path = NULL;
+  g_autofree char *src_path = NULL;
+
+  if (fstat (folder_fd, &folder_st) != 0 || folder_st.st_dev != root->st.st_dev)
+    return FALSE;
+  src_fd = openat (root->parent_fd, root->name, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+  if (src_fd < 0 || fstat (src_fd, &src_st) != 0 || !ferry_stat_same_file (&src_st, &root->st))
+    return FALSE;
+  folder_path = ferry_fs_path_in_filesystem (folder_fd);
+  src_path = ferry_fs_path_in_filesystem (src_fd);
+  return folder_path != NULL && src_path != NULL && path_is_within (folder_path, src_path);
+}
+
 /* A folder opened as itself (its entry ".") is named by its own path. */
 static char *
 root_source_path (const FerrySourceRoot *root)
@@ -230,7 +263,8 @@ check_not_onto_itself (FerryPlan *plan, FerrySourceRoot *root, GError **error)
   g_autofree char *src_path = root_source_path (root);
   struct stat dst_st;
 
-  if (S_ISDIR (root->st.st_mode) && is_inside (plan->dst_fd, &root->st))
+  if (S_ISDIR (root->st.st_mode)
+      && (is_inside (plan->dst_fd, &root->st) || is_inside_through_mount (plan->dst_fd, root)))
     {
       g_autofree char *src = ferry_path_display (src_path);
       g_autofree char *dst = ferry_path_display (plan->dst_path);

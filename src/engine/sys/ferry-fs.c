@@ -523,6 +523,85 @@ find_mount_line (dev_t dev, MountLine *mount)
   return MOUNT_ABSENT;
 }
 
+/* The mount ID of the folder or file @fd, through which it was
+ * reached; FALSE on a kernel that does not say (before Linux 5.8). */
+static gboolean
+get_mount_id (int fd, guint64 *mount_id)
+{
+  struct statx stx;
+
+  if (statx (fd, "", AT_EMPTY_PATH, STATX_MNT_ID, &stx) != 0 || !(stx.stx_mask & STATX_MNT_ID))
+    return FALSE;
+  *mount_id = stx.stx_mnt_id;
+  return TRUE;
+}
+
+/* @path below @mount_point, without the leading "/": "a/b" for
+ * "/mnt/a/b" in "/mnt", "" for the mount point itself; NULL when @path is
+ * not below it. */
+static const char *
+path_below (const char *path, const char *mount_point)
+{
+  size_t len = strlen (mount_point);
+
+  if (strcmp (mount_point, "/") == 0)
+    return path + 1;
+  if (strncmp (path, mount_point, len) != 0 || (path[len] != '/' && path[len] != '\0'))
+    return NULL;
+  return path[len] == '/' ? path + len + 1 : path + len;
+}
+
+/* The mount table's line of mount @mount_id, split in its fields. */
+static GStrv
+find_mount_fields (guint64 mount_id)
+{
+  g_auto (GStrv) lines = read_mount_lines ();
+  g_autofree char *id = g_strdup_printf ("%" G_GUINT64_FORMAT " ", mount_id);
+
+  for (guint i = 0; lines != NULL && lines[i] != NULL; i++)
+    if (g_str_has_prefix (lines[i], id))
+      {
+        GStrv fields = g_strsplit (lines[i], " ", -1);
+
+        if (g_strv_length (fields) >= 5)
+          return fields;
+        g_strfreev (fields);
+      }
+  return NULL;
+}
+
+/**
+ * ferry_fs_path_in_filesystem:
+ * Where @fd lies inside its filesystem, whichever mount reached it: its
+ * mount's root within the filesystem (the mount table's fourth field,
+ * "/top/sub" for a bind mount of that folder) joined to its path below
+ * the mount point. Two folders of one filesystem are one inside the
+ * other when their paths are, which walking up with ".." cannot tell
+ * from the root of a bind mount (its ".." is its mount point's parent).
+ * NULL when the kernel cannot tell (an entry deleted or outside this
+ * process's root).
+ */
+char *
+ferry_fs_path_in_filesystem (int fd)
+{
+  g_autofree char *proc_path = g_strdup_printf ("/proc/self/fd/%d", fd);
+  g_autofree char *path = g_file_read_link (proc_path, NULL);
+  g_auto (GStrv) fields = NULL;
+  g_autofree char *root = NULL;
+  g_autofree char *mount_point = NULL;
+  const char *below;
+  guint64 mount_id;
+
+  if (path == NULL || path[0] != '/' || g_str_has_suffix (path, " (deleted)")
+      || !get_mount_id (fd, &mount_id) || (fields = find_mount_fields (mount_id)) == NULL)
+    return NULL;
+  root = g_strcompress (fields[3]);
+  mount_point = g_strcompress (fields[4]);
+  if ((below = path_below (path, mount_point)) == NULL)
+    return NULL;
+  return g_build_filename (root, below, NULL);
+}
+
 /**
  * ferry_fs_is_unmounted:
  * Whether no mount has the device number @dev. FALSE too when the mount
