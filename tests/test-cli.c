@@ -1346,7 +1346,9 @@ test_file_with_slash (Fixture *f, gconstpointer data)
 }
 
 /* "ferry-copy . DEST/" copies the current folder's entries into DEST, as
- * cp -r does, merging with what DEST holds; it made DEST/<folder name>. */
+ * cp -r does, merging with what DEST holds; it made DEST/<folder name>.
+ * DEST, the folder the person chose, keeps its own owner and mode: a
+ * shared folder (sticky, open to all) stays shared. */
 static void
 test_dot_into_folder (Fixture *f, gconstpointer data)
 {
@@ -1354,14 +1356,18 @@ test_dot_into_folder (Fixture *f, gconstpointer data)
   g_autofree char *dst_slash = g_strconcat (f->dst, "/", NULL);
   const SpawnOptions in_project = { .cwd = project, .umask = -1 };
   g_auto (CopyResult) r = { 0 };
+  struct stat st;
 
   ferry_test_make_dirs (ferry_test_path (project, "sub", NULL));
   ferry_test_write_text (ferry_test_path (project, "a.txt", NULL), "a\n");
   ferry_test_write_text (ferry_test_path (project, "sub", "b.txt", NULL), "b\n");
   ferry_test_write_text (ferry_test_path (f->dst, "there-before.txt", NULL), "kept\n");
+  g_assert_no_errno (chmod (f->dst, 01777));
 
   run_copy_full (&r, &in_project, ARGS ("--progress=none", ".", dst_slash));
   assert_status (&r, EXIT_SUCCESS);
+  g_assert_no_errno (stat (f->dst, &st));
+  g_assert_cmpint (st.st_mode & 07777, ==, 01777);
   assert_text (ferry_test_path (f->dst, "a.txt", NULL), "a\n");
   assert_text (ferry_test_path (f->dst, "sub", "b.txt", NULL), "b\n");
   assert_text (ferry_test_path (f->dst, "there-before.txt", NULL), "kept\n");

@@ -237,15 +237,17 @@ fail_open (FerryDirNode *node, gboolean source, int errsv, const char *format, G
 
 /* A folder that was there takes the source folder's metadata once the
  * copy into it is done, as a folder Ferry made does, when it is one the
- * job may change: a later run so repairs what a run cut short left. What
- * a killed run left inside goes now. */
+ * job may change: a later run so repairs what a run cut short left. The
+ * destination folder itself (a source given as "dir/.") is the person's,
+ * not a copy: it keeps its own owner and mode, so a shared folder
+ * (sticky, open to all) stays shared, and its times say it was written. What a killed run left inside goes now. */
 static void
 merge_into (FerryDirNode *node)
 {
   struct stat st;
 
-  node->takes_metadata
-      = fstat (node->dst_fd, &st) == 0 && (geteuid () == 0 || st.st_uid == geteuid ());
+  node->takes_metadata = strcmp (node->dst_name, ".") != 0 && fstat (node->dst_fd, &st) == 0
+                         && (geteuid () == 0 || st.st_uid == geteuid ());
   ferry_temp_sweep (node->dst_fd);
 }
 
