@@ -41,6 +41,7 @@ typedef struct
 {
   const char *cwd;    /* NULL: the test's own */
   gboolean as_nobody; /* drop root before exec, so permissions apply */
+  gboolean nohup;     /* SIGHUP ignored, as nohup starts a command */
   int umask;          /* -1: inherit the test's */
   rlim_t max_fds;     /* a limit on open descriptors, soft and hard; 0: inherit */
 } SpawnOptions;
@@ -83,6 +84,8 @@ child_setup (gpointer data)
     _exit (127);
   if (options->as_nobody
       && (setgroups (0, NULL) != 0 || setgid (NOBODY) != 0 || setuid (NOBODY) != 0))
+    _exit (127);
+  if (options->nohup && sigaction (SIGHUP, &(struct sigaction){ .sa_handler = SIG_IGN }, NULL) != 0)
     _exit (127);
 }
 
@@ -1154,6 +1157,31 @@ test_json_reader_gone (Fixture *f, gconstpointer data)
   assert_copies_complete (f->src, f->dst);
 }
 
+/* Started with SIGHUP ignored (nohup), ferry-copy outlives its
+ * terminal: the copy goes on to its end. */
+static void
+test_hangup_ignored (Fixture *f, gconstpointer data)
+{
+  g_autofree char *big = g_build_filename (f->src, "big.bin", NULL);
+  g_autoptr (GDataInputStream) stream = NULL;
+  g_autoptr (GSubprocess) process = NULL;
+  g_autoptr (GError) error = NULL;
+  g_autofree char *rest = NULL;
+  const SpawnOptions nohup = { .umask = -1, .nohup = TRUE };
+
+  ferry_test_write_random (big, BIG_FILE_SIZE, 9);
+  process = spawn_copy (&nohup, ARGS ("--progress=json", "--verify", big, f->dst));
+  stream = g_data_input_stream_new (g_subprocess_get_stdout_pipe (process));
+  wait_for_bytes_written (stream);
+  g_subprocess_send_signal (process, SIGHUP);
+  rest = read_rest (G_INPUT_STREAM (stream));
+  g_subprocess_wait (process, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (exit_status_of (process), ==, EXIT_SUCCESS);
+  assert_copies_complete (f->src, f->dst);
+  g_assert_true (g_file_test (ferry_test_path (f->dst, "big.bin", NULL), G_FILE_TEST_EXISTS));
+}
+
 /* The journals of transfers cut short, in $XDG_STATE_HOME/ferry. */
 static guint
 count_journals (void)
@@ -1168,11 +1196,13 @@ count_journals (void)
   return n;
 }
 
-/* Ctrl+C: exit 130, no temporary file left, and the file is either
- * absent or whole under its final name. */
+/* Ctrl+C (and SIGTERM, and SIGHUP from a closed terminal): exit 130, no
+ * temporary file left, and the file is either absent or whole under its
+ * final name. */
 static void
-test_sigint (Fixture *f, gconstpointer data)
+test_interrupted (Fixture *f, gconstpointer data)
 {
+  int signal_number = GPOINTER_TO_INT (data);
   g_autofree char *big = g_build_filename (f->src, "big.bin", NULL);
   g_autoptr (GDataInputStream) stream = NULL;
   g_autoptr (GSubprocess) process = NULL;
@@ -1188,15 +1218,15 @@ test_sigint (Fixture *f, gconstpointer data)
    * the file in flight long after its data was handed to the kernel: the
    * signal lands mid-file however fast the disk is. */
   process = start_json_copy (ARGS ("--progress=json", "--verify", big, f->dst), &stream);
-  g_subprocess_send_signal (process, SIGINT);
+  g_subprocess_send_signal (process, signal_number);
   rest = read_rest (G_INPUT_STREAM (stream));
   err = read_rest (g_subprocess_get_stderr_pipe (process));
   g_subprocess_wait (process, NULL, &error);
   g_assert_no_error (error);
 
   if (exit_status_of (process) != EXIT_INTERRUPTED)
-    g_error ("ferry-copy exited with %d after SIGINT, expected 130\n%s", exit_status_of (process),
-             err);
+    g_error ("ferry-copy exited with %d after %s, expected 130\n%s", exit_status_of (process),
+             g_strsignal (signal_number), err);
   /* The stream still ends with a valid final line, and not "done". */
   lines = g_strsplit (rest, "\n", -1);
   n = g_strv_length (lines);
@@ -1486,7 +1516,10 @@ main (int argc, char **argv)
   ADD ("/cli/conflict/keep-both", test_conflict_policy, "keep-both");
   ADD ("/cli/conflict/ask", test_conflict_ask, GINT_TO_POINTER (TRUE));
   ADD ("/cli/conflict/ask-by-default-on-terminal", test_conflict_ask, GINT_TO_POINTER (FALSE));
-  ADD ("/cli/interrupt/sigint", test_sigint, NULL);
+  ADD ("/cli/interrupt/sigint", test_interrupted, GINT_TO_POINTER (SIGINT));
+  ADD ("/cli/interrupt/sigterm", test_interrupted, GINT_TO_POINTER (SIGTERM));
+  ADD ("/cli/interrupt/sighup", test_interrupted, GINT_TO_POINTER (SIGHUP));
+  ADD ("/cli/interrupt/sighup-ignored", test_hangup_ignored, NULL);
   ADD ("/cli/interrupt/sigkill", test_sigkill, NULL);
   ADD ("/cli/memory", test_memory, NULL);
   ADD ("/cli/paths/dotdot-after-link-source", test_dotdot_after_link_source, NULL);

@@ -22,7 +22,7 @@ typedef enum
 typedef struct
 {
   GError *error;         /* why the job did not finish, or NULL */
-  gboolean interrupted;  /* by SIGINT or SIGTERM */
+  gboolean interrupted;  /* by SIGINT, SIGTERM or SIGHUP */
   GHashTable *listed;    /* the messages of the failed files listed, or NULL */
 } FerryCliOutcome;
 

@@ -2,6 +2,7 @@
 #include "config.h"
 
 #include <glib-unix.h>
+#include <signal.h>
 
 #include "ferry-cli-progress.h"
 #include "ferry-cli-prompt.h"
@@ -67,8 +68,9 @@ on_unsupported (FerryJob *job, FerryUnsupportedReport *report, Run *run)
   return TRUE;
 }
 
-/* Ctrl+C cancels the job rather than killing the process, so that no
- * temporary file is left and the progress ends with a last line. */
+/* Ctrl+C (or SIGTERM, or SIGHUP) cancels the job rather than killing the
+ * process, so that no temporary file is left and the progress ends with
+ * a last line. */
 static gboolean
 on_interrupt (gpointer user_data)
 {
@@ -88,6 +90,19 @@ on_run_done (GObject *source, GAsyncResult *result, gpointer user_data)
   g_main_loop_quit (run->loop);
 }
 
+/* A closed terminal (SIGHUP) ends the copy as Ctrl+C does, cleanly,
+ * unless whoever started ferry-copy asked it to outlive its terminal
+ * (nohup ignores SIGHUP): then it is still ignored. */
+static guint
+watch_hangup (Run *run)
+{
+  struct sigaction action;
+
+  if (sigaction (SIGHUP, NULL, &action) == 0 && action.sa_handler == SIG_IGN)
+    return 0;
+  return g_unix_signal_add (SIGHUP, on_interrupt, run);
+}
+
 /**
  * ferry_cli_run:
  * Runs @job on the main loop until it ends, showing its progress in
@@ -98,7 +113,7 @@ void
 ferry_cli_run (FerryJob *job, FerryCliProgressStyle style, FerryCliOutcome *outcome)
 {
   Run run = { .job = job, .outcome = outcome };
-  guint on_sigint, on_sigterm;
+  guint on_sigint, on_sigterm, on_sighup;
 
   run.loop = g_main_loop_new (NULL, FALSE);
   if (ferry_job_get_conflict_policy (job) == FERRY_CONFLICT_POLICY_ASK
@@ -112,6 +127,7 @@ ferry_cli_run (FerryJob *job, FerryCliProgressStyle style, FerryCliOutcome *outc
   g_signal_connect (job, "file-failed", G_CALLBACK (on_file_failed), &run);
   on_sigint = g_unix_signal_add (SIGINT, on_interrupt, &run);
   on_sigterm = g_unix_signal_add (SIGTERM, on_interrupt, &run);
+  on_sighup = watch_hangup (&run);
 
   ferry_cli_progress_start (run.progress);
   ferry_job_run_async (job, NULL, on_run_done, &run);
@@ -122,6 +138,7 @@ ferry_cli_run (FerryJob *job, FerryCliProgressStyle style, FerryCliOutcome *outc
   g_signal_handlers_disconnect_by_data (job, &run);
   g_source_remove (on_sigint);
   g_source_remove (on_sigterm);
+  g_clear_handle_id (&on_sighup, g_source_remove);
   g_clear_pointer (&run.progress, ferry_cli_progress_free);
   g_clear_pointer (&run.prompt, ferry_cli_prompt_free);
   g_clear_pointer (&run.loop, g_main_loop_unref);
