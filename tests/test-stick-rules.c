@@ -526,13 +526,13 @@ test_size_unknown (Fixture *f, gconstpointer data)
                                  ferry_test_path (mnt, "Plain", NULL), FERRY_TEST_COMPARE_CONTENT);
 }
 
-/* ferry-copy of the problem tree onto the stick, without a terminal,
- * with @policy (an --unsupported= option) or its default; whether it
+/* ferry-copy of @source onto the stick, without a terminal, with
+ * @policy (an --unsupported= option) or its default; whether it
  * succeeded, and in @err what it said. */
 static gboolean
-copy_tree_by_cli (Fixture *f, const char *policy, char **err)
+copy_by_cli (Fixture *f, const char *source, const char *policy, char **err)
 {
-  const char *argv[] = { g_getenv ("FERRY_COPY"), "--progress=none", f->tree, f->mnt, NULL, NULL };
+  const char *argv[] = { g_getenv ("FERRY_COPY"), "--progress=none", source, f->mnt, NULL, NULL };
   g_autoptr (GError) error = NULL;
   int status;
 
@@ -548,6 +548,13 @@ copy_tree_by_cli (Fixture *f, const char *policy, char **err)
   g_assert_no_error (error);
   g_test_message ("%s", *err);
   return g_spawn_check_wait_status (status, NULL);
+}
+
+/* The problem tree. */
+static gboolean
+copy_tree_by_cli (Fixture *f, const char *policy, char **err)
+{
+  return copy_by_cli (f, f->tree, policy, err);
 }
 
 /* Without a terminal ferry-copy stops before writing and names every
@@ -589,6 +596,31 @@ test_cli_adapted (Fixture *f, gconstpointer data)
   g_assert_nonnull (strstr (err, "Skipped: Problems/pipe\n"));
   assert_file_text (ferry_test_path (f->mnt, "Problems", "link.txt", NULL), "target\n");
   assert_file_text (ferry_test_path (f->mnt, "Problems", "two.bin", NULL), "twice\n");
+}
+
+/* Names listed as a terminal can show them: an escape sequence in a
+ * name does not colour the terminal, and a newline does not split the
+ * list, before the copy or after it. */
+static void
+test_cli_names_shown_safely (Fixture *f, gconstpointer data)
+{
+  g_autofree char *odd = g_build_filename (f->scratch, "Odd", NULL);
+  g_autofree char *refused = NULL;
+  g_autofree char *adapted = NULL;
+
+  if (f->stick == NULL)
+    return;
+  ferry_test_make_dirs (odd);
+  ferry_test_write_text (ferry_test_path (odd, "red\033[31m?.txt", NULL), "red\n");
+  ferry_test_write_text (ferry_test_path (odd, "two\nlines?.txt", NULL), "two\n");
+  g_assert_false (copy_by_cli (f, odd, NULL, &refused));
+  g_assert_nonnull (strstr (refused, "  Odd/red\\x1B[31m?.txt uses characters"));
+  g_assert_nonnull (strstr (refused, "  Odd/two\\nlines?.txt uses characters"));
+  g_assert_true (copy_by_cli (f, odd, "--unsupported=adapt", &adapted));
+  g_assert_nonnull (strstr (adapted, "Adapted: Odd/red\\x1B[31m?.txt, named “red_[31m？.txt”\n"));
+  g_assert_nonnull (strstr (adapted, "Adapted: Odd/two\\nlines?.txt, named “two_lines？.txt”\n"));
+  g_assert_null (strchr (refused, '\033'));
+  g_assert_null (strchr (adapted, '\033'));
 }
 
 /* On FAT32 (through fusefat): the Windows names as on exFAT, and a file
@@ -901,6 +933,7 @@ main (int argc, char **argv)
   ADD ("/stick-rules/into-top-folder/fat32", fat32, test_into_top_folder);
   ADD ("/stick-rules/cli-refused/exfat", exfat, test_cli_refused);
   ADD ("/stick-rules/cli-adapted/exfat", exfat, test_cli_adapted);
+  ADD ("/stick-rules/cli-names-shown-safely/exfat", exfat, test_cli_names_shown_safely);
   ADD ("/stick-rules/too-large/fat32", fat32, test_too_large);
   ADD ("/stick-rules/folders-survive-remount/fat32", fat32, test_folders_survive_remount);
   ADD ("/stick-rules/times-out-of-range/fat32", fat32, test_times_out_of_range);

@@ -156,7 +156,7 @@ ferry_cli_prompt_parse (const char *line,
 static char *
 describe (GFile *file, guint64 size, GDateTime *modified, gboolean is_dir)
 {
-  g_autofree char *name = g_file_get_parse_name (file);
+  g_autofree char *name = ferry_format_path (g_file_peek_path (file));
   g_autofree char *when = g_date_time_format (modified, "%x %X");
   g_autofree char *size_str = g_format_size (size);
 

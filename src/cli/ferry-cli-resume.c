@@ -7,6 +7,7 @@
 #include "ferry-cli-output.h"
 #include "ferry-cli-resume.h"
 #include "ferry-cli-run.h"
+#include "ferry-format.h"
 
 /* ferry-copy --resume: the unfinished transfers listed, one a line, or
  * those named (or all) continued, each on its own drive only. */
@@ -30,7 +31,7 @@ static void
 print_unfinished (FerryUnfinished *unfinished)
 {
   gboolean present = ferry_unfinished_is_present (unfinished);
-  const char *folder = ferry_unfinished_get_destination (unfinished);
+  g_autofree char *folder = ferry_format_path (ferry_unfinished_get_destination (unfinished));
   g_autofree char *amount = describe_amount (unfinished);
   g_autofree char *destination = NULL;
 
@@ -64,7 +65,7 @@ describe_absent (FerryUnfinished *unfinished)
 
   if (label != NULL)
     return g_strdup_printf (_ ("“%s” is not plugged in"), label);
-  folder = g_filename_display_name (ferry_unfinished_get_destination (unfinished));
+  folder = ferry_format_path (ferry_unfinished_get_destination (unfinished));
   /* TRANSLATORS: the folder a transfer cut short was copying to, on a
    * drive with no name: "The drive of “/media/me/1A2B-3C4D” is not
    * plugged in" */

@@ -5,6 +5,7 @@
 
 #include "ferry-cli-output.h"
 #include "ferry-cli-unsupported.h"
+#include "ferry-format.h"
 
 /* Why one entry cannot go as it is, for a line of its own. */
 static char *
@@ -50,12 +51,15 @@ describe (const FerryUnsupportedItem *item, const char *filesystem)
 static char *
 describe_adapted (const FerryUnsupportedItem *item)
 {
+  g_autofree char *adapted = NULL;
+
   if (item->kind == FERRY_UNSUPPORTED_SYMLINK)
     return g_strdup (_ ("copied as the file it points to"));
   if (item->kind == FERRY_UNSUPPORTED_HARDLINK)
     return g_strdup (_ ("copied as a separate file"));
+  adapted = ferry_format_path (item->adapted);
   /* Translators: the name a copy gets on the drive */
-  return g_strdup_printf (_ ("named “%s”"), item->adapted);
+  return g_strdup_printf (_ ("named “%s”"), adapted);
 }
 
 /**
@@ -74,14 +78,15 @@ ferry_cli_list_unsupported (FerryUnsupportedReport *report, FILE *out)
       const FerryUnsupportedItem *item = g_ptr_array_index (items, i);
       g_autofree char *why = describe (item, filesystem);
       g_autofree char *how = item->adapted != NULL ? describe_adapted (item) : NULL;
+      g_autofree char *path = ferry_format_path (item->path);
 
       if (how != NULL)
         /* Translators: a path, why it cannot be stored, what adapting does:
          * "  a/b?.txt uses characters exFAT cannot store (adapted: named “b？.txt”)" */
-        fprintf (out, _ ("  %s %s (adapted: %s)\n"), item->path, why, how);
+        fprintf (out, _ ("  %s %s (adapted: %s)\n"), path, why, how);
       else
         /* Translators: a path and why it cannot be stored */
-        fprintf (out, _ ("  %s %s (cannot be adapted: skipped)\n"), item->path, why);
+        fprintf (out, _ ("  %s %s (cannot be adapted: skipped)\n"), path, why);
     }
 }
 
@@ -98,17 +103,17 @@ ferry_cli_list_adapted (FerryUnsupportedReport *report, FILE *out)
   for (guint i = 0; i < items->len; i++)
     {
       const FerryUnsupportedItem *item = g_ptr_array_index (items, i);
-
+      g_autofree char *path = ferry_format_path (item->path);
       g_autofree char *how = NULL;
 
       if (action == FERRY_UNSUPPORTED_ACTION_ADAPT && item->adapted != NULL)
         {
           how = describe_adapted (item);
           /* Translators: a path and what adapting did: "Adapted: a/b?.txt, named “b？.txt”" */
-          fprintf (out, _ ("Adapted: %s, %s\n"), item->path, how);
+          fprintf (out, _ ("Adapted: %s, %s\n"), path, how);
         }
       else
-        fprintf (out, _ ("Skipped: %s\n"), item->path);
+        fprintf (out, _ ("Skipped: %s\n"), path);
     }
 }
 

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "ferry-format.h"
+#include "ferry-fs.h"
 
 /**
  * ferry_format_count_grouped:
@@ -56,4 +57,19 @@ char *
 ferry_format_count (guint64 count)
 {
   return ferry_format_count_grouped (count, nl_langinfo (THOUSEP), nl_langinfo (GROUPING));
+}
+
+/**
+ * ferry_format_path:
+ * @path: a path or a name, as the filesystem keeps it
+ *
+ * Returns: @path as a terminal can show it, as Ferry's messages name
+ * files: control characters and bytes that are not UTF-8 written as
+ * escapes ("\\x1B", "\\n"), so that a name can neither colour the terminal
+ * nor split a line of a list in two.
+ */
+char *
+ferry_format_path (const char *path)
+{
+  return ferry_path_display (path);
 }
