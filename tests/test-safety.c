@@ -9,6 +9,7 @@
 #include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
+#include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -20,6 +21,8 @@
 #define N_PAIRS 300
 #define NOBODY  65534
 #define ROUNDS  3
+
+#define ARGS(...) ((const char *const[]){ __VA_ARGS__, NULL })
 
 /* As nobody, for ever: every FIFO that appears in @dir is swapped for a
  * symlink to @victim, as fast as it can. */
@@ -280,6 +283,119 @@ test_hardlink_folder_swapped (void)
   ferry_test_remove_tree (scratch);
 }
 
+/* src/lnk: a dangling link of another owner, with times of its own. */
+static char *
+make_owned_link (const char *src)
+{
+  char *link = g_build_filename (src, "lnk", NULL);
+
+  ferry_test_make_dirs (src);
+  g_assert_cmpint (symlink ("/nonexistent/target", link), ==, 0);
+  g_assert_cmpint (lchown (link, 1234, 5678), ==, 0);
+  ferry_test_set_times (link, 1000000000, 123456789);
+  return link;
+}
+
+/* @path (not followed) has the owner and modification time of @want. */
+static void
+assert_owner_and_mtime (const char *path, const struct stat *want)
+{
+  struct stat st;
+
+  g_assert_cmpint (lstat (path, &st), ==, 0);
+  g_assert_cmpuint (st.st_mode & S_IFMT, ==, want->st_mode & S_IFMT);
+  g_assert_cmpuint (st.st_uid, ==, want->st_uid);
+  g_assert_cmpuint (st.st_gid, ==, want->st_gid);
+  g_assert_cmpint (st.st_mtim.tv_sec, ==, want->st_mtim.tv_sec);
+  g_assert_cmpint (st.st_mtim.tv_nsec, ==, want->st_mtim.tv_nsec);
+}
+
+/* Waits until @path is a symlink; FALSE if @process ended first. */
+static gboolean
+wait_for_link (GSubprocess *process, const char *path)
+{
+  gint64 deadline = g_get_monotonic_time () + 30 * G_USEC_PER_SEC;
+  struct stat st;
+
+  while (lstat (path, &st) != 0 || !S_ISLNK (st.st_mode))
+    {
+      g_assert_cmpint (g_get_monotonic_time (), <, deadline);
+      if (g_subprocess_get_identifier (process) == NULL)
+        return FALSE;
+      g_usleep (1000);
+    }
+  return TRUE;
+}
+
+/* ferry-copy of @link into @dst, held for 2 s (by strace) right after
+ * it made the link; meanwhile @theirs is renamed over it. Returns
+ * ferry-copy's standard error; @ok: whether it succeeded. */
+static char *
+copy_link_swapped (const char *link, const char *dst, const char *theirs, gboolean *ok)
+{
+  g_autofree char *strace = ferry_test_strace_path ();
+  g_autofree char *no_leak_check = ferry_test_no_leak_check_env ();
+  g_autofree char *copy = g_build_filename (dst, "lnk", NULL);
+  g_autoptr (GSubprocess) process = NULL;
+  g_autoptr (GError) error = NULL;
+  char *err = NULL;
+
+  process = ferry_test_spawn_copy (ARGS (strace, "-f", "-qq", "-o", "/dev/null", "-E",
+                                         no_leak_check, "-e", "trace=symlinkat", "-e",
+                                         "inject=symlinkat:delay_exit=2000000"),
+                                   ARGS ("--progress=none", link, dst));
+  g_assert_true (wait_for_link (process, copy));
+  g_assert_cmpint (rename (theirs, copy), ==, 0);
+  g_subprocess_communicate_utf8 (process, NULL, NULL, NULL, &err, &error);
+  g_assert_no_error (error);
+  *ok = g_subprocess_get_successful (process);
+  return err;
+}
+
+/* Root copies a link of another owner into a folder another user can
+ * write to, and a file of that user's takes the link's name between its
+ * making and its owner and times being set. They must not reach the
+ * file (as root, a file of anyone's, hard-linked there): the entry
+ * fails, naming it, and the file stays as it was. Left alone, the copy
+ * keeps the link's owner and times. */
+static void
+test_link_swapped (void)
+{
+  g_autofree char *scratch = NULL;
+  g_autofree char *src = NULL, *dst = NULL, *link = NULL, *copy = NULL, *theirs = NULL;
+  g_autofree char *err = NULL;
+  g_autoptr (GError) error = NULL;
+  g_autoptr (FerryJob) job = NULL;
+  struct stat source, before;
+  gboolean ok;
+
+  if (ferry_test_skip_without_strace () || (scratch = race_scratch_new (&src, &dst)) == NULL)
+    return;
+  link = make_owned_link (src);
+  copy = g_build_filename (dst, "lnk", NULL);
+  theirs = g_build_filename (dst, ".theirs", NULL);
+  g_assert_cmpint (lstat (link, &source), ==, 0);
+
+  empty_folder (dst);
+  job = ferry_test_job_new (ARGS (link), dst);
+  g_assert_true (ferry_test_run_job (job, &error));
+  g_assert_no_error (error);
+  assert_owner_and_mtime (copy, &source);
+
+  empty_folder (dst);
+  ferry_test_write_text (theirs, "theirs\n");
+  g_assert_cmpint (chown (theirs, NOBODY, NOBODY), ==, 0);
+  ferry_test_set_times (theirs, 1500000000, 0);
+  g_assert_cmpint (lstat (theirs, &before), ==, 0);
+  err = copy_link_swapped (link, dst, theirs, &ok);
+  g_test_message ("ferry-copy said: %s", err);
+  assert_owner_and_mtime (copy, &before);
+  g_assert_false (ok);
+  g_assert_nonnull (strstr (err, copy));
+  g_assert_nonnull (strstr (err, "was replaced by something else"));
+  ferry_test_remove_tree (scratch);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -287,5 +403,6 @@ main (int argc, char **argv)
   ferry_engine_init ();
   g_test_add_func ("/safety/special-file-swapped-for-symlink", test_special_file_swapped);
   g_test_add_func ("/safety/hardlink-folder-swapped-for-symlink", test_hardlink_folder_swapped);
+  g_test_add_func ("/safety/link-swapped-for-file", test_link_swapped);
   return g_test_run ();
 }

@@ -99,18 +99,18 @@ get_xattr (FerryMetaTarget t, const char *name, void *buf, size_t size)
   return lgetxattr (path, name, buf, size);
 }
 
+/* fsetxattr() refuses an O_PATH descriptor, and setxattrat(), which
+ * takes one, is too new to count on: a pinned entry is reached as
+ * /proc/self/fd/N (see FerryMetaTarget). */
 static int
-set_xattr (FerryMetaTarget t, const char *name, const void *value, size_t size)
+set_xattr (FerryMetaTarget dst, const char *name, const void *value, size_t size)
 {
-  if (t.pinned)
+  if (dst.pinned)
     {
-      g_autofree char *pinned = ferry_proc_fd_path (t.fd, NULL);
+      g_autofree char *pinned = ferry_proc_fd_path (dst.fd, NULL);
       return setxattr (pinned, name, value, size, 0);
     }
-  if (t.fd >= 0)
-    return fsetxattr (t.fd, name, value, size, 0);
-  g_autofree char *path = ferry_proc_fd_path (t.dir_fd, t.name);
-  return lsetxattr (path, name, value, size, 0);
+  return fsetxattr (dst.fd, name, value, size, 0);
 }
 
 /* Reads a variable-size xattr list or value, growing the buffer when the
@@ -191,9 +191,7 @@ change_owner (FerryMetaTarget dst, uid_t uid, gid_t gid)
 {
   if (dst.pinned)
     return fchownat (dst.fd, "", uid, gid, AT_EMPTY_PATH);
-  if (dst.fd >= 0)
-    return fchown (dst.fd, uid, gid);
-  return fchownat (dst.dir_fd, dst.name, uid, gid, AT_SYMLINK_NOFOLLOW);
+  return fchown (dst.fd, uid, gid);
 }
 
 /* root keeps the owner; anyone else can at least keep a group they are
@@ -234,11 +232,8 @@ set_mode (FerryMetaTarget dst, mode_t mode, int *errsv)
       g_autofree char *pinned = ferry_proc_fd_path (dst.fd, NULL);
       ret = fchmodat (AT_FDCWD, pinned, mode, 0);
     }
-  else if (dst.fd >= 0)
-    ret = fchmod (dst.fd, mode);
   else
-    /* Only symlinks are reached by name, and they have no mode. */
-    ret = fchmodat (dst.dir_fd, dst.name, mode, AT_SYMLINK_NOFOLLOW);
+    ret = fchmod (dst.fd, mode);
 
   if (ret != 0 && !is_unsupported (errno))
     {
@@ -261,10 +256,8 @@ set_times (const FerryMetaPolicy *policy, FerryMetaTarget dst, const struct stat
       g_autofree char *pinned = ferry_proc_fd_path (dst.fd, NULL);
       ret = utimensat (AT_FDCWD, pinned, times, 0);
     }
-  else if (dst.fd >= 0)
-    ret = futimens (dst.fd, times);
   else
-    ret = utimensat (dst.dir_fd, dst.name, times, AT_SYMLINK_NOFOLLOW);
+    ret = futimens (dst.fd, times);
 
   if (ret != 0 && !is_unsupported (errno))
     {

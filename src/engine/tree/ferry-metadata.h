@@ -15,24 +15,26 @@ G_BEGIN_DECLS
  * device nodes).
  *
  * The rule for the destination: every call acts on the entry Ferry made,
- * never on what a name leads to. Someone who can write to the folder can
- * swap a new entry for a symlink between two calls, and a by-name call
- * that follows it would change the link's target (as root, any file on
- * the system). So destination entries are reached through a descriptor
- * (a file, a folder, or an O_PATH descriptor of a FIFO, socket or device
- * node, @pinned), and the only by-name calls left are on symlinks Ferry
- * made, with AT_SYMLINK_NOFOLLOW. */
+ * never on a name. Someone who can write to the folder can swap a new
+ * entry for a symlink between two calls, and a by-name call that follows
+ * it would change the link's target (as root, any file on the system);
+ * even a call that does not follow it changes whatever they put there
+ * (as root, a file of their choosing). So destination entries are
+ * reached through a descriptor only (a file, a folder, or an O_PATH
+ * descriptor of a symlink, FIFO, socket or device node, @pinned); a name
+ * inside a folder is for reading the source. */
 typedef struct
 {
   int fd;     /* an open file, or -1 */
-  int dir_fd; /* with @name when fd is -1 */
+  int dir_fd; /* with @name when fd is -1: a source only */
   const char *name;
   /* Made by this process in a folder that does not shape new entries:
    * owned by our uid and gid, with the mode it was created with. */
   gboolean made_plain;
   mode_t made_mode;
-  /* @fd is an O_PATH descriptor of the entry itself: calls reach it as
-   * /proc/self/fd/N, which leads to that inode and nowhere else. */
+  /* @fd is an O_PATH descriptor of the entry itself: calls reach it with
+   * AT_EMPTY_PATH or as /proc/self/fd/N, which leads to that inode and
+   * nowhere else (for a symlink, to the link, not to what it points to). */
   gboolean pinned;
 } FerryMetaTarget;
 

@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
+#include <string.h>
 #include <glib/gi18n-lib.h>
 #include <unistd.h>
 
@@ -38,23 +39,30 @@ read_link (const FerryEntry *entry, int *errsv)
     }
 }
 
+/* The target of the source link, or NULL with @error set. */
+static char *
+read_link_or_fail (const FerryEntry *entry, GError **error)
+{
+  int errsv = 0;
+  char *target = read_link (entry, &errsv);
+
+  if (target == NULL)
+    ferry_entry_fail_errno (entry, TRUE, errsv, _ ("Could not read the link “%s”"), error);
+  return target;
+}
+
 /* FALSE with @error set: this entry cannot be made at all; FALSE
- * without: the call failed, errno says why. */
+ * without: the call failed, errno says why. @target is the link's, for
+ * a symlink. */
 static gboolean
-make_node (const FerryEntry *entry, const char *name, GError **error)
+make_node (const FerryEntry *entry, const char *target, const char *name, GError **error)
 {
   const struct stat *st = &entry->st;
-  int errsv = 0;
+  int errsv;
   int ret;
 
   if (S_ISLNK (st->st_mode))
-    {
-      g_autofree char *target = read_link (entry, &errsv);
-      if (target == NULL)
-        return ferry_entry_fail_errno (entry, TRUE, errsv, _ ("Could not read the link “%s”"),
-                                       error);
-      ret = symlinkat (target, entry->node->dst_fd, name);
-    }
+    ret = symlinkat (target, entry->node->dst_fd, name);
   else
     ret = mknodat (entry->node->dst_fd, name, (st->st_mode & S_IFMT) | 0600, st->st_rdev);
 
@@ -82,20 +90,54 @@ fail_to_create (FerryEntry *entry, int errsv, GError **error)
   return ferry_entry_fail_errno (entry, FALSE, errsv, _ ("Could not create “%s”"), error);
 }
 
+/* Whether the link open as @fd reads exactly @target. */
+static gboolean
+link_reads (int fd, const char *target)
+{
+  gsize size = strlen (target) + 1;
+  g_autofree char *now = g_malloc (size);
+  ssize_t n = readlinkat (fd, "", now, size);
+
+  return n >= 0 && (gsize) n == size - 1 && memcmp (now, target, n) == 0;
+}
+
+/* Whether @made, open as @fd, is the node Ferry made for @entry. A
+ * FIFO, socket or device node must be ours. A symlink needs no owner
+ * check (on sshfs, or a share mounted with uid=, the link Ferry made
+ * shows another owner): one with the same target, of someone else's
+ * making, given the source's owner and times is just what the copy
+ * would have been; a second name of someone else's link (a hard link,
+ * where fs.protected_hardlinks allows it) has more than one name. */
+static gboolean
+is_node_made (const FerryEntry *entry,
+              int fd,
+              const struct stat *made,
+              const char *target,
+              uid_t euid)
+{
+  if ((made->st_mode & S_IFMT) != (entry->st.st_mode & S_IFMT))
+    return FALSE;
+  if (S_ISLNK (made->st_mode))
+    return made->st_nlink == 1 && link_reads (fd, target);
+  if (made->st_uid != euid)
+    return FALSE;
+  return !(S_ISCHR (made->st_mode) || S_ISBLK (made->st_mode))
+         || made->st_rdev == entry->st.st_rdev;
+}
+
 /* An O_PATH descriptor of the node just made as @name, or -1 with errno
  * when what stands there now is not it (someone swapped it, say for a
- * symlink to a file of theirs, or of the system's). A symlink Ferry made
- * is not pinned: its metadata calls do not follow it. */
+ * symlink to a file of theirs, or of the system's, or for a file whose
+ * owner and times they want changed). */
 static int
-pin_node (const FerryEntry *entry, const char *name, uid_t euid)
+pin_node (const FerryEntry *entry, const char *target, const char *name, uid_t euid)
 {
   ferry_autofd fd = openat (entry->node->dst_fd, name, O_PATH | O_NOFOLLOW | O_CLOEXEC);
   struct stat made;
 
   if (fd < 0 || fstat (fd, &made) != 0)
     return -1;
-  if ((made.st_mode & S_IFMT) != (entry->st.st_mode & S_IFMT) || made.st_uid != euid
-      || ((S_ISCHR (made.st_mode) || S_ISBLK (made.st_mode)) && made.st_rdev != entry->st.st_rdev))
+  if (!is_node_made (entry, fd, &made, target, euid))
     {
       errno = EEXIST;
       return -1;
@@ -103,18 +145,22 @@ pin_node (const FerryEntry *entry, const char *name, uid_t euid)
   return ferry_fd_steal (&fd);
 }
 
-/* The node made as @name gets its metadata, then (replacing) its name. */
+/* The node made as @name gets its metadata, through a descriptor of it,
+ * then (replacing) its name. */
 static gboolean
-finish_node (FerryTreeContext *ctx, FerryEntry *entry, const char *name, GError **error)
+finish_node (FerryTreeContext *ctx,
+             FerryEntry *entry,
+             const char *target,
+             const char *name,
+             GError **error)
 {
-  gboolean is_link = S_ISLNK (entry->st.st_mode);
-  ferry_autofd pin = is_link ? -1 : pin_node (entry, name, ctx->meta.euid);
+  ferry_autofd pin = pin_node (entry, target, name, ctx->meta.euid);
   FerryMetaTarget src = { -1, entry->node->src_fd, entry->src_name, FALSE, 0, FALSE };
-  FerryMetaTarget dst = { pin, entry->node->dst_fd, is_link ? name : NULL, FALSE, 0, !is_link };
+  FerryMetaTarget dst = { pin, -1, NULL, FALSE, 0, TRUE };
   int dst_fd = entry->node->dst_fd;
   int errsv = 0;
 
-  if (!is_link && pin < 0)
+  if (pin < 0)
     return ferry_entry_fail_errno (entry, FALSE, errno,
                                    _ ("“%s” was replaced by something else while it was copied"),
                                    error);
@@ -150,7 +196,10 @@ gboolean
 ferry_special_file_copy (FerryTreeContext *ctx, FerryEntry *entry, GError **error)
 {
   g_autofree char *temp_name = NULL;
+  g_autofree char *target = NULL;
 
+  if (S_ISLNK (entry->st.st_mode) && (target = read_link_or_fail (entry, error)) == NULL)
+    return FALSE;
   for (guint attempt = 0;; attempt++)
     {
       GError *local_error = NULL;
@@ -158,7 +207,7 @@ ferry_special_file_copy (FerryTreeContext *ctx, FerryEntry *entry, GError **erro
 
       if (entry->replace)
         temp_name = ferry_temp_name_new ();
-      if (make_node (entry, entry->replace ? temp_name : entry->dst_name, &local_error))
+      if (make_node (entry, target, entry->replace ? temp_name : entry->dst_name, &local_error))
         break;
       if (local_error != NULL)
         {
@@ -176,5 +225,5 @@ ferry_special_file_copy (FerryTreeContext *ctx, FerryEntry *entry, GError **erro
       if (entry->skip)
         return TRUE;
     }
-  return finish_node (ctx, entry, entry->replace ? temp_name : entry->dst_name, error);
+  return finish_node (ctx, entry, target, entry->replace ? temp_name : entry->dst_name, error);
 }
