@@ -740,28 +740,39 @@ last_json_count (const char *out, const char *key)
   return last;
 }
 
-/* A script reading --progress=json sees what was carried over: counted
- * in bytes_durable from the start, and on its own as bytes_carried. */
-static void
-test_carried_in_json (Fixture *f, gconstpointer data)
+/* The same command again at full speed, which must end well, with
+ * --progress=json: its JSON lines. */
+static char *
+run_again_in_json (Fixture *f)
 {
   const char *argv[] = { g_getenv ("FERRY_COPY"), "--progress=json", "--jobs=1", "--device=slow",
                          f->src, f->dst, NULL };
   g_autofree char *out = NULL;
   g_autoptr (GError) error = NULL;
-  guint64 durable_then, carried;
   int status;
+
+  lift_throttle (f);
+  g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_STDERR_TO_DEV_NULL, NULL, NULL, &out, NULL,
+                &status, &error);
+  g_assert_no_error (error);
+  g_assert_true (g_spawn_check_wait_status (status, NULL));
+  return g_steal_pointer (&out);
+}
+
+/* A script reading --progress=json sees what was carried over: counted
+ * in bytes_durable from the start, and on its own as bytes_carried. */
+static void
+test_carried_in_json (Fixture *f, gconstpointer data)
+{
+  g_autofree char *out = NULL;
+  guint64 durable_then, carried;
 
   if (f->stick == NULL)
     return;
   make_tree (f->src, 1000, 100 * 1000);
   copy_and_kill (f, 16 * MB, FALSE);
   durable_then = read_journal (f).durable;
-  lift_throttle (f);
-  g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_STDERR_TO_DEV_NULL, NULL, NULL, &out, NULL,
-                &status, &error);
-  g_assert_no_error (error);
-  g_assert_true (g_spawn_check_wait_status (status, NULL));
+  out = run_again_in_json (f);
   carried = last_json_count (out, "bytes_carried");
   g_test_message ("%" G_GUINT64_FORMAT " bytes carried over, %" G_GUINT64_FORMAT
                   " durable at the kill",
@@ -774,6 +785,58 @@ test_carried_in_json (Fixture *f, gconstpointer data)
   g_assert_cmpuint (carried, >, 0);
   g_assert_cmpuint (carried + MB, >=, durable_then);
   g_assert_cmpuint (last_json_count (out, "bytes_durable"), ==, 1000 * 100 * 1000);
+}
+
+/* Ctrl+C in the middle of a big file keeps its temporary file on the
+ * stick, as a kill does: what ferry-copy then says is on the stick is
+ * there, and the same command carries at least that over and ends with
+ * the file whole. (The cancel removed the temporary file the journal
+ * still counted, and the next run copied the file from its start.) */
+static void
+test_interrupt_mid_big_file (Fixture *f, gconstpointer data)
+{
+  g_autofree char *folder = g_build_filename (f->dst, "tree", "z", NULL);
+  g_autoptr (GSubprocess) copy = NULL;
+  g_autoptr (GError) error = NULL;
+  g_autoptr (FerryJournal) journal = NULL;
+  g_autofree char *err = NULL, *kept = NULL, *temp_name = NULL, *out = NULL;
+  g_autofree char *durable_text = NULL, *total_text = g_format_size (BIG_SIZE);
+  guint64 durable, in_flight;
+  struct stat st;
+
+  if (f->stick == NULL)
+    return;
+  ferry_test_make_dirs (ferry_test_path (f->src, "z", NULL));
+  ferry_test_write_random (ferry_test_path (f->src, "z", "big.bin", NULL), BIG_SIZE, 77);
+  copy = spawn_copy (f->src, f->dst, NULL, NULL);
+  wait_for_journal (f, copy, &(JournalSays){ 0, 24 * MB, 0 });
+  g_subprocess_send_signal (copy, SIGINT);
+  g_subprocess_communicate_utf8 (copy, NULL, NULL, NULL, &err, &error);
+  g_assert_no_error (error);
+  g_test_message ("the run interrupted said: %s", err);
+  g_assert_cmpint (g_subprocess_get_exit_status (copy), ==, 130);
+
+  journal = load_journal (f);
+  g_assert_nonnull (journal);
+  durable = ferry_journal_get_bytes_durable (journal);
+  in_flight = in_flight_offset (journal, &temp_name);
+  g_assert_cmpuint (in_flight, >=, 24 * MB);
+  g_assert_cmpuint (in_flight, >=, durable);
+  g_assert_cmpint (stat (ferry_test_path (folder, temp_name, NULL), &st), ==, 0);
+  g_assert_cmpuint (st.st_size, >=, in_flight);
+  durable_text = g_format_size (durable);
+  kept = g_strdup_printf ("%s of %s is on FERRYTEST. ", durable_text, total_text);
+  g_assert_nonnull (strstr (err, kept));
+
+  out = run_again_in_json (f);
+  g_test_message ("%" G_GUINT64_FORMAT " bytes carried over, %" G_GUINT64_FORMAT
+                  " said to be on the stick",
+                  last_json_count (out, "bytes_carried"), durable);
+  g_assert_cmpuint (last_json_count (out, "bytes_carried"), >=, durable);
+  ferry_test_assert_files_equal (ferry_test_path (f->src, "z", "big.bin", NULL),
+                                 ferry_test_path (folder, "big.bin", NULL));
+  g_assert_cmpuint (ferry_test_count_temp_files (folder), ==, 0);
+  g_assert_null (load_journal (f));
 }
 
 /* The stick pulled out in the middle of the big file, its writes lost
@@ -1186,6 +1249,9 @@ main (int argc, char **argv)
   g_test_add ("/resume/kill-mid-tree/ntfs", Fixture, GINT_TO_POINTER (FERRY_TEST_STICK_FS_NTFS),
               fixture_set_up, test_kill_mid_tree, fixture_tear_down);
   ADD ("/resume/interrupt-says-how-to-go-on", test_interrupt_says_how_to_go_on);
+  g_test_add ("/resume/interrupt-mid-big-file/exfat", Fixture,
+              GINT_TO_POINTER (FERRY_TEST_STICK_FS_EXFAT), fixture_set_up,
+              test_interrupt_mid_big_file, fixture_tear_down);
   ADD ("/resume/full-says-how-to-go-on", test_full_says_how_to_go_on);
   ADD ("/resume/source-pulled-out", test_source_pulled_out);
   ADD ("/resume/kill-measured-fast", test_kill_measured_fast);

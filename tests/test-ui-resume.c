@@ -346,9 +346,12 @@ cancel_video_on_cruzer (Fixture *f, const char *folder, GSettings *settings)
 }
 
 /* Cancel on a copy to a stick that has a durability point behind it:
- * its journal is kept (the next start would offer it anyway), so its row
- * gives way to "Interrupted: … on CRUZER" at once, and Resume there
- * finishes the copy. */
+ * its journal is kept (the next start would offer it anyway), and so is
+ * the video's temporary file, for the copy to go on from; its row gives
+ * way to "Interrupted: … on CRUZER" at once, and Resume there finishes
+ * the copy. With @data, Discard instead takes the temporary file away
+ * with the journal, although the window that wrote it still runs:
+ * nothing of the transfer is left. */
 static void
 test_cancelled_mid_copy (Fixture *f, gconstpointer data)
 {
@@ -369,7 +372,17 @@ test_cancelled_mid_copy (Fixture *f, gconstpointer data)
   g_assert_cmpuint (count_journals (f), >, 0); /* the journal, and its log */
   ferry_test_ui_wait (400);
   ferry_test_ui_save_screenshot (GTK_WIDGET (f->w.window), "interrupted-cancelled.png");
+  g_assert_cmpuint (ferry_test_count_temp_files (folder), ==, 1);
 
+  if (data != NULL)
+    {
+      click (interrupted_row (f), "_Discard");
+      g_assert_null (interrupted_row (f));
+      g_assert_cmpuint (ferry_test_count_temp_files (folder), ==, 0);
+      g_assert_cmpuint (count_journals (f), ==, 0);
+      ferry_drive_list_remove_mount (f->w.drives, G_MOUNT (mount));
+      return;
+    }
   g_assert_true (ferry_test_stick_set_rate (stick, 0, &error));
   g_assert_no_error (error);
   click (interrupted_row (f), "_Resume");
@@ -545,6 +558,8 @@ main (int argc, char **argv)
   g_test_add ("/ui-resume/unplugged-mid-copy", Fixture, NULL, fixture_set_up,
               test_unplugged_mid_copy, fixture_tear_down);
   g_test_add ("/ui-resume/cancelled-mid-copy", Fixture, NULL, fixture_set_up,
+              test_cancelled_mid_copy, fixture_tear_down);
+  g_test_add ("/ui-resume/cancelled-then-discarded", Fixture, "discard", fixture_set_up,
               test_cancelled_mid_copy, fixture_tear_down);
   g_test_add ("/ui-resume/moved-mount", Fixture, NULL, fixture_set_up, test_resume_moved_mount,
               fixture_tear_down);

@@ -246,5 +246,5 @@ ferry_unfinished_discard (FerryUnfinished *self)
   temps = ferry_journal_dup_temp_paths (self->journal);
   dst_fd = open (ferry_unfinished_get_destination (self), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
   for (guint i = 0; dst_fd >= 0 && temps[i] != NULL; i++)
-    ferry_temp_remove_stale_below (dst_fd, temps[i]);
+    ferry_temp_remove_discarded_below (dst_fd, temps[i]);
 }

@@ -30,15 +30,18 @@
 #define PSEUDO_BUFFER_SIZE (64 * 1024)
 
 /* Bytes [offset, offset + n) of the copy were handed to the kernel. The
- * strategy in use may hold the writer until the device caught up. */
+ * strategy in use may hold the writer until the device caught up. The
+ * journal hears of them before the job's count does: a point reads that
+ * count before the files' (ferry_journal_point_started()), so what it
+ * says is on the device is never more than a run continuing it carries. */
 static gboolean
 chunk_written (FerryCopyTarget *target, FerryFileCopy *fc, off_t offset, size_t n, GError **error)
 {
-  ferry_copy_target_add_written (target, fc, n);
   if (fc->resumable && !fc->journaled)
     ferry_copy_target_journal_file (target, fc);
   if (fc->journaled)
     ferry_journal_wrote (target->journal, fc->journal_path, offset + n);
+  ferry_copy_target_add_written (target, fc, n);
   return ferry_strategy_chunk_written (ferry_copy_target_get_strategy (target), fc, offset, n,
                                        error);
 }

@@ -496,13 +496,21 @@ ferry_journal_wrote (FerryJournal *self, const char *relpath, guint64 end)
   g_mutex_unlock (&self->lock);
 }
 
-/* Its temporary file is gone: nothing of it can be continued. */
+/* Its temporary file is gone: nothing of it can be continued, and what
+ * a point vouched for of it is no longer on the device. */
 void
 ferry_journal_drop_file (FerryJournal *self, const char *relpath)
 {
+  InFlight *record;
+
   g_mutex_lock (&self->lock);
-  if (g_hash_table_remove (self->in_flight, relpath))
-    note_changed (self, relpath);
+  record = g_hash_table_lookup (self->in_flight, relpath);
+  if (record != NULL)
+    {
+      self->bytes_durable -= MIN (self->bytes_durable, record->durable);
+      g_hash_table_remove (self->in_flight, relpath);
+      note_changed (self, relpath);
+    }
   g_mutex_unlock (&self->lock);
 }
 

@@ -495,9 +495,52 @@ ferry_temp_file_discard (FerryTempFile *tmp)
 {
   if (tmp->name != NULL && tmp->dir_fd >= 0)
     unlinkat (tmp->dir_fd, tmp->name, 0);
+  ferry_temp_file_leave (tmp);
+}
+
+/**
+ * ferry_temp_file_leave:
+ * Closes the temporary file and leaves it where it is, under its name:
+ * a transfer cut short keeps it for the run that continues it.
+ */
+void
+ferry_temp_file_leave (FerryTempFile *tmp)
+{
   g_clear_pointer (&tmp->name, g_free);
   tmp->in_place = FALSE;
   ferry_fd_closep (&tmp->fd);
+}
+
+/* Whether @owner, the maker a temporary file's name gives, may be done
+ * with it: it is gone, or, with @own_too, it is this very process. */
+static gboolean
+maker_let_go (const FerryProcessId *owner, gboolean own_too)
+{
+  const FerryProcessId *self = ferry_process_self ();
+
+  if (own_too && owner->boot == self->boot && owner->pid == self->pid
+      && owner->start == self->start)
+    return TRUE;
+  return ferry_process_is_gone (owner);
+}
+
+/* Opens @name in @dir_fd, holding its lock, when no one writes it (see
+ * ferry_temp_file_claim_stale()); with @own_too this process may be its
+ * maker too. */
+static int
+claim_let_go (int dir_fd, const char *name, gboolean own_too, struct stat *st)
+{
+  FerryProcessId owner;
+  ferry_autofd fd = -1;
+
+  if (!ferry_temp_name_parse (name, &owner) || !maker_let_go (&owner, own_too)
+      || ferry_temp_name_is_claimed (name))
+    return -1;
+  fd = openat (dir_fd, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+  if (fd < 0 || fstat (fd, st) != 0 || !S_ISREG (st->st_mode)
+      || flock (fd, LOCK_EX | LOCK_NB) != 0)
+    return -1;
+  return ferry_fd_steal (&fd);
 }
 
 /**
@@ -511,17 +554,20 @@ ferry_temp_file_discard (FerryTempFile *tmp)
 int
 ferry_temp_file_claim_stale (int dir_fd, const char *name, struct stat *st)
 {
-  FerryProcessId owner;
-  ferry_autofd fd = -1;
+  return claim_let_go (dir_fd, name, FALSE, st);
+}
 
-  if (!ferry_temp_name_parse (name, &owner) || !ferry_process_is_gone (&owner)
-      || ferry_temp_name_is_claimed (name))
-    return -1;
-  fd = openat (dir_fd, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
-  if (fd < 0 || fstat (fd, st) != 0 || !S_ISREG (st->st_mode)
-      || flock (fd, LOCK_EX | LOCK_NB) != 0)
-    return -1;
-  return ferry_fd_steal (&fd);
+/* Removes @name from @dir_fd when claim_let_go() claims it. */
+static gboolean
+remove_let_go (int dir_fd, const char *name, gboolean own_too)
+{
+  struct stat claimed, now;
+  ferry_autofd fd = claim_let_go (dir_fd, name, own_too, &claimed);
+
+  /* unlinkat removes the name itself, never what it leads to; the name
+   * is checked to still be the file claimed. */
+  return fd >= 0 && fstatat (dir_fd, name, &now, AT_SYMLINK_NOFOLLOW) == 0
+         && ferry_stat_same_file (&claimed, &now) && unlinkat (dir_fd, name, 0) == 0;
 }
 
 /**
@@ -532,11 +578,21 @@ ferry_temp_file_claim_stale (int dir_fd, const char *name, struct stat *st)
 gboolean
 ferry_temp_file_remove_stale (int dir_fd, const char *name)
 {
-  struct stat claimed, now;
-  ferry_autofd fd = ferry_temp_file_claim_stale (dir_fd, name, &claimed);
+  return remove_let_go (dir_fd, name, FALSE);
+}
 
-  /* unlinkat removes the name itself, never what it leads to; the name
-   * is checked to still be the file claimed. */
-  return fd >= 0 && fstatat (dir_fd, name, &now, AT_SYMLINK_NOFOLLOW) == 0
-         && ferry_stat_same_file (&claimed, &now) && unlinkat (dir_fd, name, 0) == 0;
+/**
+ * ferry_temp_file_remove_discarded:
+ * Removes @name from the folder @dir_fd, the temporary file of a
+ * transfer whose journal was just discarded: as
+ * ferry_temp_file_remove_stale(), but its maker may be this process
+ * too, which let go of it when the transfer was cut short (a cancel in
+ * the window, whose Discard comes in the same process). Its lock free
+ * says no job writes it any more; the sweep cannot rely on that alone,
+ * for a file is locked only just after it is made.
+ */
+gboolean
+ferry_temp_file_remove_discarded (int dir_fd, const char *name)
+{
+  return remove_let_go (dir_fd, name, TRUE);
 }

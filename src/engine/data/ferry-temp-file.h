@@ -15,8 +15,10 @@ G_BEGIN_DECLS
  * The file a copy is written into before it gets its final name. Where
  * the filesystem allows it this is an unnamed O_TMPFILE, which the kernel
  * deletes by itself if Ferry is killed; elsewhere a hidden ".ferry-*.part"
- * name that Ferry removes on cancel or failure. Either way the final name
- * only ever appears with complete data and metadata.
+ * name that Ferry removes on cancel or failure (but for one a transfer's
+ * journal records, which a cancel leaves for the run that continues it,
+ * or for Discard to remove). Either way the final name only ever appears
+ * with complete data and metadata.
  *
  * A named one carries its maker in its name and is locked while it is
  * written, so what a killed run leaves is known for stale, and removed,
@@ -48,6 +50,7 @@ gboolean ferry_temp_file_commit (FerryTempFile *tmp,
                                  atomic_bool *links_refused,
                                  int *errsv);
 void ferry_temp_file_discard (FerryTempFile *tmp);
+void ferry_temp_file_leave (FerryTempFile *tmp);
 void ferry_temp_file_drop_write (FerryTempFile *tmp);
 gboolean ferry_temp_file_open_in_place (FerryTempFile *tmp,
                                         int dir_fd,
@@ -71,6 +74,7 @@ char *ferry_temp_name_new_folder (void);
 gboolean ferry_temp_name_parse_folder (const char *name, FerryProcessId *owner);
 int ferry_temp_file_claim_stale (int dir_fd, const char *name, struct stat *st);
 gboolean ferry_temp_file_remove_stale (int dir_fd, const char *name);
+gboolean ferry_temp_file_remove_discarded (int dir_fd, const char *name);
 gboolean ferry_rename_noreplace (int dir_fd,
                                  const char *from,
                                  const char *to,

@@ -135,6 +135,22 @@ ferry_temp_remove_stale_below (int root_fd, const char *relpath)
 }
 
 /**
+ * ferry_temp_remove_discarded_below:
+ * Removes @relpath, a path below the folder @root_fd, when it is the
+ * temporary file of a transfer just discarded that no one writes any
+ * more (ferry_temp_file_remove_discarded()).
+ */
+gboolean
+ferry_temp_remove_discarded_below (int root_fd, const char *relpath)
+{
+  g_autofree char *folder = g_path_get_dirname (relpath);
+  g_autofree char *name = g_path_get_basename (relpath);
+  ferry_autofd dir_fd = ferry_open_folder_beneath (root_fd, folder);
+
+  return dir_fd >= 0 && ferry_temp_file_remove_discarded (dir_fd, name);
+}
+
+/**
  * ferry_temp_sweep:
  * Removes every stale temporary file and hidden folder in the folder
  * @dir_fd; returns how many went.

@@ -201,6 +201,28 @@ ferry_continue_note_complete (FerryTreeContext *ctx,
     ferry_journal_complete (journal_of (ctx), relpath, &source);
 }
 
+/**
+ * ferry_continue_keep_in_flight:
+ * @fc was cut short by its job stopping (a cancel, or its drive full or
+ * gone), whose journal is kept for a run that continues the transfer:
+ * its temporary file stays on the device when a point vouched for some
+ * of it, for that run to go on from there, as after a kill. TRUE: kept
+ * (closed, letting go of its lock), the journal still recording it.
+ * FALSE: nothing of it is worth keeping; the caller discards it.
+ */
+gboolean
+ferry_continue_keep_in_flight (FerryTreeContext *ctx, FerryFileCopy *fc)
+{
+  g_auto (FerryJournalInFlight) record = { 0 };
+
+  if (!fc->journaled || !ferry_control_is_ending (ctx->control)
+      || !ferry_journal_find_in_flight (journal_of (ctx), fc->journal_path, &record)
+      || record.durable == 0)
+    return FALSE;
+  ferry_temp_file_leave (&fc->tmp);
+  return TRUE;
+}
+
 /* @fc failed or was skipped: its temporary file is gone. */
 void
 ferry_continue_note_dropped (FerryTreeContext *ctx, const FerryFileCopy *fc)

@@ -14,6 +14,7 @@ gboolean ferry_continue_open_temp (FerryTreeContext *ctx, FerryFileCopy *fc);
 void ferry_continue_note_complete (FerryTreeContext *ctx,
                                    const char *relpath,
                                    const struct stat *src_st);
+gboolean ferry_continue_keep_in_flight (FerryTreeContext *ctx, FerryFileCopy *fc);
 void ferry_continue_note_dropped (FerryTreeContext *ctx, const FerryFileCopy *fc);
 
 G_END_DECLS

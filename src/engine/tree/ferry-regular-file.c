@@ -202,13 +202,16 @@ copy_steps (FerryTreeContext *ctx, FerryFileCopy *fc, FerryEntry *entry, GError 
 }
 
 /* A copy that failed or was skipped leaves nothing behind and takes its
- * bytes back from the progress. */
+ * bytes back from the progress; but one its stopping job cut short may
+ * keep its temporary file for the run that continues the transfer, and
+ * then its bytes too, which are on the device. */
 static void
 end_file (RegularFile *file, const FerryEntry *entry, gboolean copied)
 {
   FerryFileCopy *fc = &file->fc;
+  gboolean kept = !copied && ferry_continue_keep_in_flight (file->ctx, fc);
 
-  if (!copied || entry->skip)
+  if ((!copied || entry->skip) && !kept)
     {
       ferry_counters_sub (file->ctx->counters, &file->ctx->counters->bytes_written, fc->written);
       ferry_continue_note_dropped (file->ctx, fc);
