@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Transfers cut short in the window (issue 16): when their drive is
- * plugged in, a row "Interrupted: 1.2 GB of 3.0 GB on STICK" with Resume
+ * plugged in, a row "“photos” to STICK", "1.2 GB of 3.0 GB copied", with Resume
  * and Discard; a transfer kept for another filesystem with the same
  * label gets none. The journals are written here as a killed run leaves
  * them, under a private $XDG_STATE_HOME. */
@@ -155,7 +155,9 @@ test_row_and_discard (Fixture *f, gconstpointer data)
   g_assert_nonnull (row);
   g_assert_null (gtk_widget_get_next_sibling (row));
   /* g_format_size() puts a no-break space before the unit. */
-  ferry_test_ui_assert_label_soon (row, "Interrupted: 1.2\u00a0GB of 3.0\u00a0GB on STICK");
+  /* Named as its row was while it ran, to tell two apart. */
+  ferry_test_ui_assert_label_soon (row, "“photos” to STICK");
+  ferry_test_ui_assert_label_soon (row, "1.2\u00a0GB of 3.0\u00a0GB copied");
   /* The destination is named as the drive list names it, not by the
    * mount's path. */
   g_assert_null (ferry_test_ui_find_label (row, f->w.scratch));
@@ -168,7 +170,8 @@ test_row_and_discard (Fixture *f, gconstpointer data)
 
 /* A copy into a folder on the computer's own disk, cut short, comes back
  * too (its journal names no drive: the root filesystem has no label):
- * "Interrupted: 1.2 GB of 3.0 GB", and the folder it went to. */
+ * "“photos” to Backups", "1.2 GB of 3.0 GB copied", and the folder it went
+ * to. */
 static void
 test_row_for_own_disk (Fixture *f, gconstpointer data)
 {
@@ -182,9 +185,8 @@ test_row_for_own_disk (Fixture *f, gconstpointer data)
   mount = ferry_test_window_plug_in (&f->w, "STICK");
   row = interrupted_row (f);
   g_assert_nonnull (row);
-  ferry_test_ui_assert_label_soon (row, "Interrupted: 1.2\u00a0GB of 3.0\u00a0GB");
-  g_assert_null (ferry_test_ui_find_label (row, " on "));
-  ferry_test_ui_assert_label_soon (row, "Backups");
+  ferry_test_ui_assert_label_soon (row, "“photos” to Backups");
+  ferry_test_ui_assert_label_soon (row, "1.2\u00a0GB of 3.0\u00a0GB copied");
   ferry_test_ui_save_screenshot (GTK_WIDGET (f->w.window), "interrupted-own-disk.png");
 }
 
@@ -270,7 +272,7 @@ drop_video_on_cruzer (Fixture *f, const char *folder, GSettings *settings)
 }
 
 /* A stick pulled out once the copy has a durability point behind it: the
- * transfer's row becomes "Interrupted: … on CRUZER" (Resume waits for the
+ * transfer's row becomes "“Holiday video.mp4” to CRUZER" (Resume waits for the
  * drive) instead of a failed row listing every file. */
 static void
 test_unplugged_mid_copy (Fixture *f, gconstpointer data)
@@ -293,8 +295,8 @@ test_unplugged_mid_copy (Fixture *f, gconstpointer data)
   /* The drive list hears of the unplug as it would from the system. */
   ferry_drive_list_remove_mount (f->w.drives, G_MOUNT (mount));
   row = interrupted_row (f);
-  ferry_test_ui_assert_label_soon (row, "Interrupted: ");
-  ferry_test_ui_assert_label_soon (row, "of 25.2\u00a0MB on CRUZER");
+  ferry_test_ui_assert_label_soon (row, "“Holiday video.mp4” to CRUZER");
+  ferry_test_ui_assert_label_soon (row, "of 25.2\u00a0MB copied");
   /* Resume waits for the drive, and the row says so. */
   ferry_test_ui_assert_label_soon (row, "Plug CRUZER in again to resume");
   g_assert_false (gtk_widget_get_sensitive (find_button (row, "_Resume")));
@@ -310,7 +312,7 @@ test_unplugged_mid_copy (Fixture *f, gconstpointer data)
   g_assert_no_error (error);
   g_clear_object (&mount);
   mount = ferry_test_ui_plug_in (f->w.drives, "SanDisk Cruzer", folder);
-  ferry_test_ui_assert_label_soon (interrupted_row (f), "of 25.2\u00a0MB on CRUZER");
+  ferry_test_ui_assert_label_soon (interrupted_row (f), "of 25.2\u00a0MB copied");
   g_assert_null (ferry_test_ui_find_label (interrupted_row (f), "in again to resume"));
   click (interrupted_row (f), "_Resume");
   ferry_test_ui_assert_label_soon (GTK_WIDGET (f->w.window), "All data is on SanDisk Cruzer");
@@ -348,7 +350,7 @@ cancel_video_on_cruzer (Fixture *f, const char *folder, GSettings *settings)
 /* Cancel on a copy to a stick that has a durability point behind it:
  * its journal is kept (the next start would offer it anyway), and so is
  * the video's temporary file, for the copy to go on from; its row gives
- * way to "Interrupted: … on CRUZER" at once, and Resume there finishes
+ * way to an interrupted "… to CRUZER" at once, and Resume there finishes
  * the copy. With @data, Discard instead takes the temporary file away
  * with the journal, although the window that wrote it still runs:
  * nothing of the transfer is left. */
@@ -366,8 +368,8 @@ test_cancelled_mid_copy (Fixture *f, gconstpointer data)
   if (stick == NULL)
     return;
   mount = cancel_video_on_cruzer (f, folder, settings);
-  ferry_test_ui_assert_label_soon (interrupted_row (f), "Interrupted: ");
-  ferry_test_ui_assert_label_soon (interrupted_row (f), "of 25.2\u00a0MB on CRUZER");
+  ferry_test_ui_assert_label_soon (interrupted_row (f), "“Holiday video.mp4” to CRUZER");
+  ferry_test_ui_assert_label_soon (interrupted_row (f), "of 25.2\u00a0MB copied");
   g_assert_null (ferry_test_ui_find_label (GTK_WIDGET (f->w.window), "Cancelled"));
   g_assert_cmpuint (count_journals (f), >, 0); /* the journal, and its log */
   ferry_test_ui_wait (400);
@@ -437,7 +439,7 @@ test_resume_moved_mount (Fixture *f, gconstpointer data)
   mount_elsewhere_once_let_go (stick, "CRUZER1");
   now = ferry_test_stick_get_mountpoint (stick);
   mount = ferry_test_ui_plug_in (f->w.drives, "SanDisk Cruzer", now);
-  ferry_test_ui_assert_label_soon (interrupted_row (f), "of 25.2\u00a0MB on CRUZER");
+  ferry_test_ui_assert_label_soon (interrupted_row (f), "of 25.2\u00a0MB copied");
   ferry_test_ui_wait (400);
   ferry_test_ui_save_screenshot (GTK_WIDGET (f->w.window), "interrupted-moved-mount.png");
   click (interrupted_row (f), "_Resume");
@@ -528,7 +530,8 @@ test_full_mid_copy (Fixture *f, gconstpointer data)
     {
       gtk_widget_activate_action (transfer, "transfer.dismiss", NULL);
       g_assert_true (ferry_test_ui_wait_until (interrupted_row_shown, f, 10000));
-      ferry_test_ui_assert_label_soon (interrupted_row (f), "of 50.3\u00a0MB on CRUZER");
+      ferry_test_ui_assert_label_soon (interrupted_row (f), "“Photos” to CRUZER");
+      ferry_test_ui_assert_label_soon (interrupted_row (f), "of 50.3\u00a0MB copied");
       click (interrupted_row (f), "_Resume");
     }
   ferry_test_ui_assert_label_soon (GTK_WIDGET (f->w.window), "All data is on SanDisk Cruzer");

@@ -6,6 +6,7 @@
 #include "ferry-format.h"
 #include "ferry-time-left.h"
 #include "ferry-transfer-row.h"
+#include "ferry-transfer-title.h"
 #include "ferry-unsupported-text.h"
 
 /**
@@ -70,20 +71,9 @@ static char *
 describe_sources (FerryJob *job, FerryDestination *destination)
 {
   GPtrArray *sources = ferry_job_get_sources (job);
-  const char *where = ferry_destination_get_name (destination);
-  g_autofree char *count = NULL;
 
-  if (sources->len == 1)
-    {
-      g_autofree char *name = g_file_get_basename (g_ptr_array_index (sources, 0));
-      g_autofree char *display = g_filename_display_name (name);
-      /* TRANSLATORS: "“Holidays” to SanDisk Cruzer" */
-      return g_strdup_printf (_ ("“%s” to %s"), display, where);
-    }
-  count = ferry_format_count (sources->len);
-  return g_strdup_printf (
-      /* TRANSLATORS: "3 items to SanDisk Cruzer" */
-      g_dngettext (GETTEXT_PACKAGE, "%s item to %s", "%s items to %s", sources->len), count, where);
+  return ferry_transfer_title (sources->len, g_ptr_array_index (sources, 0),
+                               ferry_destination_get_name (destination));
 }
 
 static gboolean

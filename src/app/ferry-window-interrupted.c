@@ -1,13 +1,14 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Transfers cut short (Ferry or the session ended, a drive pulled out):
- * a row each, "Interrupted: 1.2 GB of 3.0 GB on STICK", with Resume and
- * Discard, for those whose drive is plugged in (the same filesystem, not
+ * a row each, "“photos” to STICK" over "1.2 GB of 3.0 GB copied", with
+ * Resume and Discard, for those whose drive is plugged in (the same filesystem, not
  * one with the same label), at start-up and whenever drives change, and
  * for one that this window saw cut short, whose drive may come back. */
 #include "config.h"
 
 #include <glib/gi18n.h>
 
+#include "ferry-transfer-title.h"
 #include "ferry-window-private.h"
 
 static GQuark
@@ -86,20 +87,36 @@ describe_destination (FerryWindow *self, FerryUnfinished *unfinished, gboolean p
   return ferry_destination_name_paths (destination, path);
 }
 
-/* Whole sentences for translators, with the drive's name or without. */
+/* Named as its row was while it ran ("“Holidays” to STICK"), to tell
+ * two cut short apart; on a drive with no name, by its folder. */
 static char *
 new_title (FerryUnfinished *unfinished)
 {
+  const char *const *sources = ferry_unfinished_get_sources (unfinished);
+  const char *label = ferry_unfinished_get_label (unfinished);
+  g_autoptr (GFile) first = g_file_new_for_path (sources[0]);
+  g_autofree char *folder = NULL;
+
+  if (label == NULL)
+    {
+      g_autofree char *name
+          = g_path_get_basename (ferry_unfinished_get_destination (unfinished));
+      folder = g_filename_display_name (name);
+    }
+  return ferry_transfer_title (g_strv_length ((char **) sources), first,
+                               label != NULL ? label : folder);
+}
+
+/* How much of it is on the drive, the first line under its title. */
+static char *
+new_amount (FerryUnfinished *unfinished)
+{
   g_autofree char *durable = g_format_size (ferry_unfinished_get_bytes_durable (unfinished));
   g_autofree char *total = g_format_size (ferry_unfinished_get_bytes_total (unfinished));
-  const char *label = ferry_unfinished_get_label (unfinished);
 
-  if (label != NULL)
-    /* TRANSLATORS: a transfer cut short, like "Interrupted: 1.2 GB of 3.0 GB on STICK" */
-    return g_strdup_printf (_ ("Interrupted: %s of %s on %s"), durable, total, label);
-  /* TRANSLATORS: a transfer cut short on a drive with no name, like
-   * "Interrupted: 1.2 GB of 3.0 GB" */
-  return g_strdup_printf (_ ("Interrupted: %s of %s"), durable, total);
+  /* TRANSLATORS: how much of a transfer cut short is on its drive, like
+   * "1.2 GB of 3.0 GB copied" */
+  return g_strdup_printf (_ ("%s of %s copied"), durable, total);
 }
 
 /* Why Resume is greyed out, said on the row itself: a tooltip on a
@@ -116,17 +133,19 @@ new_unplugged_hint (FerryUnfinished *unfinished)
   return g_strdup (_ ("Plug the drive in again to resume"));
 }
 
-/* The folder the transfer went to, below why Resume waits, if it does. */
+/* How much is on the drive, why Resume waits, if it does, and the
+ * folder the transfer went to. */
 static char *
 new_subtitle (FerryWindow *self, FerryUnfinished *unfinished, gboolean present)
 {
+  g_autofree char *amount = new_amount (unfinished);
   g_autofree char *where = describe_destination (self, unfinished, present);
   g_autofree char *hint = NULL;
 
   if (present)
-    return g_markup_escape_text (where, -1);
+    return g_markup_printf_escaped ("%s\n%s", amount, where);
   hint = new_unplugged_hint (unfinished);
-  return g_markup_printf_escaped ("%s\n%s", hint, where);
+  return g_markup_printf_escaped ("%s\n%s\n%s", amount, hint, where);
 }
 
 /* Whether the drive is there is asked once a row: each asking reads the
