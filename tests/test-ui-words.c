@@ -1055,6 +1055,11 @@ test_conflict_same_content (Fixture *f, gconstpointer style)
         dialog = next_dialog (f);
     }
   g_assert_cmpuint (n_same, ==, 1);
+  /* Both skipped: nothing was copied, and the row says so. */
+  g_assert_true (ferry_test_ui_wait_until (job_of_only_row_ended, f, 10000));
+  ferry_test_ui_wait (100);
+  g_assert_cmpstr (ferry_transfer_row_get_status (only_row (f)), ==,
+                   "Nothing copied: 2 items skipped");
 }
 
 /* The time left, in words, from seconds to hours: a 64 GB copy to a

@@ -1147,6 +1147,8 @@ test_unsupported_adapt_on_exfat (Fixture *f, gconstpointer data)
   expander = ADW_EXPANDER_ROW (ferry_test_ui_find (GTK_WIDGET (row), ADW_TYPE_EXPANDER_ROW, NULL));
   g_assert_cmpstr (adw_preferences_row_get_title (ADW_PREFERENCES_ROW (expander)), ==,
                    "3 items adapted for exFAT, 1 skipped");
+  g_assert_true (g_str_has_prefix (ferry_transfer_row_get_status (row), "Done: "));
+  g_assert_true (g_str_has_suffix (ferry_transfer_row_get_status (row), " copied, 1 item skipped"));
   adw_expander_row_set_expanded (expander, TRUE);
   ferry_test_ui_wait (500); /* the expander's animation */
   g_assert_nonnull (

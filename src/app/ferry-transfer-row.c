@@ -436,7 +436,7 @@ show_status (FerryTransferRow *self, const char *text, gboolean is_error)
  * memory (the drive itself takes root or the "disk" group to read), are
  * not said to be verified (explain_unverified() says why). */
 static char *
-describe_done (FerryTransferRow *self, guint64 bytes)
+describe_copied (FerryTransferRow *self, guint64 bytes)
 {
   g_autofree char *size = g_format_size (bytes);
 
@@ -445,6 +445,34 @@ describe_done (FerryTransferRow *self, guint64 bytes)
     return g_strdup_printf (_ ("Done: %s copied"), size);
   /* TRANSLATORS: "Done: 2.9 GB copied, not verified on the drive" */
   return g_strdup_printf (_ ("Done: %s copied, not verified on the drive"), size);
+}
+
+/* What was copied, and what was skipped (already there, or what the
+ * drive cannot store): a transfer whose every file was skipped copied
+ * nothing, which "Done: 0 bytes copied" did not say. */
+static char *
+describe_done (FerryTransferRow *self, const FerryProgress *p)
+{
+  g_autofree char *copied = NULL;
+  g_autofree char *skipped = NULL;
+
+  if (p->files_skipped == 0)
+    return describe_copied (self, p->bytes_total);
+  skipped = ferry_format_count (p->files_skipped);
+  if (p->files_done - p->files_failed == p->files_skipped)
+    return g_strdup_printf (
+        /* TRANSLATORS: a transfer whose every item was skipped, like
+         * "Nothing copied: 2 items skipped" */
+        g_dngettext (GETTEXT_PACKAGE, "Nothing copied: %s item skipped",
+                     "Nothing copied: %s items skipped", p->files_skipped),
+        skipped);
+  copied = describe_copied (self, p->bytes_total);
+  return g_strdup_printf (
+      /* TRANSLATORS: "Done: 2.9 GB copied" then the items skipped, like
+       * "Done: 2.9 GB copied, 3 items skipped" */
+      g_dngettext (GETTEXT_PACKAGE, "%s, %s item skipped", "%s, %s items skipped",
+                   p->files_skipped),
+      copied, skipped);
 }
 
 static void
@@ -469,7 +497,7 @@ show_outcome (FerryTransferRow *self)
 
   ferry_job_get_progress (self->job, &p);
   if (self->outcome == NULL)
-    status = describe_done (self, p.bytes_total);
+    status = describe_done (self, &p);
   else if (cancelled)
     status = g_strdup (_ ("Cancelled"));
   else
