@@ -661,6 +661,71 @@ test_not_enough_space (Fixture *f, gconstpointer data)
   check_with_mount (f, mount_small_tmpfs_for_big_tree, check_not_enough_space);
 }
 
+/* The big tree copied once already, one more file added to it since:
+ * copied again onto the 8 MiB drive, the files there take no more room
+ * where they are skipped ("skip", and "newer" for files no newer), and
+ * the copy fits. Replaced, each new copy is written beside the file it
+ * replaces, and keeping both copies of each takes room for both: those
+ * do not fit. */
+static gboolean
+mount_small_tmpfs_with_copy (Fixture *f)
+{
+  g_autofree char *tree = g_build_filename (f->src, "big", NULL);
+  const char *sources[] = { tree, NULL };
+  g_autoptr (FerryJob) job = NULL;
+  g_autoptr (GError) error = NULL;
+
+  if (!mount_small_tmpfs_for_big_tree (f))
+    return FALSE;
+  /* One part of the three: 4 MiB of 8. */
+  g_assert_no_errno (unlink (ferry_test_path (tree, "part-1.bin", NULL)));
+  g_assert_no_errno (unlink (ferry_test_path (tree, "part-2.bin", NULL)));
+  job = ferry_test_job_new (sources, f->mnt);
+  g_assert_true (ferry_test_run_job (job, &error));
+  g_assert_no_error (error);
+  ferry_test_write_random (ferry_test_path (tree, "new.bin", NULL), BIG_FILE_SIZE / 4, 49);
+  return TRUE;
+}
+
+static void
+check_room_of_files_there (Fixture *f)
+{
+  g_autofree char *tree = g_build_filename (f->src, "big", NULL);
+  g_autofree char *copy = g_build_filename (f->mnt, "big", NULL);
+  const char *sources[] = { tree, NULL };
+  const FerryConflictPolicy refused[] = { FERRY_CONFLICT_POLICY_KEEP_BOTH,
+                                          FERRY_CONFLICT_POLICY_OVERWRITE };
+  const FerryConflictPolicy fitting[] = { FERRY_CONFLICT_POLICY_NEWER, FERRY_CONFLICT_POLICY_SKIP };
+
+  for (guint i = 0; i < G_N_ELEMENTS (refused); i++)
+    {
+      g_autoptr (FerryJob) job = ferry_test_job_new (sources, f->mnt);
+      g_autoptr (GError) error = NULL;
+
+      ferry_job_set_conflict_policy (job, refused[i]);
+      error = run_refused (job);
+      g_assert_error (error, FERRY_ERROR, FERRY_ERROR_NOT_ENOUGH_SPACE);
+    }
+  g_assert_false (g_file_test (ferry_test_path (copy, "new.bin", NULL), G_FILE_TEST_EXISTS));
+  for (guint i = 0; i < G_N_ELEMENTS (fitting); i++)
+    {
+      g_autoptr (FerryJob) job = ferry_test_job_new (sources, f->mnt);
+      g_autoptr (GError) error = NULL;
+
+      ferry_job_set_conflict_policy (job, fitting[i]);
+      g_assert_true (ferry_test_run_job (job, &error));
+      g_assert_no_error (error);
+      ferry_test_assert_trees_equal (tree, copy, FERRY_TEST_COMPARE_CONTENT);
+    }
+  g_assert_cmpuint (ferry_test_count_temp_files (f->mnt), ==, 0);
+}
+
+static void
+test_room_of_files_there (Fixture *f, gconstpointer data)
+{
+  check_with_mount (f, mount_small_tmpfs_with_copy, check_room_of_files_there);
+}
+
 /* A video deleted in a file manager, 5 MB, still in the Trash on the
  * drive (@trash, below the mount) or at home: a 6 MB copy does not fit in
  * what is left of 8 MiB, and would once the Trash is emptied. */
@@ -979,6 +1044,7 @@ main (int argc, char **argv)
   ADD ("/refuse/not-writable/write-protected", test_write_protected);
   ADD ("/refuse/no-room/bytes", test_not_enough_space);
   ADD ("/refuse/no-room/files", test_too_many_files);
+  ADD ("/refuse/no-room/files-already-there", test_room_of_files_there);
   ADD ("/refuse/no-room/trash-on-drive", test_trash_on_drive);
   ADD ("/refuse/no-room/trash-shared", test_trash_shared);
   ADD ("/refuse/no-room/trash-at-home", test_trash_at_home);

@@ -456,6 +456,7 @@ walk_preflight (FerryRun *self, FerryPlan *plan)
       = ferry_preflight_new (&self->rules, ferry_control_get_cancellable (self->control));
 
   ferry_preflight_set_resuming (preflight, self->resuming);
+  ferry_preflight_set_conflict_policy (preflight, self->options.conflict_policy);
   for (guint i = 0; i < plan->roots->len; i++)
     {
       FerryTreeRoot root = tree_root (plan, i);

@@ -58,13 +58,29 @@ ferry_conflicts_get_policy (FerryConflicts *self)
 }
 
 static gboolean
-is_newer (FerryConflicts *self, const struct stat *a, const struct stat *b)
+is_newer_on (const FerryFsRules *rules, const struct stat *a, const struct stat *b)
 {
-  if (ferry_fs_rules_same_time (&self->rules, &a->st_mtim, &b->st_mtim))
+  if (ferry_fs_rules_same_time (rules, &a->st_mtim, &b->st_mtim))
     return FALSE;
   if (a->st_mtim.tv_sec != b->st_mtim.tv_sec)
     return a->st_mtim.tv_sec > b->st_mtim.tv_sec;
   return a->st_mtim.tv_nsec > b->st_mtim.tv_nsec;
+}
+
+/**
+ * ferry_conflicts_policy_skips:
+ * Whether @policy alone settles a file @src_st meeting a file @dst_st
+ * under its name by skipping it: always under "skip", under "newer" when
+ * the source is not newer (times compared as @rules keep them).
+ */
+gboolean
+ferry_conflicts_policy_skips (const FerryFsRules *rules,
+                              FerryConflictPolicy policy,
+                              const struct stat *src_st,
+                              const struct stat *dst_st)
+{
+  return policy == FERRY_CONFLICT_POLICY_SKIP
+         || (policy == FERRY_CONFLICT_POLICY_NEWER && !is_newer_on (rules, src_st, dst_st));
 }
 
 static FerryConflictAction
@@ -83,8 +99,8 @@ action_from_policy (FerryConflicts *self,
       case FERRY_CONFLICT_POLICY_OVERWRITE:
         return FERRY_CONFLICT_ACTION_REPLACE;
       case FERRY_CONFLICT_POLICY_NEWER:
-        return is_newer (self, src_st, dst_st) ? FERRY_CONFLICT_ACTION_REPLACE
-                                         : FERRY_CONFLICT_ACTION_SKIP;
+        return is_newer_on (&self->rules, src_st, dst_st) ? FERRY_CONFLICT_ACTION_REPLACE
+                                                          : FERRY_CONFLICT_ACTION_SKIP;
       case FERRY_CONFLICT_POLICY_KEEP_BOTH:
         return FERRY_CONFLICT_ACTION_KEEP_BOTH;
       case FERRY_CONFLICT_POLICY_FAIL:

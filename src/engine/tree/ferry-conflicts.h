@@ -33,6 +33,10 @@ FerryConflicts *ferry_conflicts_new (FerryConflictPolicy policy, FerryControl *c
 void ferry_conflicts_set_rules (FerryConflicts *self, const FerryFsRules *rules);
 void ferry_conflicts_free (FerryConflicts *self);
 FerryConflictPolicy ferry_conflicts_get_policy (FerryConflicts *self);
+gboolean ferry_conflicts_policy_skips (const FerryFsRules *rules,
+                                      FerryConflictPolicy policy,
+                                      const struct stat *src_st,
+                                      const struct stat *dst_st);
 FerryConflictAction ferry_conflicts_resolve (FerryConflicts *self,
                                              const FerryConflictQuestion *question);
 

@@ -6,6 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "ferry-conflicts.h"
 #include "ferry-continue.h"
 #include "ferry-error.h"
 #include "ferry-format.h"
@@ -42,8 +43,9 @@ struct _FerryPreflight
   GHashTable *top_existing; /* the destination folder's names, shared by the roots */
   GHashTable *top_used;
   GPtrArray *stale_temps; /* paths below the destination: files and hidden folders */
-  guint64 reclaimable;    /* the space they hold, and the copies a resumed run carries */
+  guint64 reclaimable;    /* the space they hold, and files under the copies' names */
   gboolean resuming;
+  FerryConflictPolicy conflict_policy; /* for files already under the copies' names */
   /* On FAT, whose folders hold a bounded number of entries: those the
    * destination folder (shared by the roots) will hold, there already
    * and added by the copy, against top_limit (0: not counted), which is
@@ -405,18 +407,33 @@ walk_subfolder (FerryPreflight *self, Folder *folder, Entry *entry)
   note_if_crowded (self, &child);
 }
 
-/* A run that continues one cut short keeps the copies the earlier run
- * completed (ferry_continue_carry()): counted in what the copy needs,
- * they take no more room. */
+/* A file already under the copy's name that the copy will not write
+ * again takes room the copy needs no more of: one a run cut short
+ * completed, which the run continuing it carries (ferry_continue_carry());
+ * one the conflict policy skips; and, where the person is asked (or the
+ * job stops at the first conflict), one that looks the same as its
+ * source (its size and time), which the question offers to skip. Before,
+ * a copy run again with --conflict=skip onto a nearly full stick was
+ * refused for want of the room its files already had there. A file that
+ * will be replaced counts for nothing: its new copy is written beside it
+ * before it goes. */
 static void
-note_if_carried (FerryPreflight *self, const Folder *folder, const Entry *entry)
+note_if_there (FerryPreflight *self, const Folder *folder, const Entry *entry)
 {
   struct stat there;
+  gboolean looks_same;
 
-  if (self->resuming && S_ISREG (entry->st.st_mode) && folder->dst_fd >= 0
-      && fstatat (folder->dst_fd, entry->copy_name, &there, AT_SYMLINK_NOFOLLOW) == 0
-      && ferry_continue_copy_matches (&self->rules, &there, &entry->st))
-    self->reclaimable += ferry_fs_rules_space_for (&self->rules, there.st_size);
+  if (!S_ISREG (entry->st.st_mode) || folder->dst_fd < 0
+      || fstatat (folder->dst_fd, entry->copy_name, &there, AT_SYMLINK_NOFOLLOW) != 0
+      || !S_ISREG (there.st_mode))
+    return;
+  looks_same = ferry_continue_copy_matches (&self->rules, &there, &entry->st);
+  if ((self->resuming && looks_same)
+      || ferry_conflicts_policy_skips (&self->rules, self->conflict_policy, &entry->st, &there)
+      || (looks_same
+          && (self->conflict_policy == FERRY_CONFLICT_POLICY_ASK
+              || self->conflict_policy == FERRY_CONFLICT_POLICY_FAIL)))
+    self->reclaimable += ferry_fs_rules_space_for (&self->rules, entry->st.st_size);
 }
 
 /* On FAT, a name the copy gives in @folder takes entries there (in the
@@ -468,7 +485,7 @@ walk_entry (FerryPreflight *self, Folder *folder, const char *name, const char *
   /* What can only be skipped takes no space (a 6 GB film on FAT32). */
   if (kind != FERRY_UNSUPPORTED_TOO_LARGE && kind != FERRY_UNSUPPORTED_SPECIAL_FILE)
     self->needed += space_for (self, &entry);
-  note_if_carried (self, folder, &entry);
+  note_if_there (self, folder, &entry);
   if (S_ISDIR (entry.st.st_mode))
     walk_subfolder (self, folder, &entry);
   g_free (entry.src_path);
@@ -513,11 +530,19 @@ count_top_folder (FerryPreflight *self, int dst_fd)
   self->top_entries = count_existing (self->top_existing) - (self->top_is_fat_root ? 1 : 0);
 }
 
-/* Whether the copy continues a run cut short (see note_if_carried()). */
+/* Whether the copy continues a run cut short (see note_if_there()). */
 void
 ferry_preflight_set_resuming (FerryPreflight *self, gboolean resuming)
 {
   self->resuming = resuming;
+}
+
+/* How the copy settles a file already under a copy's name (see
+ * note_if_there()). */
+void
+ferry_preflight_set_conflict_policy (FerryPreflight *self, FerryConflictPolicy policy)
+{
+  self->conflict_policy = policy;
 }
 
 /* Walks one source, now. The roots share the destination folder. */

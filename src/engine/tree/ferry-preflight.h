@@ -15,6 +15,7 @@ typedef struct _FerryPreflight FerryPreflight;
 FerryPreflight *ferry_preflight_new (const FerryFsRules *rules, GCancellable *cancellable);
 void ferry_preflight_free (FerryPreflight *self);
 void ferry_preflight_set_resuming (FerryPreflight *self, gboolean resuming);
+void ferry_preflight_set_conflict_policy (FerryPreflight *self, FerryConflictPolicy policy);
 void ferry_preflight_add_root (FerryPreflight *self, const FerryTreeRoot *root);
 GPtrArray *ferry_preflight_get_items (FerryPreflight *self);
 guint64 ferry_preflight_get_needed (FerryPreflight *self);
