@@ -927,7 +927,7 @@ test_room_within_one_filesystem (Fixture *f, gconstpointer data)
 
   ferry_test_make_dirs (tree);
   ferry_test_write_random (ferry_test_path (tree, "a.bin", NULL), 1000, 1);
-  plan = ferry_plan_resolve (sources, f->dst, &error);
+  plan = ferry_plan_resolve (sources, f->dst, FERRY_DESTINATION_AS_FOUND, &error);
   g_assert_no_error (error);
   g_assert_cmpint (statvfs (f->dst, &vfs), ==, 0);
   used = (guint64) (vfs.f_blocks - vfs.f_bfree) * vfs.f_frsize;

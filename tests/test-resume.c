@@ -987,6 +987,94 @@ run_resume (const char *what, char **err)
   return run_resume_full (what, NULL, err);
 }
 
+/* A copy to a new name (`ferry-copy tree STICK/Backup`, as cp names the
+ * copy of one source so) killed with its journal saved: Backup is a
+ * folder now, which the same command must not copy into. */
+static char *
+copy_as_new_name_and_kill (Fixture *f)
+{
+  g_autofree char *named = g_build_filename (f->dst, "Backup", NULL);
+  g_autoptr (GSubprocess) copy = NULL;
+
+  make_tree (f->src, 1000, 100 * 1000);
+  copy = spawn_copy (f->src, named, NULL, NULL);
+  wait_for_journal (f, copy, &(JournalSays){ 16 * MB, 0, 20 });
+  kill_copy (copy);
+  g_assert_true (g_file_test (named, G_FILE_TEST_IS_DIR));
+  return g_steal_pointer (&named);
+}
+
+/* The copy named Backup is the source's, whole, with nothing nested in
+ * it and nothing left of the runs. */
+static void
+assert_named_copy_whole (Fixture *f, const char *named)
+{
+  ferry_test_assert_trees_equal (f->src, named, FERRY_TEST_COMPARE_CONTENT);
+  g_assert_false (g_file_test (ferry_test_path (named, "tree", NULL), G_FILE_TEST_EXISTS));
+  g_assert_cmpuint (ferry_test_count_temp_files (named), ==, 0);
+  g_assert_null (load_journal (f));
+}
+
+/* The same command again goes on in Backup, the copy it had begun,
+ * carrying over what is there. Before, it copied tree into Backup
+ * (Backup/tree) from zero beside the first run's files. A command with
+ * another source run meanwhile into that folder is not taken for the
+ * continuation: its copy goes into Backup, as for any folder. */
+static void
+test_named_copy_same_command (Fixture *f, gconstpointer data)
+{
+  g_autofree char *named = NULL;
+  g_autofree char *err = NULL;
+  const char *other = NULL;
+
+  if (f->stick == NULL)
+    return;
+  named = copy_as_new_name_and_kill (f);
+  other = ferry_test_path (f->scratch, "other", NULL);
+  ferry_test_write_text (other, "other");
+  run_copy (other, named, NULL, NULL, &err);
+  g_assert_true (g_file_test (ferry_test_path (named, "other", NULL), G_FILE_TEST_IS_REGULAR));
+  g_assert_cmpint (g_remove (ferry_test_path (named, "other", NULL)), ==, 0);
+  g_clear_pointer (&err, g_free);
+
+  lift_throttle (f);
+  run_copy (f->src, named, NULL, NULL, &err);
+  g_test_message ("the same command again said: %s", err);
+  g_assert_nonnull (strstr (err, "Carried over"));
+  assert_named_copy_whole (f, named);
+}
+
+/* The id of the one unfinished transfer there is. */
+static char *
+dup_only_unfinished_id (void)
+{
+  g_autoptr (GPtrArray) unfinished = ferry_unfinished_list ();
+
+  g_assert_cmpuint (unfinished->len, ==, 1);
+  return g_strdup (ferry_unfinished_get_id (g_ptr_array_index (unfinished, 0)));
+}
+
+/* `ferry-copy --resume ID` (as the window's Resume, the same engine)
+ * goes on in Backup too. Before, it copied into Backup, or was refused
+ * for want of room, counting the whole copy as needed again. */
+static void
+test_named_copy_by_id (Fixture *f, gconstpointer data)
+{
+  g_autofree char *named = NULL;
+  g_autofree char *err = NULL;
+  g_autofree char *id = NULL;
+
+  if (f->stick == NULL)
+    return;
+  named = copy_as_new_name_and_kill (f);
+  id = dup_only_unfinished_id ();
+  lift_throttle (f);
+  g_assert_cmpint (run_resume (id, &err), ==, 0);
+  g_test_message ("--resume ID said: %s", err);
+  g_assert_nonnull (strstr (err, "Carried over"));
+  assert_named_copy_whole (f, named);
+}
+
 /* `ferry-copy --resume ID` at full speed: the copy ends whole, with its
  * times, and no journal is left. */
 static void
@@ -1006,7 +1094,6 @@ resume_to_the_end (Fixture *f, const char *id)
 static void
 test_resume_by_id (Fixture *f, gconstpointer data)
 {
-  g_autoptr (GPtrArray) unfinished = NULL;
   g_autofree char *out = NULL;
   g_autofree char *err = NULL;
   g_autofree char *id = NULL;
@@ -1015,9 +1102,7 @@ test_resume_by_id (Fixture *f, gconstpointer data)
     return;
   make_big_tree (f);
   copy_and_kill (f, 24 * MB, TRUE);
-  unfinished = ferry_unfinished_list ();
-  g_assert_cmpuint (unfinished->len, ==, 1);
-  id = g_strdup (ferry_unfinished_get_id (g_ptr_array_index (unfinished, 0)));
+  id = dup_only_unfinished_id ();
   g_assert_cmpint (run_resume_full (NULL, &out, &err), ==, 0);
   g_assert_nonnull (strstr (out, id));
   g_assert_nonnull (strstr (out, "on FERRYTEST"));
@@ -1268,6 +1353,8 @@ main (int argc, char **argv)
   ADD ("/resume/stale-saves-removed", test_stale_saves_removed);
   ADD ("/resume/no-label-unplugged", test_no_label_unplugged);
   ADD ("/resume/carried-in-json", test_carried_in_json);
+  ADD ("/resume/named-copy/same-command", test_named_copy_same_command);
+  ADD ("/resume/named-copy/by-id", test_named_copy_by_id);
 #undef ADD
   return g_test_run ();
 }

@@ -227,6 +227,19 @@ ferry_unfinished_new_job (FerryUnfinished *self)
   return job;
 }
 
+/* The folder the journal's paths are below: the destination, or the
+ * folder that holds it where it names the copy of the one source. */
+static char *
+dup_folder_of_paths (FerryUnfinished *self)
+{
+  g_autofree char *trimmed = NULL;
+
+  if (!ferry_journal_get_names_copy (self->journal))
+    return g_strdup (ferry_unfinished_get_destination (self));
+  trimmed = ferry_path_trim_slashes (ferry_unfinished_get_destination (self));
+  return g_path_get_dirname (trimmed);
+}
+
 /**
  * ferry_unfinished_discard:
  * Forgets the transfer; the temporary files it kept on its drive go
@@ -237,6 +250,7 @@ void
 ferry_unfinished_discard (FerryUnfinished *self)
 {
   g_auto (GStrv) temps = NULL;
+  g_autofree char *folder = NULL;
   ferry_autofd dst_fd = -1;
 
   g_return_if_fail (FERRY_IS_UNFINISHED (self));
@@ -244,7 +258,8 @@ ferry_unfinished_discard (FerryUnfinished *self)
   if (!ferry_unfinished_is_present (self))
     return;
   temps = ferry_journal_dup_temp_paths (self->journal);
-  dst_fd = open (ferry_unfinished_get_destination (self), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  folder = dup_folder_of_paths (self);
+  dst_fd = open (folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
   for (guint i = 0; dst_fd >= 0 && temps[i] != NULL; i++)
     ferry_temp_remove_discarded_below (dst_fd, temps[i]);
 }

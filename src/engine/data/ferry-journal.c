@@ -60,6 +60,7 @@ struct _FerryJournal
   char *id;
   GStrv sources;
   char *destination;
+  gboolean names_copy; /* the destination is the copy of the one source, not a folder it goes into */
   FerryFsId filesystem;
   char *mount_point; /* where that filesystem was mounted when the transfer began; or NULL */
   guint64 bytes_total;
@@ -285,6 +286,27 @@ ferry_journal_set_transfer (FerryJournal *self,
   ferry_fs_id_copy (&self->filesystem, filesystem);
   g_clear_pointer (&self->mount_point, g_free);
   ferry_fs_find_mount_point (filesystem->dev, NULL, NULL, &self->mount_point);
+}
+
+/**
+ * ferry_journal_set_names_copy:
+ * Whether the destination is the name the copy of the transfer's one
+ * source was given (cp's meaning of a name not there yet), rather than
+ * a folder the copies go into. Once the copy has that name it is a
+ * folder there, and the run that continues the transfer must not copy
+ * into it: the paths the journal keeps are below the folder that holds
+ * the destination.
+ */
+void
+ferry_journal_set_names_copy (FerryJournal *self, gboolean names_copy)
+{
+  self->names_copy = names_copy;
+}
+
+gboolean
+ferry_journal_get_names_copy (FerryJournal *self)
+{
+  return self->names_copy;
 }
 
 /* @path below @mount_point, without the slashes around it ("" for the
@@ -646,6 +668,8 @@ write_transfer (FerryJournal *self, GKeyFile *file)
                               (const char *const *) self->sources,
                               self->sources ? g_strv_length (self->sources) : 0);
   g_key_file_set_string (file, GROUP_TRANSFER, "destination", self->destination);
+  if (self->names_copy)
+    g_key_file_set_boolean (file, GROUP_TRANSFER, "names-copy", TRUE);
   g_key_file_set_uint64 (file, GROUP_TRANSFER, "fs-dev", self->filesystem.dev);
   if (self->filesystem.uuid != NULL)
     g_key_file_set_string (file, GROUP_TRANSFER, "fs-uuid", self->filesystem.uuid);
@@ -958,6 +982,7 @@ read_transfer (FerryJournal *self, GKeyFile *file)
 {
   self->sources = g_key_file_get_string_list (file, GROUP_TRANSFER, "sources", NULL, NULL);
   self->destination = g_key_file_get_string (file, GROUP_TRANSFER, "destination", NULL);
+  self->names_copy = g_key_file_get_boolean (file, GROUP_TRANSFER, "names-copy", NULL);
   self->filesystem.dev = g_key_file_get_uint64 (file, GROUP_TRANSFER, "fs-dev", NULL);
   self->filesystem.uuid = g_key_file_get_string (file, GROUP_TRANSFER, "fs-uuid", NULL);
   self->filesystem.label = g_key_file_get_string (file, GROUP_TRANSFER, "fs-label", NULL);

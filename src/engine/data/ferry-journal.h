@@ -47,6 +47,8 @@ void ferry_journal_set_transfer (FerryJournal *self,
                                  const char *const *sources,
                                  const char *destination,
                                  const FerryFsId *filesystem);
+void ferry_journal_set_names_copy (FerryJournal *self, gboolean names_copy);
+gboolean ferry_journal_get_names_copy (FerryJournal *self);
 const char *const *ferry_journal_get_sources (FerryJournal *self);
 const char *ferry_journal_get_destination (FerryJournal *self);
 const FerryFsId *ferry_journal_get_filesystem (FerryJournal *self);

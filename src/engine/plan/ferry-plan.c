@@ -137,19 +137,25 @@ open_source_root (const char *given, const FerrySourceRoot *before, GError **err
 
 /* Where the copies go: into DESTINATION when it is a folder; as
  * DESTINATION itself when there is one source and that name is free (or a
- * file to be settled as a conflict). */
+ * file to be settled as a conflict), or when @meaning says the folder
+ * there is that source's copy, made by a run of the same command. */
 static gboolean
-resolve_destination (FerryPlan *plan, const char *dest, GError **error)
+resolve_destination (FerryPlan *plan,
+                     const char *dest,
+                     FerryDestinationMeaning meaning,
+                     GError **error)
 {
   g_autofree char *dir = NULL;
   struct stat st;
   gboolean exists = stat (dest, &st) == 0;
   FerrySourceRoot *only = plan->roots->len == 1 ? g_ptr_array_index (plan->roots, 0) : NULL;
+  gboolean names_copy = meaning == FERRY_DESTINATION_NAMES_COPY && only != NULL
+                        && S_ISDIR (only->st.st_mode);
 
   if (!exists && errno != ENOENT)
     return ferry_set_error_from_errno (error, errno, _ ("Could not read “%s”"), dest);
 
-  if (exists && S_ISDIR (st.st_mode))
+  if (exists && S_ISDIR (st.st_mode) && !names_copy)
     dir = g_strdup (dest);
   else if (only == NULL)
     return ferry_set_ferry_error (
@@ -157,7 +163,7 @@ resolve_destination (FerryPlan *plan, const char *dest, GError **error)
         _ ("“%s” is not a folder; to copy several items, the destination must "
            "be an existing folder"),
         dest);
-  else if (exists && S_ISDIR (only->st.st_mode))
+  else if (exists && !S_ISDIR (st.st_mode) && S_ISDIR (only->st.st_mode))
     return ferry_set_ferry_error (error, FERRY_ERROR_EXISTS,
                                   _ ("“%s” is a file; a folder cannot be copied onto it"), dest);
   else if (!exists && ferry_path_names_folder (dest) && !S_ISDIR (only->st.st_mode))
@@ -170,6 +176,7 @@ resolve_destination (FerryPlan *plan, const char *dest, GError **error)
       dir = g_path_get_dirname (trimmed);
       g_free (only->dst_name);
       only->dst_name = g_path_get_basename (trimmed);
+      plan->meaning = FERRY_DESTINATION_NAMES_COPY;
     }
 
   plan->dst_fd = open (dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
@@ -353,9 +360,13 @@ check_distinct_names (FerryPlan *plan, GError **error)
  * Opens the sources and the destination folder and refuses, before any
  * byte is written, what cannot work: a missing source, a folder into
  * itself, a file onto itself, a destination that cannot be written.
+ * The plan's meaning says what @destination turned out to stand for.
  */
 FerryPlan *
-ferry_plan_resolve (const char *const *sources, const char *destination, GError **error)
+ferry_plan_resolve (const char *const *sources,
+                    const char *destination,
+                    FerryDestinationMeaning meaning,
+                    GError **error)
 {
   g_autoptr (FerryPlan) plan = g_new0 (FerryPlan, 1);
 
@@ -377,7 +388,8 @@ ferry_plan_resolve (const char *const *sources, const char *destination, GError 
       g_ptr_array_add (plan->roots, root);
     }
 
-  if (!resolve_destination (plan, destination, error) || !check_distinct_names (plan, error))
+  if (!resolve_destination (plan, destination, meaning, error)
+      || !check_distinct_names (plan, error))
     return NULL;
   for (guint i = 0; i < plan->roots->len; i++)
     if (!check_not_onto_itself (plan, g_ptr_array_index (plan->roots, i), error))

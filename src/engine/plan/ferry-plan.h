@@ -21,6 +21,17 @@ typedef struct
   struct stat st;
 } FerrySourceRoot;
 
+/* What the destination as typed stands for. */
+typedef enum
+{
+  /* A folder there takes the copies; otherwise the one source's copy is
+   * made under that name, as cp does. */
+  FERRY_DESTINATION_AS_FOUND,
+  /* The one source's copy has that name even where a folder has it: the
+   * copy an earlier run of the same command made there, cut short. */
+  FERRY_DESTINATION_NAMES_COPY,
+} FerryDestinationMeaning;
+
 /**
  * FerryPlan:
  * The sources and the destination folder of a job, resolved and checked
@@ -32,6 +43,7 @@ typedef struct
   int dst_fd;
   char *dst_path;
   struct stat dst_st;
+  FerryDestinationMeaning meaning; /* NAMES_COPY: the one source's copy is named as the destination */
   /* Held by Ferry's temporary files that killed runs left where the copy
    * writes: they go before the copy starts, so this counts as free. */
   guint64 reclaimable;
@@ -39,6 +51,7 @@ typedef struct
 
 FerryPlan *ferry_plan_resolve (const char *const *sources,
                                const char *destination,
+                               FerryDestinationMeaning meaning,
                                GError **error);
 void ferry_plan_free (FerryPlan *plan);
 gboolean ferry_plan_surely_fits (FerryPlan *plan);

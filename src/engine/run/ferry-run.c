@@ -50,6 +50,8 @@ struct _FerryRun
   GPtrArray *stale_temps; /* found by the preflight, below the destination */
   FerryJournal *journal;  /* when the job keeps one */
   gboolean resuming;      /* it is an earlier run's, continued */
+  FerryJournal *earlier;  /* found before the plan: the transfer the run may continue */
+  FerryDestinationMeaning meaning; /* what the destination stood for in that transfer */
 
   GMutex lock; /* guards what other threads reach: */
   FerryCopyTarget *target;
@@ -83,6 +85,7 @@ ferry_run_free (FerryRun *self)
   ferry_fs_id_clear (&self->filesystem);
   g_clear_pointer (&self->stale_temps, g_ptr_array_unref);
   g_clear_object (&self->journal);
+  g_clear_object (&self->earlier);
   g_mutex_clear (&self->lock);
   g_free (self);
 }
@@ -583,9 +586,6 @@ check_bound_before_copy (FerryRun *self, FerryPlan *plan, GError **error)
   return refuse_unplugged (self, error);
 }
 
-/* A transfer cut short is continued by the same sources and destination
- * on the same filesystem (not merely one with the same label), unless
- * the job restarts it: then its journal and what it claims go. */
 /* A path as typed, from anywhere: "dir/." and a trailing "/" stay. */
 static char *
 absolute_path (const char *path)
@@ -598,17 +598,44 @@ absolute_path (const char *path)
   return g_strconcat (cwd, G_DIR_SEPARATOR_S, path, NULL);
 }
 
+/* @paths made absolute, NULL-terminated, as journals name them. */
+static GPtrArray *
+absolute_paths (const char *const *paths)
+{
+  GPtrArray *absolute = g_ptr_array_new_with_free_func (g_free);
+
+  for (guint i = 0; paths[i] != NULL; i++)
+    g_ptr_array_add (absolute, absolute_path (paths[i]));
+  g_ptr_array_add (absolute, NULL);
+  return absolute;
+}
+
+/* The filesystem of the folder @destination is, or, not there yet, of
+ * the folder that would hold it: the one the plan's folder is on. */
+static gboolean
+read_destination_filesystem (FerryFsId *filesystem, const char *destination)
+{
+  g_autofree char *trimmed = NULL;
+  g_autofree char *parent = NULL;
+
+  if (ferry_fs_id_read_path (filesystem, destination))
+    return TRUE;
+  trimmed = ferry_path_trim_slashes (destination);
+  parent = g_path_get_dirname (trimmed);
+  return ferry_fs_id_read_path (filesystem, parent);
+}
+
 /* The journal of a transfer of @sources into the folder @destination
  * is, its drive plugged in again elsewhere since (/media/ana/STICK1
  * where it was /media/ana/STICK): the command typed with the folder's
  * new path goes on from it. NULL when there is none. */
 static FerryJournal *
-find_moved_journal (FerryRun *self, const char *const *sources, const char *destination)
+find_moved_journal (const FerryFsId *filesystem, const char *const *sources, const char *destination)
 {
   g_auto (GStrv) ids = ferry_journal_list_ids ();
   g_autofree char *mount_point = NULL;
 
-  if (!ferry_fs_find_mount_point (self->filesystem.dev, NULL, NULL, &mount_point))
+  if (!ferry_fs_find_mount_point (filesystem->dev, NULL, NULL, &mount_point))
     return NULL;
   for (guint i = 0; ids[i] != NULL; i++)
     {
@@ -616,29 +643,63 @@ find_moved_journal (FerryRun *self, const char *const *sources, const char *dest
 
       if (journal != NULL && ferry_journal_get_sources (journal) != NULL
           && g_strv_equal (ferry_journal_get_sources (journal), sources)
-          && ferry_journal_is_of_place (journal, destination, &self->filesystem, mount_point))
+          && ferry_journal_is_of_place (journal, destination, filesystem, mount_point))
         return g_steal_pointer (&journal);
     }
   return NULL;
 }
 
+/* Before the plan: the journal of the transfer the same sources and
+ * destination began and a kill or an unplug cut short, which this run
+ * continues on the same filesystem (not merely one with the same label)
+ * unless the job restarts it. Its destination keeps the meaning it had
+ * then: "Backup", a new name the first run gave the copy of its one
+ * source, is a folder now, and the same command does not copy into it.
+ * A command with other sources that copies into that folder keeps a
+ * journal of its own, and copies into it. */
 static void
-open_journal (FerryRun *self, const char *const *typed_sources, const char *typed_destination)
+find_earlier_journal (FerryRun *self, const char *const *typed_sources, const char *typed_destination)
 {
-  g_autoptr (GPtrArray) sources = g_ptr_array_new_with_free_func (g_free);
-  g_autofree char *destination = absolute_path (typed_destination);
+  g_autoptr (GPtrArray) sources = NULL;
+  g_autofree char *destination = NULL;
   g_autofree char *id = NULL;
-  g_autoptr (FerryJournal) earlier = NULL;
+  g_auto (FerryFsId) there = { 0 };
+
+  g_clear_object (&self->earlier);
+  self->meaning = FERRY_DESTINATION_AS_FOUND;
+  if (!self->options.keeps_journal || self->options.dry_run
+      || !read_destination_filesystem (&there, typed_destination))
+    return;
+  sources = absolute_paths (typed_sources);
+  destination = absolute_path (typed_destination);
+  id = ferry_journal_id_for ((const char *const *) sources->pdata, destination);
+  self->earlier = ferry_journal_load (id, NULL);
+  if (self->earlier == NULL)
+    self->earlier = find_moved_journal (&there, (const char *const *) sources->pdata, destination);
+  if (self->earlier != NULL && !self->options.restart
+      && ferry_fs_id_same (ferry_journal_get_filesystem (self->earlier), &there)
+      && ferry_journal_get_names_copy (self->earlier))
+    self->meaning = FERRY_DESTINATION_NAMES_COPY;
+}
+
+/* The earlier journal found, continued where the plan is on its
+ * filesystem (else removed), or a new one, which says what the plan
+ * made of the destination. */
+static void
+open_journal (FerryRun *self,
+              FerryPlan *plan,
+              const char *const *typed_sources,
+              const char *typed_destination)
+{
+  g_autoptr (GPtrArray) sources = NULL;
+  g_autofree char *destination = NULL;
+  g_autofree char *id = NULL;
+  g_autoptr (FerryJournal) earlier = g_steal_pointer (&self->earlier);
 
   if (!self->options.keeps_journal || self->options.dry_run)
     return;
-  for (guint i = 0; typed_sources[i] != NULL; i++)
-    g_ptr_array_add (sources, absolute_path (typed_sources[i]));
-  g_ptr_array_add (sources, NULL);
-  id = ferry_journal_id_for ((const char *const *) sources->pdata, destination);
-  earlier = ferry_journal_load (id, NULL);
-  if (earlier == NULL)
-    earlier = find_moved_journal (self, (const char *const *) sources->pdata, destination);
+  sources = absolute_paths (typed_sources);
+  destination = absolute_path (typed_destination);
   if (earlier != NULL && !self->options.restart
       && ferry_fs_id_same (ferry_journal_get_filesystem (earlier), &self->filesystem))
     {
@@ -651,9 +712,11 @@ open_journal (FerryRun *self, const char *const *typed_sources, const char *type
     }
   if (earlier != NULL)
     ferry_journal_remove (earlier);
+  id = ferry_journal_id_for ((const char *const *) sources->pdata, destination);
   self->journal = ferry_journal_new (id);
   ferry_journal_set_transfer (self->journal, (const char *const *) sources->pdata, destination,
                               &self->filesystem);
+  ferry_journal_set_names_copy (self->journal, plan->meaning == FERRY_DESTINATION_NAMES_COPY);
 }
 
 /**
@@ -673,11 +736,13 @@ ferry_run_execute (FerryRun *self,
   g_autoptr (FerryScan) scan = NULL;
 
   set_phase (self, FERRY_PHASE_PLANNING);
-  if (!check_bound_before_plan (self, destination, error)
-      || (plan = ferry_plan_resolve (sources, destination, error)) == NULL
+  if (!check_bound_before_plan (self, destination, error))
+    return FALSE;
+  find_earlier_journal (self, sources, destination);
+  if ((plan = ferry_plan_resolve (sources, destination, self->meaning, error)) == NULL
       || !bind_filesystem (self, plan, error))
     return FALSE;
-  open_journal (self, sources, destination);
+  open_journal (self, plan, sources, destination);
 
   scan = ferry_scan_new (self->counters, ferry_control_get_cancellable (self->control));
   for (guint i = 0; i < plan->roots->len; i++)
