@@ -718,6 +718,88 @@ test_kill_measured_folders (Fixture *f, gconstpointer data)
   g_test_message ("kills left %u folders named, %u hidden", named_total, hidden_total);
 }
 
+#define N_PARTS 8
+
+/* A file fMM (@file) the journal lists complete in a folder dNN of the
+ * tree or of one of its partK folders, its path below the stick in
+ * @relpath; FALSE when it lists none. */
+static gboolean
+find_complete_in_folder (FerryJournal *journal, guint file, char **relpath)
+{
+  FerryJournalStamp stamp;
+
+  for (guint k = 0; k <= N_PARTS; k++)
+    for (guint d = 0; d < N_FOLDERS; d++)
+      {
+        g_autofree char *part = k < N_PARTS ? g_strdup_printf ("part%u/", k) : g_strdup ("");
+        g_autofree char *path = g_strdup_printf ("tree/%sd%02u/f%02u", part, d, file);
+
+        if (ferry_journal_find_complete (journal, path, &stamp))
+          {
+            *relpath = g_steal_pointer (&path);
+            return TRUE;
+          }
+      }
+  return FALSE;
+}
+
+static void
+append_text (const char *path, const char *text)
+{
+  int fd = open (path, O_WRONLY | O_APPEND | O_CLOEXEC);
+
+  g_assert_cmpint (fd, >=, 0);
+  g_assert_cmpint (write (fd, text, strlen (text)), ==, (gssize) strlen (text));
+  g_assert_cmpint (close (fd), ==, 0);
+}
+
+/* Killed on a stick Ferry measures and finds fast, where folders of
+ * files are built hidden and get their names once a sync has their
+ * files; then one such file changes at the source and another is
+ * written to on the stick. The journal lists both complete (the run cut
+ * short made them): each is copied again, the rest carried over. Before,
+ * the journal did not list the files of a folder so named, and the same
+ * command stopped at the first that differed: "… already exists". */
+static void
+test_changed_in_named_folder (Fixture *f, gconstpointer data)
+{
+  g_autoptr (GSubprocess) copy = NULL;
+  g_autoptr (FerryJournal) journal = NULL;
+  g_autoptr (GError) error = NULL;
+  g_autofree char *at_source = NULL;
+  g_autofree char *on_stick = NULL;
+  g_autofree char *err = NULL;
+  g_autofree char *tree = NULL;
+
+  if (f->stick == NULL)
+    return;
+  for (guint k = 0; k < N_PARTS; k++)
+    {
+      g_autofree char *part = g_strdup_printf ("part%u", k);
+      make_folders_of_files (ferry_test_path (f->src, part, NULL));
+    }
+  make_folders_of_files (f->src);
+  g_assert_true (ferry_test_stick_set_rate (f->stick, 150 * MB, &error));
+  g_assert_no_error (error);
+  copy = spawn_copy (f->src, f->dst, "--device=auto", NULL);
+  wait_for_journal (f, copy, &(JournalSays){ 1, 0, 2 * FILES_PER_FOLDER });
+  kill_copy (copy);
+  journal = load_journal (f);
+  g_assert_true (find_complete_in_folder (journal, 0, &at_source));
+  g_assert_true (find_complete_in_folder (journal, 1, &on_stick));
+  tree = g_build_filename (f->dst, "tree", NULL);
+  append_text (ferry_test_path (f->src, at_source + strlen ("tree/"), NULL), "more");
+  append_text (ferry_test_path (f->dst, on_stick, NULL), "junk");
+
+  lift_throttle (f);
+  run_copy (f->src, f->dst, "--device=auto", NULL, &err);
+  g_test_message ("after %s and %s changed, the same command said: %s", at_source, on_stick, err);
+  g_assert_nonnull (strstr (err, "Carried over"));
+  ferry_test_assert_trees_equal (f->src, tree, FERRY_TEST_COMPARE_CONTENT);
+  g_assert_cmpuint (ferry_test_count_temp_files (tree), ==, 0);
+  g_assert_null (load_journal (f));
+}
+
 /* The last value of "@key": N in ferry-copy's JSON lines @out. */
 static guint64
 last_json_count (const char *out, const char *key)
@@ -1355,6 +1437,7 @@ main (int argc, char **argv)
   ADD ("/resume/carried-in-json", test_carried_in_json);
   ADD ("/resume/named-copy/same-command", test_named_copy_same_command);
   ADD ("/resume/named-copy/by-id", test_named_copy_by_id);
+  ADD ("/resume/changed-in-named-folder", test_changed_in_named_folder);
 #undef ADD
   return g_test_run ();
 }

@@ -69,6 +69,7 @@ struct _FerryJournal
   guint64 bytes_durable;
   GHashTable *complete;  /* relpath → FerryJournalStamp */
   GHashTable *in_flight; /* relpath → InFlight */
+  GHashTable *held;      /* hidden folder → its complete files, relpath → FerryJournalStamp */
   GHashTable *changed;   /* relpaths whose record changed since the last save */
   gboolean tracking;     /* a whole journal is written: changes from then on go to the log */
   guint64 generation;    /* of the whole journal on disk; 0: none yet */
@@ -122,6 +123,7 @@ ferry_journal_finalize (GObject *object)
   ferry_fs_id_clear (&self->filesystem);
   g_hash_table_unref (self->complete);
   g_hash_table_unref (self->in_flight);
+  g_hash_table_unref (self->held);
   g_hash_table_unref (self->changed);
   g_cond_clear (&self->saved);
   g_mutex_clear (&self->lock);
@@ -144,6 +146,7 @@ ferry_journal_init (FerryJournal *self)
   self->in_flight
       = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, (GDestroyNotify) in_flight_free);
   self->changed = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  self->held = g_hash_table_new_full (NULL, NULL, NULL, (GDestroyNotify) g_hash_table_unref);
 }
 
 char *
@@ -544,6 +547,63 @@ ferry_journal_complete (FerryJournal *self, const char *relpath, const FerryJour
   g_hash_table_remove (self->in_flight, relpath);
   g_hash_table_insert (self->complete, g_strdup (relpath), g_memdup2 (stamp, sizeof *stamp));
   note_changed (self, relpath);
+  g_mutex_unlock (&self->lock);
+}
+
+/**
+ * ferry_journal_hold_complete:
+ * @folder: the hidden folder the file is in (any pointer that stands for
+ *   it until it is released)
+ *
+ * The file @relpath is complete under its final name inside a folder
+ * that is still hidden: it is listed complete once the folder has its
+ * name (ferry_journal_release_held()). Until then its path leads
+ * nowhere, and a folder that never gets it (another took the name)
+ * must not make the journal speak for what is there.
+ */
+void
+ferry_journal_hold_complete (FerryJournal *self,
+                             gconstpointer folder,
+                             const char *relpath,
+                             const FerryJournalStamp *stamp)
+{
+  GHashTable *files;
+
+  g_mutex_lock (&self->lock);
+  files = g_hash_table_lookup (self->held, folder);
+  if (files == NULL)
+    {
+      files = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+      g_hash_table_insert (self->held, (gpointer) folder, files);
+    }
+  g_hash_table_insert (files, g_strdup (relpath), g_memdup2 (stamp, sizeof *stamp));
+  g_mutex_unlock (&self->lock);
+}
+
+/* The hidden @folder got its name (@named), its files then listed
+ * complete: a sync had all it holds before the rename. Or it did not,
+ * and they are forgotten. */
+void
+ferry_journal_release_held (FerryJournal *self, gconstpointer folder, gboolean named)
+{
+  GHashTable *files;
+  GHashTableIter iter;
+  gpointer relpath, stamp;
+
+  g_mutex_lock (&self->lock);
+  files = g_hash_table_lookup (self->held, folder);
+  if (files != NULL && named)
+    {
+      g_hash_table_iter_init (&iter, files);
+      while (g_hash_table_iter_next (&iter, &relpath, &stamp))
+        {
+          g_hash_table_iter_steal (&iter);
+          g_hash_table_remove (self->in_flight, relpath);
+          g_hash_table_replace (self->complete, relpath, stamp);
+          note_changed (self, relpath);
+        }
+    }
+  g_hash_table_remove (self->held, folder);
   g_mutex_unlock (&self->lock);
 }
 

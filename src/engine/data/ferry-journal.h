@@ -82,6 +82,12 @@ void ferry_journal_complete (FerryJournal *self,
                              const char *relpath,
                              const FerryJournalStamp *stamp);
 
+void ferry_journal_hold_complete (FerryJournal *self,
+                                  gconstpointer folder,
+                                  const char *relpath,
+                                  const FerryJournalStamp *stamp);
+void ferry_journal_release_held (FerryJournal *self, gconstpointer folder, gboolean named);
+
 void ferry_journal_point_started (FerryJournal *self);
 void ferry_journal_point_done (FerryJournal *self, guint64 bytes_durable, guint64 bytes_total);
 void ferry_journal_wait_saved (FerryJournal *self);

@@ -230,3 +230,32 @@ ferry_continue_note_dropped (FerryTreeContext *ctx, const FerryFileCopy *fc)
   if (journal_of (ctx) != NULL && fc->journal_path != NULL)
     ferry_journal_drop_file (journal_of (ctx), fc->journal_path);
 }
+
+/* @entry's copy is complete under its name in a folder still hidden
+ * (the hidden folder @entry->node->hidden_top). Once the folder has its
+ * name the journal lists the copy complete: a run that continues the
+ * transfer knows it for its own, keeps it while it and its source are as
+ * they were, and copies it again when either changed, where a copy the
+ * journal does not know is met as a file that exists. */
+void
+ferry_continue_note_in_hidden (FerryTreeContext *ctx,
+                               const FerryEntry *entry,
+                               const struct stat *src_st)
+{
+  g_autofree char *relpath = NULL;
+  FerryJournalStamp source = stamp_of (src_st);
+
+  if (journal_of (ctx) == NULL)
+    return;
+  relpath = ferry_dir_node_dst_final_relpath (entry->node, entry->dst_name);
+  ferry_journal_hold_complete (journal_of (ctx), entry->node->hidden_top, relpath, &source);
+}
+
+/* The hidden folder @node got its name (@named: after a sync had all it
+ * holds), or never will. */
+void
+ferry_continue_note_folder_named (FerryTreeContext *ctx, const FerryDirNode *node, gboolean named)
+{
+  if (journal_of (ctx) != NULL)
+    ferry_journal_release_held (journal_of (ctx), node, named);
+}

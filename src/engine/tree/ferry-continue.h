@@ -16,5 +16,11 @@ void ferry_continue_note_complete (FerryTreeContext *ctx,
                                    const struct stat *src_st);
 gboolean ferry_continue_keep_in_flight (FerryTreeContext *ctx, FerryFileCopy *fc);
 void ferry_continue_note_dropped (FerryTreeContext *ctx, const FerryFileCopy *fc);
+void ferry_continue_note_in_hidden (FerryTreeContext *ctx,
+                                    const FerryEntry *entry,
+                                    const struct stat *src_st);
+void ferry_continue_note_folder_named (FerryTreeContext *ctx,
+                                       const FerryDirNode *node,
+                                       gboolean named);
 
 G_END_DECLS

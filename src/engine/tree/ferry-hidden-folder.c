@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <glib/gi18n-lib.h>
 
+#include "ferry-continue.h"
 #include "ferry-file-copy.h"
 #include "ferry-fs.h"
 #include "ferry-hidden-folder.h"
@@ -56,8 +57,10 @@ ferry_hidden_folder_take_name (FerryTreeContext *ctx, FerryDirNode *node, int *e
       g_clear_pointer (&node->hidden_name, g_free);
       ferry_counters_add (ctx->counters, &ctx->counters->bytes_placed,
                           atomic_exchange (&node->hidden_bytes, 0));
+      ferry_continue_note_folder_named (ctx, node, TRUE);
       return TRUE;
     }
+  ferry_continue_note_folder_named (ctx, node, FALSE);
   /* what is still copied into it fails then for this, not for a person
    * deleting it; but where its hidden name was gone (ENOENT), someone
    * deleted it, and the copy removes nothing */

@@ -324,6 +324,7 @@ note_placed (FerryTreeContext *ctx, FerryFileCopy *fc, const FerryEntry *entry)
   if (entry->node->hidden_top != NULL)
     {
       atomic_fetch_add (&entry->node->hidden_top->hidden_bytes, fc->st.st_size);
+      ferry_continue_note_in_hidden (ctx, entry, &fc->st);
       return;
     }
   ferry_counters_add (ctx->counters, &ctx->counters->bytes_placed, fc->st.st_size);
