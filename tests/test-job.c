@@ -5,6 +5,7 @@
  * state (seen as heap corruption in the window tests). */
 #include <glib/gstdio.h>
 
+#include "ferry-rate-meter.h"
 #include "ferry-test-util.h"
 
 typedef struct
@@ -101,11 +102,82 @@ test_failure_speaks_on_callers_thread (FerryTestFixture *f, gconstpointer data)
   g_assert_cmpuint (listener.heard, >, 0);
 }
 
+/* ------------------------------------------------------------------ */
+/* The rate a row and the bar show                                     */
+
+#define SECOND G_USEC_PER_SEC
+#define MB     1000000
+
+/* Samples of a count, every 0.2 s from 0 to @seconds, as the window and
+ * the bar take them; @bytes_at gives the count at a time. */
+static void
+sample_for (FerryRateMeter *meter, double seconds, guint64 (*bytes_at) (gint64 usec))
+{
+  ferry_rate_meter_reset (meter);
+  for (gint64 t = 0; t <= (gint64) (seconds * SECOND); t += SECOND / 5)
+    ferry_rate_meter_sample (meter, t, bytes_at (t));
+}
+
+static guint64
+steady_40_mb_s (gint64 usec)
+{
+  return (guint64) usec * 40;
+}
+
+/* A 4 MB/s stick whose data is confirmed 32 MB at a time, by a sync
+ * every 8 seconds. */
+static guint64
+steps_of_32_mb (gint64 usec)
+{
+  return (guint64) (usec / (8 * SECOND)) * 32 * MB;
+}
+
+/* 40 MB/s for 10 s, then nothing. */
+static guint64
+stalled_after_10_s (gint64 usec)
+{
+  return steady_40_mb_s (MIN (usec, 10 * SECOND));
+}
+
+static void
+assert_rate_near (double rate, double expected)
+{
+  if (rate < expected * 0.95 || rate > expected * 1.05)
+    g_error ("a rate of %.0f B/s, expected %.0f", rate, expected);
+}
+
+/* A steady copy shows its rate; one confirmed in steps shows the steps'
+ * rate at every moment between them (it showed 1.3 MB/s, then 6.9, on a
+ * 4 MB/s stick), and a copy that stopped shows it slowing down. */
+static void
+test_rate_steady_steps_stalled (void)
+{
+  FerryRateMeter meter;
+
+  sample_for (&meter, 30, steady_40_mb_s);
+  assert_rate_near (ferry_rate_meter_get_rate (&meter), 40 * MB);
+  for (double at = 24.2; at < 40; at += 1.3)
+    {
+      sample_for (&meter, at, steps_of_32_mb);
+      /* Late past a step's usual time, the rate slows as it waits. */
+      if (at - 8 * (int) (at / 8) < 1.0)
+        assert_rate_near (ferry_rate_meter_get_rate (&meter), 4 * MB);
+      else
+        g_assert_cmpfloat (ferry_rate_meter_get_rate (&meter), <=, 4.0 * MB * 1.05);
+      g_assert_cmpfloat (ferry_rate_meter_get_rate (&meter), >=, 4.0 * MB * 0.5);
+    }
+  sample_for (&meter, 12, stalled_after_10_s);
+  g_assert_cmpfloat (ferry_rate_meter_get_rate (&meter), <, 30.0 * MB);
+  sample_for (&meter, 25, stalled_after_10_s);
+  g_assert_cmpfloat (ferry_rate_meter_get_rate (&meter), <, 1.0 * MB);
+}
+
 int
 main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
 
+  g_test_add_func ("/job/rate/steady-steps-stalled", test_rate_steady_steps_stalled);
   g_test_add ("/job/copy-speaks-on-callers-thread", FerryTestFixture, NULL,
               ferry_test_fixture_set_up, test_copy_speaks_on_callers_thread,
               ferry_test_fixture_tear_down);

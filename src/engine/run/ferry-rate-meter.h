@@ -5,10 +5,12 @@
 
 G_BEGIN_DECLS
 
-#define FERRY_RATE_METER_SAMPLES 32
+/* At one sample every 0.2 s at most, 25 seconds of them. */
+#define FERRY_RATE_METER_SAMPLES 128
 
 /* A transfer rate over the last few seconds, from samples of a growing
- * byte count: steadier than an instant rate, quicker than an average. */
+ * byte count: steadier than an instant rate, quicker than an average;
+ * for a count that grows in steps, from step to step. */
 typedef struct
 {
   gint64 times[FERRY_RATE_METER_SAMPLES];
