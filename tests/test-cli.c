@@ -769,6 +769,63 @@ test_dry_run (Fixture *f, gconstpointer data)
   g_assert_false (g_file_test (new_dst, G_FILE_TEST_EXISTS));
 }
 
+/* A dry run of a copy made once already, one file added since and one
+ * made newer: what each --conflict= would do with the files there, in
+ * the counts and in words; without one (and no terminal to ask on), the
+ * dry run stops where the copy would, and says how to choose. Before,
+ * every policy said all 6 items would be copied, and exit 0. */
+static void
+test_dry_run_files_there (Fixture *f, gconstpointer data)
+{
+  g_autofree char *tree = g_build_filename (f->src, "set", NULL);
+  g_autofree char *copy = g_build_filename (f->dst, "set", NULL);
+  g_autofree char *before = NULL;
+  g_autofree char *after = NULL;
+  const struct
+  {
+    const char *policy, *out;
+  } cases[] = {
+    { "--conflict=skip", "2 items (3 bytes) would be copied\n4 files already there would be skipped\n" },
+    { "--conflict=newer", "3 items (1.0\u00a0kB) would be copied\n"
+                          "1 file already there would be replaced, and 3 skipped\n" },
+    { "--conflict=overwrite", "6 items (4.0\u00a0kB) would be copied\n"
+                              "4 files already there would be replaced\n" },
+    { "--conflict=keep-both", "6 items (4.0\u00a0kB) would be copied\n"
+                              "4 files already there would be kept, their copies named “name (2)”\n" },
+  };
+  g_auto (CopyResult) first = { 0 };
+  g_auto (CopyResult) stopped = { 0 };
+
+  ferry_test_make_dirs (tree);
+  for (guint i = 1; i <= 4; i++)
+    {
+      g_autofree char *name = g_strdup_printf ("v%u", i);
+      ferry_test_write_random (ferry_test_path (tree, name, NULL), 1000, i);
+    }
+  run_copy (&first, ARGS ("--progress=none", tree, f->dst));
+  assert_status (&first, EXIT_SUCCESS);
+  ferry_test_write_text (ferry_test_path (tree, "v5", NULL), "v5\n");
+  g_assert_no_errno (utimensat (AT_FDCWD, ferry_test_path (tree, "v1", NULL),
+                                (struct timespec[]){ { 1900000000, 0 }, { 1900000000, 0 } }, 0));
+  before = ferry_test_describe_tree (f->dst);
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_auto (CopyResult) r = { 0 };
+
+      run_copy (&r, ARGS ("--dry-run", cases[i].policy, tree, f->dst));
+      assert_status (&r, EXIT_SUCCESS);
+      g_assert_cmpstr (r.out, ==, cases[i].out);
+    }
+  run_copy (&stopped, ARGS ("--dry-run", tree, f->dst));
+  assert_status (&stopped, EXIT_FAILED);
+  g_assert_nonnull (strstr (stopped.err, "set/v1” already exists\n"));
+  g_assert_nonnull (strstr (stopped.err, "Add --conflict=skip, overwrite, newer or keep-both"));
+  after = ferry_test_describe_tree (f->dst);
+  g_assert_cmpstr (after, ==, before);
+  g_assert_false (g_file_test (ferry_test_path (copy, "v5", NULL), G_FILE_TEST_EXISTS));
+}
+
 /* ------------------------------------------------------------------ */
 /* --progress=json                                                     */
 
@@ -899,7 +956,7 @@ test_conflict_without_terminal (Fixture *f, gconstpointer data)
 
 /* Two workers meet two existing files at once: each is listed, and the
  * one that stopped the job is not listed a second time at the end
- * (before, one run in two printed it twice). */
+ * (before, one run in two printed it twice); then how to choose. */
 static void
 test_conflicts_listed_once (Fixture *f, gconstpointer data)
 {
@@ -923,11 +980,17 @@ test_conflicts_listed_once (Fixture *f, gconstpointer data)
       g_auto (CopyResult) r = { 0 };
       g_auto (GStrv) lines = NULL;
       g_autoptr (GHashTable) seen = g_hash_table_new (g_str_hash, g_str_equal);
+      guint n;
 
       run_copy (&r, ARGS ("--progress=none", "-j", "2", tree, f->dst));
       assert_status (&r, EXIT_FAILED);
       lines = g_strsplit (r.err, "\n", -1);
-      for (guint i = 0; lines[i] != NULL && lines[i][0] != '\0'; i++)
+      n = g_strv_length (lines);
+
+      /* The last line says how to choose what to do with files there. */
+      g_assert_cmpuint (n, >=, 3);
+      g_assert_true (g_str_has_prefix (lines[n - 2], "Add --conflict=skip"));
+      for (guint i = 0; i < n - 2; i++)
         {
           g_assert_nonnull (strstr (lines[i], "already exists"));
           if (!g_hash_table_add (seen, lines[i]))
@@ -1504,6 +1567,7 @@ main (int argc, char **argv)
   ADD ("/cli/leading-dash", test_leading_dash, NULL);
   ADD ("/cli/cp-habits", test_cp_habits, NULL);
   ADD ("/cli/dry-run", test_dry_run, NULL);
+  ADD ("/cli/dry-run/files-already-there", test_dry_run_files_there, NULL);
   ADD ("/cli/dry-run-json", test_dry_run_json, NULL);
   ADD ("/cli/json-reader-gone", test_json_reader_gone, NULL);
   ADD ("/cli/json-progress", test_json_progress, NULL);

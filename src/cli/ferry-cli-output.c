@@ -54,8 +54,10 @@ ferry_cli_format_json (const FerryProgress *p,
   g_string_append_printf (out,
                           ",\"files_total\":%" G_GUINT64_FORMAT ",\"files_done\":%" G_GUINT64_FORMAT
                           ",\"files_failed\":%" G_GUINT64_FORMAT
-                          ",\"files_skipped\":%" G_GUINT64_FORMAT,
-                          p->files_total, p->files_done, p->files_failed, p->files_skipped);
+                          ",\"files_skipped\":%" G_GUINT64_FORMAT
+                          ",\"files_existing\":%" G_GUINT64_FORMAT,
+                          p->files_total, p->files_done, p->files_failed, p->files_skipped,
+                          p->files_existing);
   g_string_append_printf (out,
                           ",\"bytes_total\":%" G_GUINT64_FORMAT
                           ",\"bytes_written\":%" G_GUINT64_FORMAT
@@ -197,6 +199,58 @@ format_elapsed (double seconds)
   return g_strdup_printf (_ ("%s s"), number);
 }
 
+/**
+ * ferry_cli_format_existing:
+ * What a dry run found already under its copies' names, and what the
+ * copy would do with them under @policy; NULL for nothing found. (Under
+ * FERRY_CONFLICT_POLICY_FAIL the dry run is refused, as the copy would
+ * stop at the first.)
+ */
+char *
+ferry_cli_format_existing (const FerryProgress *p, FerryConflictPolicy policy)
+{
+  guint64 others = p->files_existing - MIN (p->files_existing, p->files_skipped);
+  g_autofree char *skipped = ferry_format_count (p->files_skipped);
+  g_autofree char *count = ferry_format_count (others);
+  g_autofree char *all = ferry_format_count (p->files_existing);
+
+  if (p->files_existing == 0)
+    return NULL;
+  if (policy == FERRY_CONFLICT_POLICY_ASK)
+    return g_strdup_printf (
+        /* TRANSLATORS: a dry run's finding: "You would be asked about 4 files already there" */
+        g_dngettext (GETTEXT_PACKAGE, "You would be asked about %s file already there",
+                     "You would be asked about %s files already there", p->files_existing),
+        all);
+  if (policy == FERRY_CONFLICT_POLICY_KEEP_BOTH)
+    return g_strdup_printf (
+        /* TRANSLATORS: a dry run's finding, with --conflict=keep-both */
+        g_dngettext (GETTEXT_PACKAGE,
+                     "%s file already there would be kept, its copy named “name (2)”",
+                     "%s files already there would be kept, their copies named “name (2)”",
+                     p->files_existing),
+        all);
+  if (others == 0)
+    /* TRANSLATORS: a dry run's finding: "4 files already there would be skipped" */
+    return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s file already there would be skipped",
+                                         "%s files already there would be skipped",
+                                         p->files_skipped),
+                            skipped);
+  if (p->files_skipped == 0)
+    /* TRANSLATORS: a dry run's finding: "4 files already there would be replaced" */
+    return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s file already there would be replaced",
+                                         "%s files already there would be replaced", others),
+                            count);
+  /* TRANSLATORS: a dry run's finding with --conflict=newer: files already
+   * there, replaced (older) and skipped: "3 files already there would be
+   * replaced, and 1 skipped" */
+  return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
+                                       "%s file already there would be replaced, and %s skipped",
+                                       "%s files already there would be replaced, and %s skipped",
+                                       others),
+                          count, skipped);
+}
+
 char *
 ferry_cli_format_summary (const FerryProgress *p, gboolean dry_run)
 {
@@ -209,11 +263,13 @@ ferry_cli_format_summary (const FerryProgress *p, gboolean dry_run)
    * xgettext cannot see through G_GUINT64_FORMAT either. */
   if (dry_run)
     {
-      count = ferry_format_count (p->files_total);
+      guint64 to_copy = p->files_total - MIN (p->files_total, p->files_skipped);
+
+      count = ferry_format_count (to_copy);
       /* TRANSLATORS: a number of files and folders, and their size, like
        * "12 items (3.4 MB) would be copied" */
       return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s item (%s) would be copied",
-                                           "%s items (%s) would be copied", p->files_total),
+                                           "%s items (%s) would be copied", to_copy),
                               count, size);
     }
   count = ferry_format_count (copied);

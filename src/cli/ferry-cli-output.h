@@ -14,5 +14,6 @@ char *ferry_cli_format_json (const FerryProgress *progress,
 char *ferry_cli_format_bar (const FerryProgress *progress, guint width);
 char *ferry_cli_format_duration (double seconds);
 char *ferry_cli_format_summary (const FerryProgress *progress, gboolean dry_run);
+char *ferry_cli_format_existing (const FerryProgress *progress, FerryConflictPolicy policy);
 
 G_END_DECLS

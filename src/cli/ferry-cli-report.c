@@ -49,7 +49,13 @@ print_summary (FerryJob *job, const FerryCliOptions *options)
   if (options->dry_run && options->progress_style == FERRY_CLI_PROGRESS_STYLE_JSON)
     return; /* the last JSON object has the totals; standard output stays JSON */
   if (options->dry_run)
-    printf ("%s\n", summary);
+    {
+      g_autofree char *existing = ferry_cli_format_existing (&progress, options->conflict_policy);
+
+      printf ("%s\n", summary);
+      if (existing != NULL)
+        printf ("%s\n", existing);
+    }
   else if (options->progress_style == FERRY_CLI_PROGRESS_STYLE_BAR)
     fprintf (stderr, "%s\n", summary);
 }
@@ -189,6 +195,19 @@ print_how_to_go_on (FerryJob *job, const FerryCliOutcome *outcome)
              _ ("Make room on it and run the same command again to go on from there."));
 }
 
+/* Without a terminal to ask on, the copy stops at the first file already
+ * there (or a dry run says it would): how to say what to do with them. */
+static void
+print_conflict_hint (const FerryCliOptions *options, const FerryCliOutcome *outcome)
+{
+  if (options->conflict_policy != FERRY_CONFLICT_POLICY_FAIL
+      || !g_error_matches (outcome->error, FERRY_ERROR, FERRY_ERROR_EXISTS))
+    return;
+  fprintf (stderr, "%s\n",
+           _ ("Add --conflict=skip, overwrite, newer or keep-both to say what to do with files "
+              "already there."));
+}
+
 /**
  * ferry_cli_report:
  * Says how the job ended: the summary, or the error that ended it when
@@ -207,6 +226,7 @@ ferry_cli_report (FerryJob *job, const FerryCliOptions *options, const FerryCliO
   if (should_print_error (options, outcome))
     ferry_cli_print_error (outcome->error->message);
   print_how_to_go_on (job, outcome);
+  print_conflict_hint (options, outcome);
   report_unsupported (job, options);
   return exit_status (outcome);
 }

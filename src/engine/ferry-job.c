@@ -533,6 +533,7 @@ read_counters (FerryJob *self, FerryProgress *p)
   p->files_done = ferry_counters_get (&c->files_done);
   p->files_failed = ferry_counters_get (&c->files_failed);
   p->files_skipped = ferry_counters_get (&c->files_skipped);
+  p->files_existing = ferry_counters_get (&c->files_existing);
   p->bytes_written = ferry_counters_get (&c->bytes_written);
   p->bytes_durable = ferry_counters_get (&c->bytes_durable);
   p->bytes_carried = ferry_counters_get (&c->bytes_carried);

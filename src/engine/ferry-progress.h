@@ -29,6 +29,9 @@ typedef struct
   guint64 files_done; /* handled: copied, skipped or failed */
   guint64 files_failed;
   guint64 files_skipped;
+  /* a dry run's: files already under their copies' names, which the
+   * conflict policy settles (those it skips are in files_skipped too) */
+  guint64 files_existing;
 
   guint64 bytes_total; /* what the job will write; skipped files leave it */
   guint64 bytes_written;

@@ -23,6 +23,7 @@ typedef struct
   atomic_uint_fast64_t files_done;
   atomic_uint_fast64_t files_failed;
   atomic_uint_fast64_t files_skipped;
+  atomic_uint_fast64_t files_existing; /* a dry run's: see FerryProgress */
   atomic_int_fast64_t bytes_total; /* signed: skips may be counted before the scan adds them */
   atomic_uint_fast64_t bytes_written;
   atomic_uint_fast64_t bytes_durable;

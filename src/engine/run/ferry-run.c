@@ -472,6 +472,26 @@ walk_preflight (FerryRun *self, FerryPlan *plan)
   return preflight;
 }
 
+/* A dry run tells what the copy would meet already there: the files the
+ * conflict policy skips leave its totals, and a job that stops at the
+ * first conflict is refused where the copy would stop. */
+static gboolean
+count_existing (FerryRun *self, FerryPlan *plan, GError **error)
+{
+  g_autoptr (FerryPreflight) preflight = walk_preflight (self, plan);
+  const FerryPreflightExisting *existing = ferry_preflight_get_existing (preflight);
+  g_autofree char *path = NULL;
+
+  ferry_counters_add (self->counters, &self->counters->files_existing, existing->files);
+  ferry_counters_add (self->counters, &self->counters->files_skipped, existing->skipped);
+  ferry_counters_add_total (self->counters, -(gint64) existing->skipped_bytes);
+  if (existing->first == NULL || self->options.conflict_policy != FERRY_CONFLICT_POLICY_FAIL)
+    return TRUE;
+  path = g_build_filename (plan->dst_path, existing->first, NULL);
+  return ferry_set_ferry_error (error, FERRY_ERROR_EXISTS, _ ("“%s” already exists"),
+                                path);
+}
+
 /* On FAT32, exFAT and NTFS: every entry the drive cannot store as it is
  * is found before anything is written, and settled with one decision. */
 static gboolean
@@ -757,6 +777,6 @@ ferry_run_execute (FerryRun *self,
   if (!wait_for_totals (self, plan, scan, error))
     return FALSE;
   if (self->options.dry_run)
-    return TRUE;
+    return count_existing (self, plan, error);
   return check_bound_before_copy (self, plan, error) && copy (self, plan, scan, error);
 }

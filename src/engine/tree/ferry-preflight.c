@@ -46,6 +46,7 @@ struct _FerryPreflight
   guint64 reclaimable;    /* the space they hold, and files under the copies' names */
   gboolean resuming;
   FerryConflictPolicy conflict_policy; /* for files already under the copies' names */
+  FerryPreflightExisting existing;
   /* On FAT, whose folders hold a bounded number of entries: those the
    * destination folder (shared by the roots) will hold, there already
    * and added by the copy, against top_limit (0: not counted), which is
@@ -137,6 +138,7 @@ ferry_preflight_free (FerryPreflight *self)
   g_hash_table_unref (self->top_used);
   g_ptr_array_unref (self->stale_temps);
   g_free (self->crowded_relpath);
+  g_free (self->existing.first);
   g_free (self);
 }
 
@@ -407,6 +409,27 @@ walk_subfolder (FerryPreflight *self, Folder *folder, Entry *entry)
   note_if_crowded (self, &child);
 }
 
+/* A file already under a copy's name, for a dry run to tell: how many,
+ * those the policy skips and their bytes, and the first of the others,
+ * where a job that stops at the first conflict would stop. */
+static void
+note_existing (FerryPreflight *self,
+               const Folder *folder,
+               const Entry *entry,
+               const struct stat *there)
+{
+  FerryPreflightExisting *existing = &self->existing;
+
+  existing->files++;
+  if (ferry_conflicts_policy_skips (&self->rules, self->conflict_policy, &entry->st, there))
+    {
+      existing->skipped++;
+      existing->skipped_bytes += entry->st.st_size;
+    }
+  else if (existing->first == NULL)
+    existing->first = join (folder->dst_relpath, entry->copy_name);
+}
+
 /* A file already under the copy's name that the copy will not write
  * again takes room the copy needs no more of: one a run cut short
  * completed, which the run continuing it carries (ferry_continue_carry());
@@ -428,8 +451,13 @@ note_if_there (FerryPreflight *self, const Folder *folder, const Entry *entry)
       || !S_ISREG (there.st_mode))
     return;
   looks_same = ferry_continue_copy_matches (&self->rules, &there, &entry->st);
-  if ((self->resuming && looks_same)
-      || ferry_conflicts_policy_skips (&self->rules, self->conflict_policy, &entry->st, &there)
+  if (self->resuming && looks_same)
+    {
+      self->reclaimable += ferry_fs_rules_space_for (&self->rules, entry->st.st_size);
+      return;
+    }
+  note_existing (self, folder, entry, &there);
+  if (ferry_conflicts_policy_skips (&self->rules, self->conflict_policy, &entry->st, &there)
       || (looks_same
           && (self->conflict_policy == FERRY_CONFLICT_POLICY_ASK
               || self->conflict_policy == FERRY_CONFLICT_POLICY_FAIL)))
@@ -649,6 +677,13 @@ guint64
 ferry_preflight_get_reclaimable (FerryPreflight *self)
 {
   return self->reclaimable;
+}
+
+/* Files already under the copies' names (see note_existing()). */
+const FerryPreflightExisting *
+ferry_preflight_get_existing (FerryPreflight *self)
+{
+  return &self->existing;
 }
 
 /* What the copy does with each entry found, after @action. */

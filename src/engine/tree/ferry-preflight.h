@@ -16,6 +16,17 @@ FerryPreflight *ferry_preflight_new (const FerryFsRules *rules, GCancellable *ca
 void ferry_preflight_free (FerryPreflight *self);
 void ferry_preflight_set_resuming (FerryPreflight *self, gboolean resuming);
 void ferry_preflight_set_conflict_policy (FerryPreflight *self, FerryConflictPolicy policy);
+
+/* Files the walk found already under their copies' names. */
+typedef struct
+{
+  guint64 files;
+  guint64 skipped; /* of them, those the conflict policy skips */
+  guint64 skipped_bytes;
+  char *first; /* of the others, the first met, below the destination */
+} FerryPreflightExisting;
+
+const FerryPreflightExisting *ferry_preflight_get_existing (FerryPreflight *self);
 void ferry_preflight_add_root (FerryPreflight *self, const FerryTreeRoot *root);
 GPtrArray *ferry_preflight_get_items (FerryPreflight *self);
 guint64 ferry_preflight_get_needed (FerryPreflight *self);
