@@ -1191,6 +1191,38 @@ test_resume_by_id (Fixture *f, gconstpointer data)
   resume_to_the_end (f, id);
 }
 
+/* The folder the copy went into, deleted since: --resume ID is refused,
+ * and nothing is written. Before, the folder's name was taken for the
+ * copy's, and the source's files went where its folder was to go
+ * (KB/a where KB/tree/a was going). */
+static void
+test_destination_folder_deleted (Fixture *f, gconstpointer data)
+{
+  g_autofree char *err = NULL;
+  g_autofree char *id = NULL;
+  g_autoptr (FerryJournal) journal = NULL;
+
+  g_autofree char *folder = NULL;
+  g_autoptr (GSubprocess) copy = NULL;
+
+  if (f->stick == NULL)
+    return;
+  folder = g_build_filename (f->dst, "KB", NULL);
+  ferry_test_make_dirs (folder);
+  make_big_tree (f);
+  copy = spawn_copy (f->src, folder, NULL, NULL);
+  wait_for_journal (f, copy, &(JournalSays){ 0, 24 * MB, 20 });
+  kill_copy (copy);
+  id = dup_only_unfinished_id ();
+  ferry_test_remove_tree (folder);
+  g_assert_cmpint (run_resume (id, &err), ==, 1);
+  g_assert_nonnull (strstr (err, "The destination folder “"));
+  g_assert_nonnull (strstr (err, "/KB” does not exist"));
+  g_assert_false (g_file_test (folder, G_FILE_TEST_EXISTS));
+  journal = load_journal (f);
+  g_assert_nonnull (journal);
+}
+
 /* The stick plugged in again comes back mounted elsewhere, as a desktop
  * mounts it at /media/ana/FERRYTEST1 while /media/ana/FERRYTEST is still
  * held: the transfer is listed as present, where its folder is now.
@@ -1430,6 +1462,7 @@ main (int argc, char **argv)
   ADD ("/resume/sweep-spares-claimed", test_sweep_spares_claimed);
   ADD ("/resume/other-stick-same-label", test_other_stick_same_label);
   ADD ("/resume/resume-by-id", test_resume_by_id);
+  ADD ("/resume/destination-folder-deleted", test_destination_folder_deleted);
   ADD ("/resume/moved-mount/by-id", test_moved_mount_by_id);
   ADD ("/resume/moved-mount/same-command", test_moved_mount_same_command);
   ADD ("/resume/stale-saves-removed", test_stale_saves_removed);

@@ -138,7 +138,10 @@ open_source_root (const char *given, const FerrySourceRoot *before, GError **err
 /* Where the copies go: into DESTINATION when it is a folder; as
  * DESTINATION itself when there is one source and that name is free (or a
  * file to be settled as a conflict), or when @meaning says the folder
- * there is that source's copy, made by a run of the same command. */
+ * there is that source's copy, made by a run of the same command. A run
+ * that continues one which copied into a folder deleted since is
+ * refused: as a new name, the folder's contents would have become the
+ * copy (KB/f1.bin where KB/set/f1.bin was going). */
 static gboolean
 resolve_destination (FerryPlan *plan,
                      const char *dest,
@@ -154,6 +157,9 @@ resolve_destination (FerryPlan *plan,
 
   if (!exists && errno != ENOENT)
     return ferry_set_error_from_errno (error, errno, _ ("Could not read “%s”"), dest);
+  if (meaning == FERRY_DESTINATION_INTO_FOLDER && !(exists && S_ISDIR (st.st_mode)))
+    return ferry_set_ferry_error (error, FERRY_ERROR_SOURCE_MISSING,
+                                  _ ("The destination folder “%s” does not exist"), dest);
 
   if (exists && S_ISDIR (st.st_mode) && !names_copy)
     dir = g_strdup (dest);

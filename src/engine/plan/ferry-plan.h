@@ -30,6 +30,9 @@ typedef enum
   /* The one source's copy has that name even where a folder has it: the
    * copy an earlier run of the same command made there, cut short. */
   FERRY_DESTINATION_NAMES_COPY,
+  /* A folder that took the copies of an earlier run of the same command,
+   * cut short: gone since, it is not made again as the copy's name. */
+  FERRY_DESTINATION_INTO_FOLDER,
 } FerryDestinationMeaning;
 
 /**

@@ -674,9 +674,10 @@ find_moved_journal (const FerryFsId *filesystem, const char *const *sources, con
  * continues on the same filesystem (not merely one with the same label)
  * unless the job restarts it. Its destination keeps the meaning it had
  * then: "Backup", a new name the first run gave the copy of its one
- * source, is a folder now, and the same command does not copy into it.
- * A command with other sources that copies into that folder keeps a
- * journal of its own, and copies into it. */
+ * source, is a folder now, and the same command does not copy into it;
+ * a folder that took the copies, deleted since, is not made the copy's
+ * name. A command with other sources that copies into that folder keeps
+ * a journal of its own, and copies into it. */
 static void
 find_earlier_journal (FerryRun *self, const char *const *typed_sources, const char *typed_destination)
 {
@@ -697,9 +698,9 @@ find_earlier_journal (FerryRun *self, const char *const *typed_sources, const ch
   if (self->earlier == NULL)
     self->earlier = find_moved_journal (&there, (const char *const *) sources->pdata, destination);
   if (self->earlier != NULL && !self->options.restart
-      && ferry_fs_id_same (ferry_journal_get_filesystem (self->earlier), &there)
-      && ferry_journal_get_names_copy (self->earlier))
-    self->meaning = FERRY_DESTINATION_NAMES_COPY;
+      && ferry_fs_id_same (ferry_journal_get_filesystem (self->earlier), &there))
+    self->meaning = ferry_journal_get_names_copy (self->earlier) ? FERRY_DESTINATION_NAMES_COPY
+                                                                 : FERRY_DESTINATION_INTO_FOLDER;
 }
 
 /* The earlier journal found, continued where the plan is on its
