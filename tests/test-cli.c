@@ -511,6 +511,10 @@ test_usage (Fixture *f, gconstpointer data)
     { ARGS ("--bogus", file, f->dst), "--bogus" },
     { ARGS ("--conflict=bogus", file, f->dst), "--conflict" },
     { ARGS ("--progress=bogus", file, f->dst), "--progress" },
+    /* 0 workers is no number of them (it was taken for the default). */
+    { ARGS ("-j", "0", file, f->dst), "--jobs takes a number from 1 to 256" },
+    { ARGS ("-j", "257", file, f->dst), "--jobs takes a number from 1 to 256" },
+    { ARGS ("--resume", "-j", "0"), "--jobs takes a number from 1 to 256" },
     /* Several sources need an existing folder, as with cp. */
     { ARGS ("--progress=none", file, other, missing), "folder" },
   };
@@ -1424,18 +1428,30 @@ test_link_with_slash_dot (Fixture *f, gconstpointer data)
 
 /* "file/" names a folder that is not there, as with cp: the copy fails
  * as for a missing source (exit 1, not the usage status) and writes
- * nothing. */
+ * nothing. As the destination, it is not a folder either (it said
+ * "Could not read “…/file/”: Not a directory"). */
 static void
 test_file_with_slash (Fixture *f, gconstpointer data)
 {
   const SpawnOptions in_src = { .cwd = f->src, .umask = -1 };
   g_auto (CopyResult) r = { 0 };
+  g_auto (CopyResult) onto = { 0 };
+  g_autofree char *before = NULL;
+  g_autofree char *after = NULL;
 
   make_link_tree (f);
   run_copy_full (&r, &in_src, ARGS ("--progress=none", "base/file/", f->dst));
   assert_status (&r, EXIT_FAILED);
   g_assert_nonnull (strstr (r.err, "base/file/” is not a folder"));
   g_assert_cmpuint (ferry_test_count_entries (f->dst), ==, 0);
+
+  ferry_test_write_text (ferry_test_path (f->src, "new.txt", NULL), "new\n");
+  before = ferry_test_describe_tree (f->src);
+  run_copy_full (&onto, &in_src, ARGS ("--progress=none", "new.txt", "base/file/"));
+  assert_status (&onto, EXIT_FAILED);
+  g_assert_nonnull (strstr (onto.err, "base/file/” is not a folder\n"));
+  after = ferry_test_describe_tree (f->src);
+  g_assert_cmpstr (after, ==, before);
 }
 
 /* "ferry-copy . DEST/" copies the current folder's entries into DEST, as

@@ -10,6 +10,8 @@
 #include "ferry-cli-output.h"
 
 #define MAX_WORKERS 256
+/* -j not given (any number given is checked, 0 too) */
+#define WORKERS_UNSET G_MININT
 
 /* The command line as GOptionContext leaves it, before any checking. */
 typedef struct
@@ -206,7 +208,7 @@ parse_resume (FerryCliOptions *self, RawOptions *raw, GOptionContext *context)
     return FALSE;
   self->resume = TRUE;
   self->sources = raw->paths != NULL ? g_steal_pointer (&raw->paths) : g_new0 (char *, 1);
-  self->n_workers = raw->workers > 0 ? (guint) raw->workers : g_get_num_processors ();
+  self->n_workers = raw->workers != WORKERS_UNSET ? (guint) raw->workers : g_get_num_processors ();
   self->preserve = !raw->no_preserve;
   self->verify = raw->verify;
   return TRUE;
@@ -221,7 +223,7 @@ parse_resume (FerryCliOptions *self, RawOptions *raw, GOptionContext *context)
 gboolean
 ferry_cli_options_parse (FerryCliOptions *self, int *argc, char ***argv)
 {
-  g_auto (RawOptions) raw = { 0 };
+  g_auto (RawOptions) raw = { .workers = WORKERS_UNSET };
   g_autoptr (GOptionContext) context = option_context_new (&raw);
   g_autoptr (GError) error = NULL;
   guint n_paths;
@@ -233,6 +235,8 @@ ferry_cli_options_parse (FerryCliOptions *self, int *argc, char ***argv)
     return TRUE;
 
   n_paths = raw.paths != NULL ? g_strv_length (raw.paths) : 0;
+  if (raw.workers != WORKERS_UNSET && (raw.workers < 1 || raw.workers > MAX_WORKERS))
+    return report_usage_error (context, _ ("--jobs takes a number from 1 to 256"));
   if (raw.resume && raw.restart)
     return report_usage_error (context, _ ("--resume and --restart do not go together"));
   if (raw.resume)
@@ -243,11 +247,8 @@ ferry_cli_options_parse (FerryCliOptions *self, int *argc, char ***argv)
   set_defaults (self);
   if (!parse_enum_options (self, &raw, context))
     return FALSE;
-  if (raw.workers < 0 || raw.workers > MAX_WORKERS)
-    return report_usage_error (context, _ ("--jobs takes a number from 1 to 256"));
-
   set_paths (self, raw.paths, n_paths);
-  self->n_workers = raw.workers > 0 ? (guint) raw.workers : g_get_num_processors ();
+  self->n_workers = raw.workers != WORKERS_UNSET ? (guint) raw.workers : g_get_num_processors ();
   self->preserve = !raw.no_preserve;
   self->verify = raw.verify;
   self->dry_run = raw.dry_run;

@@ -155,6 +155,11 @@ resolve_destination (FerryPlan *plan,
   gboolean names_copy = meaning == FERRY_DESTINATION_NAMES_COPY && only != NULL
                         && S_ISDIR (only->st.st_mode);
 
+  /* "file/" or "file/sub": a file where a folder is named (it is no
+   * more something Ferry "could not read"). */
+  if (!exists && errno == ENOTDIR)
+    return ferry_set_ferry_error (error, FERRY_ERROR_SOURCE_MISSING, _ ("“%s” is not a folder"),
+                                  dest);
   if (!exists && errno != ENOENT)
     return ferry_set_error_from_errno (error, errno, _ ("Could not read “%s”"), dest);
   if (meaning == FERRY_DESTINATION_INTO_FOLDER && !(exists && S_ISDIR (st.st_mode)))
