@@ -1191,6 +1191,50 @@ test_resume_by_id (Fixture *f, gconstpointer data)
   resume_to_the_end (f, id);
 }
 
+/* ferry-copy --discard ID forgets a transfer cut short, as the window's
+ * Discard does: its journal goes, and so does the temporary file it kept
+ * on the stick; the copy's files that were complete stay. An id that is
+ * none is named, and --discard alone is a usage error. Before, only the
+ * window could. */
+static void
+test_discard_by_id (Fixture *f, gconstpointer data)
+{
+  g_autofree char *out = NULL;
+  g_autofree char *err = NULL;
+  g_autofree char *id = NULL;
+  const char *bogus[] = { g_getenv ("FERRY_COPY"), "--discard", "bogus", NULL };
+  const char *alone[] = { g_getenv ("FERRY_COPY"), "--discard", NULL };
+  const char *by_id[] = { g_getenv ("FERRY_COPY"), "--discard", NULL, NULL };
+  int status;
+
+  if (f->stick == NULL)
+    return;
+  make_big_tree (f);
+  copy_and_kill (f, 24 * MB, TRUE);
+  id = dup_only_unfinished_id ();
+  g_assert_cmpuint (ferry_test_count_temp_files (f->dst), >, 0);
+  by_id[2] = id;
+  g_assert_true (g_spawn_sync (NULL, (char **) by_id, NULL, G_SPAWN_DEFAULT, NULL, NULL, &out,
+                               &err, &status, NULL));
+  g_assert_true (g_spawn_check_wait_status (status, NULL));
+  g_assert_true (g_str_has_prefix (out, "Discarded: "));
+  g_assert_nonnull (strstr (out, id));
+  g_assert_null (load_journal (f));
+  g_assert_cmpuint (ferry_test_count_temp_files (f->dst), ==, 0);
+  g_assert_true (g_file_test (ferry_test_path (f->dst, "tree", NULL), G_FILE_TEST_IS_DIR));
+
+  g_clear_pointer (&err, g_free);
+  g_assert_true (g_spawn_sync (NULL, (char **) bogus, NULL, G_SPAWN_STDOUT_TO_DEV_NULL, NULL,
+                               NULL, NULL, &err, &status, NULL));
+  g_assert_cmpint (WEXITSTATUS (status), ==, 1);
+  g_assert_nonnull (strstr (err, "No unfinished transfer “bogus”"));
+  g_clear_pointer (&err, g_free);
+  g_assert_true (g_spawn_sync (NULL, (char **) alone, NULL, G_SPAWN_STDOUT_TO_DEV_NULL, NULL, NULL,
+                               NULL, &err, &status, NULL));
+  g_assert_cmpint (WEXITSTATUS (status), ==, 2);
+  g_assert_nonnull (strstr (err, "--discard takes the IDs"));
+}
+
 /* The folder the copy went into, deleted since: --resume ID is refused,
  * and nothing is written. Before, the folder's name was taken for the
  * copy's, and the source's files went where its folder was to go
@@ -1462,6 +1506,7 @@ main (int argc, char **argv)
   ADD ("/resume/sweep-spares-claimed", test_sweep_spares_claimed);
   ADD ("/resume/other-stick-same-label", test_other_stick_same_label);
   ADD ("/resume/resume-by-id", test_resume_by_id);
+  ADD ("/resume/discard-by-id", test_discard_by_id);
   ADD ("/resume/destination-folder-deleted", test_destination_folder_deleted);
   ADD ("/resume/moved-mount/by-id", test_moved_mount_by_id);
   ADD ("/resume/moved-mount/same-command", test_moved_mount_same_command);

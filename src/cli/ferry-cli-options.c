@@ -29,6 +29,7 @@ typedef struct
   gboolean version;
   gboolean restart;
   gboolean resume;
+  gboolean discard;
   gboolean cp_habit;
   gint workers;
 } RawOptions;
@@ -93,6 +94,10 @@ option_context_new (RawOptions *raw)
             N_ ("Copy everything again, not continuing a run that was cut short"), NULL },
           { "resume", 0, 0, G_OPTION_ARG_NONE, &raw->resume,
             N_ ("List unfinished transfers, or continue those named (ID… or all)"), NULL },
+          { "discard", 0, 0, G_OPTION_ARG_NONE, &raw->discard,
+            N_ ("Forget the unfinished transfers named (ID… or all) and what they left on "
+                "their drives"),
+            NULL },
           { "version", 0, 0, G_OPTION_ARG_NONE, &raw->version, N_ ("Show the version"), NULL },
           /* What hands used to cp type: "-r" and "-R" (folders are always
            * copied whole) and "-a" (everything is always kept). Accepted
@@ -199,6 +204,21 @@ set_paths (FerryCliOptions *self, char **paths, guint n_paths)
   self->destination = g_strdup (paths[n_paths - 1]);
 }
 
+/* --discard ID…|all: nothing else goes with it. */
+static gboolean
+parse_discard (FerryCliOptions *self, RawOptions *raw, GOptionContext *context)
+{
+  if (raw->resume || raw->restart)
+    return report_usage_error (context, _ ("--discard goes with neither --resume nor --restart"));
+  if (raw->paths == NULL || raw->paths[0] == NULL)
+    return report_usage_error (
+        context, _ ("--discard takes the IDs of unfinished transfers (see --resume), or all"));
+  set_defaults (self);
+  self->discard = TRUE;
+  self->sources = g_steal_pointer (&raw->paths);
+  return TRUE;
+}
+
 /* --resume [ID…|all]: the rest of the options apply to every run. */
 static gboolean
 parse_resume (FerryCliOptions *self, RawOptions *raw, GOptionContext *context)
@@ -239,6 +259,8 @@ ferry_cli_options_parse (FerryCliOptions *self, int *argc, char ***argv)
     return report_usage_error (context, _ ("--jobs takes a number from 1 to 256"));
   if (raw.resume && raw.restart)
     return report_usage_error (context, _ ("--resume and --restart do not go together"));
+  if (raw.discard)
+    return parse_discard (self, &raw, context);
   if (raw.resume)
     return parse_resume (self, &raw, context);
   if (n_paths < 2)

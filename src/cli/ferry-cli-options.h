@@ -38,6 +38,7 @@ typedef struct
   gboolean show_version; /* --version: nothing else was checked */
   gboolean restart;      /* --restart: a run cut short is not continued */
   gboolean resume;       /* --resume: @sources are ids of unfinished transfers, or "all" */
+  gboolean discard;      /* --discard: @sources are ids of unfinished transfers, or "all" */
 } FerryCliOptions;
 
 gboolean ferry_cli_options_parse (FerryCliOptions *self, int *argc, char ***argv);

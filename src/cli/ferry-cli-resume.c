@@ -90,16 +90,17 @@ run_one (FerryUnfinished *unfinished, const FerryCliOptions *options)
   return ferry_cli_report (job, options, &outcome);
 }
 
-/* "all": every one whose drive is plugged in. */
+/* "all": every one, or with @present_only, every one whose drive is
+ * plugged in. */
 static GPtrArray *
-find_named (const FerryCliOptions *options, FerryCliExit *status)
+find_named (const FerryCliOptions *options, gboolean present_only, FerryCliExit *status)
 {
   GPtrArray *found;
 
   if (g_strv_length (options->sources) == 1 && g_str_equal (options->sources[0], "all"))
     {
       found = ferry_unfinished_list ();
-      for (guint i = found->len; i > 0; i--)
+      for (guint i = found->len; i > 0 && present_only; i--)
         if (!ferry_unfinished_is_present (g_ptr_array_index (found, i - 1)))
           g_ptr_array_remove_index (found, i - 1);
       return found;
@@ -131,12 +132,37 @@ ferry_cli_resume (const FerryCliOptions *options)
 
   if (options->sources[0] == NULL)
     return list_unfinished ();
-  named = find_named (options, &status);
+  named = find_named (options, TRUE, &status);
   for (guint i = 0; i < named->len; i++)
     {
       FerryCliExit one = run_one (g_ptr_array_index (named, i), options);
       if (one != FERRY_CLI_EXIT_OK && status == FERRY_CLI_EXIT_OK)
         status = one;
+    }
+  return status;
+}
+
+/**
+ * ferry_cli_discard:
+ * --discard ID…|all: forgets those transfers, as the window's Discard
+ * does, and removes what they kept on their drives (now, when a drive is
+ * plugged in; else with the next copy into its folder). Each is listed
+ * as it goes.
+ */
+FerryCliExit
+ferry_cli_discard (const FerryCliOptions *options)
+{
+  FerryCliExit status = FERRY_CLI_EXIT_OK;
+  g_autoptr (GPtrArray) named = find_named (options, FALSE, &status);
+
+  for (guint i = 0; i < named->len; i++)
+    {
+      FerryUnfinished *unfinished = g_ptr_array_index (named, i);
+
+      /* TRANSLATORS: before a transfer as --resume lists it, forgotten */
+      printf ("%s ", _ ("Discarded:"));
+      print_unfinished (unfinished);
+      ferry_unfinished_discard (unfinished);
     }
   return status;
 }

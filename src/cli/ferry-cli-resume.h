@@ -7,5 +7,6 @@
 G_BEGIN_DECLS
 
 FerryCliExit ferry_cli_resume (const FerryCliOptions *options);
+FerryCliExit ferry_cli_discard (const FerryCliOptions *options);
 
 G_END_DECLS

@@ -39,6 +39,8 @@ main (int argc, char **argv)
     }
   if (options.resume)
     return ferry_cli_resume (&options);
+  if (options.discard)
+    return ferry_cli_discard (&options);
 
   job = ferry_cli_job_new (&options);
   ferry_cli_run (job, options.progress_style, &outcome);
