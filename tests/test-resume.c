@@ -270,13 +270,20 @@ kill_copy (GSubprocess *copy)
  * at the top of the tree complete, and the file in flight or the whole
  * copy this far along. */
 static void
-copy_and_kill (Fixture *f, guint64 bytes, gboolean in_flight)
+copy_to_and_kill (Fixture *f, const char *dst, guint64 bytes, gboolean in_flight)
 {
-  g_autoptr (GSubprocess) copy = spawn_copy (f->src, f->dst, NULL, NULL);
+  g_autoptr (GSubprocess) copy = spawn_copy (f->src, dst, NULL, NULL);
   JournalSays goal = { in_flight ? 0 : bytes, in_flight ? bytes : 0, 20 };
 
   wait_for_journal (f, copy, &goal);
   kill_copy (copy);
+}
+
+/* The same, into the stick's top folder. */
+static void
+copy_and_kill (Fixture *f, guint64 bytes, gboolean in_flight)
+{
+  copy_to_and_kill (f, f->dst, bytes, in_flight);
 }
 
 /* The emulator at full speed. A second run goes so: it is judged by
@@ -1048,12 +1055,12 @@ test_sweep_spares_claimed (Fixture *f, gconstpointer data)
   g_assert_cmpuint (ferry_test_count_temp_files (copy), ==, 0);
 }
 
-/* ferry-copy --resume @what (NULL: nothing more); what it printed in
- * @out, its standard error in @err. */
+/* ferry-copy @option @what (NULL: nothing more); what it printed in
+ * @out, its standard error in @err; its exit status. */
 static int
-run_resume_full (const char *what, char **out, char **err)
+run_option (const char *option, const char *what, char **out, char **err)
 {
-  const char *argv[] = { g_getenv ("FERRY_COPY"), "--resume", what, NULL };
+  const char *argv[] = { g_getenv ("FERRY_COPY"), option, what, NULL };
   g_autoptr (GError) error = NULL;
   int status;
 
@@ -1061,6 +1068,13 @@ run_resume_full (const char *what, char **out, char **err)
                 err, &status, &error);
   g_assert_no_error (error);
   return WIFEXITED (status) ? WEXITSTATUS (status) : -1;
+}
+
+/* ferry-copy --resume @what (NULL: nothing more). */
+static int
+run_resume_full (const char *what, char **out, char **err)
+{
+  return run_option ("--resume", what, out, err);
 }
 
 static int
@@ -1202,10 +1216,6 @@ test_discard_by_id (Fixture *f, gconstpointer data)
   g_autofree char *out = NULL;
   g_autofree char *err = NULL;
   g_autofree char *id = NULL;
-  const char *bogus[] = { g_getenv ("FERRY_COPY"), "--discard", "bogus", NULL };
-  const char *alone[] = { g_getenv ("FERRY_COPY"), "--discard", NULL };
-  const char *by_id[] = { g_getenv ("FERRY_COPY"), "--discard", NULL, NULL };
-  int status;
 
   if (f->stick == NULL)
     return;
@@ -1213,10 +1223,7 @@ test_discard_by_id (Fixture *f, gconstpointer data)
   copy_and_kill (f, 24 * MB, TRUE);
   id = dup_only_unfinished_id ();
   g_assert_cmpuint (ferry_test_count_temp_files (f->dst), >, 0);
-  by_id[2] = id;
-  g_assert_true (g_spawn_sync (NULL, (char **) by_id, NULL, G_SPAWN_DEFAULT, NULL, NULL, &out,
-                               &err, &status, NULL));
-  g_assert_true (g_spawn_check_wait_status (status, NULL));
+  g_assert_cmpint (run_option ("--discard", id, &out, &err), ==, 0);
   g_assert_true (g_str_has_prefix (out, "Discarded: "));
   g_assert_nonnull (strstr (out, id));
   g_assert_null (load_journal (f));
@@ -1224,14 +1231,10 @@ test_discard_by_id (Fixture *f, gconstpointer data)
   g_assert_true (g_file_test (ferry_test_path (f->dst, "tree", NULL), G_FILE_TEST_IS_DIR));
 
   g_clear_pointer (&err, g_free);
-  g_assert_true (g_spawn_sync (NULL, (char **) bogus, NULL, G_SPAWN_STDOUT_TO_DEV_NULL, NULL,
-                               NULL, NULL, &err, &status, NULL));
-  g_assert_cmpint (WEXITSTATUS (status), ==, 1);
+  g_assert_cmpint (run_option ("--discard", "bogus", NULL, &err), ==, 1);
   g_assert_nonnull (strstr (err, "No unfinished transfer “bogus”"));
   g_clear_pointer (&err, g_free);
-  g_assert_true (g_spawn_sync (NULL, (char **) alone, NULL, G_SPAWN_STDOUT_TO_DEV_NULL, NULL, NULL,
-                               NULL, &err, &status, NULL));
-  g_assert_cmpint (WEXITSTATUS (status), ==, 2);
+  g_assert_cmpint (run_option ("--discard", NULL, NULL, &err), ==, 2);
   g_assert_nonnull (strstr (err, "--discard takes the IDs"));
 }
 
@@ -1247,16 +1250,13 @@ test_destination_folder_deleted (Fixture *f, gconstpointer data)
   g_autoptr (FerryJournal) journal = NULL;
 
   g_autofree char *folder = NULL;
-  g_autoptr (GSubprocess) copy = NULL;
 
   if (f->stick == NULL)
     return;
   folder = g_build_filename (f->dst, "KB", NULL);
   ferry_test_make_dirs (folder);
   make_big_tree (f);
-  copy = spawn_copy (f->src, folder, NULL, NULL);
-  wait_for_journal (f, copy, &(JournalSays){ 0, 24 * MB, 20 });
-  kill_copy (copy);
+  copy_to_and_kill (f, folder, 24 * MB, TRUE);
   id = dup_only_unfinished_id ();
   ferry_test_remove_tree (folder);
   g_assert_cmpint (run_resume (id, &err), ==, 1);

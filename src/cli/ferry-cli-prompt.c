@@ -8,8 +8,8 @@
 #include <unistd.h>
 
 #include "ferry-cli-prompt.h"
-#include "ferry-format.h"
 #include "ferry-cli-unsupported.h"
+#include "ferry-format.h"
 
 /**
  * FerryCliPrompt:

@@ -246,8 +246,9 @@ path_is_within (const char *a, const char *b)
 
 /* is_inside() for a destination reached through a bind mount of a folder
  * of the source: from the mount's root, ".." leads to where it is
- * mounted, not into the source. The two are compared by where each lies
- * in their filesystem. */
+ * mounted, not into the source. The two, reached through different
+ * mounts of one filesystem, are compared by where each lies in it (the
+ * mount table is read only then, not for every copy within one disk). */
 static gboolean
 is_inside_through_mount (int folder_fd, const FerrySourceRoot *root)
 {
@@ -259,7 +260,8 @@ is_inside_through_mount (int folder_fd, const FerrySourceRoot *root)
   if (fstat (folder_fd, &folder_st) != 0 || folder_st.st_dev != root->st.st_dev)
     return FALSE;
   src_fd = openat (root->parent_fd, root->name, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-  if (src_fd < 0 || fstat (src_fd, &src_st) != 0 || !ferry_stat_same_file (&src_st, &root->st))
+  if (src_fd < 0 || fstat (src_fd, &src_st) != 0 || !ferry_stat_same_file (&src_st, &root->st)
+      || ferry_fs_same_mount (folder_fd, src_fd))
     return FALSE;
   folder_path = ferry_fs_path_in_filesystem (folder_fd);
   src_path = ferry_fs_path_in_filesystem (src_fd);

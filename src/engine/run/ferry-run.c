@@ -630,6 +630,33 @@ absolute_paths (const char *const *paths)
   return absolute;
 }
 
+/* A transfer as its journal names it: the paths as typed, made
+ * absolute, and the id they give. */
+typedef struct
+{
+  GPtrArray *sources; /* NULL-terminated */
+  char *destination;
+  char *id;
+} TransferKey;
+
+static void
+transfer_key_init (TransferKey *key, const char *const *sources, const char *destination)
+{
+  key->sources = absolute_paths (sources);
+  key->destination = absolute_path (destination);
+  key->id = ferry_journal_id_for ((const char *const *) key->sources->pdata, key->destination);
+}
+
+static void
+transfer_key_clear (TransferKey *key)
+{
+  g_clear_pointer (&key->sources, g_ptr_array_unref);
+  g_clear_pointer (&key->destination, g_free);
+  g_clear_pointer (&key->id, g_free);
+}
+
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (TransferKey, transfer_key_clear)
+
 /* The filesystem of the folder @destination is, or, not there yet, of
  * the folder that would hold it: the one the plan's folder is on. */
 static gboolean
@@ -679,24 +706,19 @@ find_moved_journal (const FerryFsId *filesystem, const char *const *sources, con
  * name. A command with other sources that copies into that folder keeps
  * a journal of its own, and copies into it. */
 static void
-find_earlier_journal (FerryRun *self, const char *const *typed_sources, const char *typed_destination)
+find_earlier_journal (FerryRun *self, const TransferKey *key)
 {
-  g_autoptr (GPtrArray) sources = NULL;
-  g_autofree char *destination = NULL;
-  g_autofree char *id = NULL;
   g_auto (FerryFsId) there = { 0 };
 
   g_clear_object (&self->earlier);
   self->meaning = FERRY_DESTINATION_AS_FOUND;
   if (!self->options.keeps_journal || self->options.dry_run
-      || !read_destination_filesystem (&there, typed_destination))
+      || !read_destination_filesystem (&there, key->destination))
     return;
-  sources = absolute_paths (typed_sources);
-  destination = absolute_path (typed_destination);
-  id = ferry_journal_id_for ((const char *const *) sources->pdata, destination);
-  self->earlier = ferry_journal_load (id, NULL);
+  self->earlier = ferry_journal_load (key->id, NULL);
   if (self->earlier == NULL)
-    self->earlier = find_moved_journal (&there, (const char *const *) sources->pdata, destination);
+    self->earlier = find_moved_journal (&there, (const char *const *) key->sources->pdata,
+                                        key->destination);
   if (self->earlier != NULL && !self->options.restart
       && ferry_fs_id_same (ferry_journal_get_filesystem (self->earlier), &there))
     self->meaning = ferry_journal_get_names_copy (self->earlier) ? FERRY_DESTINATION_NAMES_COPY
@@ -707,36 +729,26 @@ find_earlier_journal (FerryRun *self, const char *const *typed_sources, const ch
  * filesystem (else removed), or a new one, which says what the plan
  * made of the destination. */
 static void
-open_journal (FerryRun *self,
-              FerryPlan *plan,
-              const char *const *typed_sources,
-              const char *typed_destination)
+open_journal (FerryRun *self, FerryPlan *plan, const TransferKey *key)
 {
-  g_autoptr (GPtrArray) sources = NULL;
-  g_autofree char *destination = NULL;
-  g_autofree char *id = NULL;
+  const char *const *sources = (const char *const *) key->sources->pdata;
   g_autoptr (FerryJournal) earlier = g_steal_pointer (&self->earlier);
 
   if (!self->options.keeps_journal || self->options.dry_run)
     return;
-  sources = absolute_paths (typed_sources);
-  destination = absolute_path (typed_destination);
   if (earlier != NULL && !self->options.restart
       && ferry_fs_id_same (ferry_journal_get_filesystem (earlier), &self->filesystem))
     {
       /* where the folder is now, for the list of unfinished transfers */
-      ferry_journal_set_transfer (earlier, (const char *const *) sources->pdata, destination,
-                                  &self->filesystem);
+      ferry_journal_set_transfer (earlier, sources, key->destination, &self->filesystem);
       self->journal = g_steal_pointer (&earlier);
       self->resuming = TRUE;
       return;
     }
   if (earlier != NULL)
     ferry_journal_remove (earlier);
-  id = ferry_journal_id_for ((const char *const *) sources->pdata, destination);
-  self->journal = ferry_journal_new (id);
-  ferry_journal_set_transfer (self->journal, (const char *const *) sources->pdata, destination,
-                              &self->filesystem);
+  self->journal = ferry_journal_new (key->id);
+  ferry_journal_set_transfer (self->journal, sources, key->destination, &self->filesystem);
   ferry_journal_set_names_copy (self->journal, plan->meaning == FERRY_DESTINATION_NAMES_COPY);
 }
 
@@ -755,15 +767,17 @@ ferry_run_execute (FerryRun *self,
 {
   g_autoptr (FerryPlan) plan = NULL;
   g_autoptr (FerryScan) scan = NULL;
+  g_auto (TransferKey) key = { NULL, NULL, NULL };
 
   set_phase (self, FERRY_PHASE_PLANNING);
   if (!check_bound_before_plan (self, destination, error))
     return FALSE;
-  find_earlier_journal (self, sources, destination);
+  transfer_key_init (&key, sources, destination);
+  find_earlier_journal (self, &key);
   if ((plan = ferry_plan_resolve (sources, destination, self->meaning, error)) == NULL
       || !bind_filesystem (self, plan, error))
     return FALSE;
-  open_journal (self, plan, sources, destination);
+  open_journal (self, plan, &key);
 
   scan = ferry_scan_new (self->counters, ferry_control_get_cancellable (self->control));
   for (guint i = 0; i < plan->roots->len; i++)

@@ -571,6 +571,21 @@ find_mount_fields (guint64 mount_id)
 }
 
 /**
+ * ferry_fs_same_mount:
+ * Whether @a and @b were reached through one mount. Within one, walking
+ * up with ".." from a folder meets every folder above it there, so only
+ * where they differ (a bind mount, say) need they be compared by
+ * ferry_fs_path_in_filesystem(). TRUE too when the kernel does not say.
+ */
+gboolean
+ferry_fs_same_mount (int a, int b)
+{
+  guint64 mount_a, mount_b;
+
+  return !get_mount_id (a, &mount_a) || !get_mount_id (b, &mount_b) || mount_a == mount_b;
+}
+
+/**
  * ferry_fs_path_in_filesystem:
  * Where @fd lies inside its filesystem, whichever mount reached it: its
  * mount's root within the filesystem (the mount table's fourth field,

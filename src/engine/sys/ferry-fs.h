@@ -74,6 +74,7 @@ gboolean ferry_fs_is_pseudo (int fd);
 int ferry_fs_check_writable (int fd);
 gboolean ferry_fs_find_mount (dev_t dev, char **fstype, char **source);
 gboolean ferry_fs_is_unmounted (dev_t dev);
+gboolean ferry_fs_same_mount (int a, int b);
 char *ferry_fs_path_in_filesystem (int fd);
 /* A mounted device, and where it was mounted first. */
 typedef struct

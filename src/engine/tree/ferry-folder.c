@@ -240,7 +240,8 @@ fail_open (FerryDirNode *node, gboolean source, int errsv, const char *format, G
  * job may change: a later run so repairs what a run cut short left. The
  * destination folder itself (a source given as "dir/.") is the person's,
  * not a copy: it keeps its own owner and mode, so a shared folder
- * (sticky, open to all) stays shared, and its times say it was written. What a killed run left inside goes now. */
+ * (sticky, open to all) stays shared, and its times say it was written.
+ * What a killed run left inside goes now. */
 static void
 merge_into (FerryDirNode *node)
 {

@@ -413,15 +413,12 @@ walk_subfolder (FerryPreflight *self, Folder *folder, Entry *entry)
  * those the policy skips and their bytes, and the first of the others,
  * where a job that stops at the first conflict would stop. */
 static void
-note_existing (FerryPreflight *self,
-               const Folder *folder,
-               const Entry *entry,
-               const struct stat *there)
+note_existing (FerryPreflight *self, const Folder *folder, const Entry *entry, gboolean skipped)
 {
   FerryPreflightExisting *existing = &self->existing;
 
   existing->files++;
-  if (ferry_conflicts_policy_skips (&self->rules, self->conflict_policy, &entry->st, there))
+  if (skipped)
     {
       existing->skipped++;
       existing->skipped_bytes += entry->st.st_size;
@@ -444,7 +441,7 @@ static void
 note_if_there (FerryPreflight *self, const Folder *folder, const Entry *entry)
 {
   struct stat there;
-  gboolean looks_same;
+  gboolean looks_same, skipped;
 
   if (!S_ISREG (entry->st.st_mode) || folder->dst_fd < 0
       || fstatat (folder->dst_fd, entry->copy_name, &there, AT_SYMLINK_NOFOLLOW) != 0
@@ -456,8 +453,9 @@ note_if_there (FerryPreflight *self, const Folder *folder, const Entry *entry)
       self->reclaimable += ferry_fs_rules_space_for (&self->rules, entry->st.st_size);
       return;
     }
-  note_existing (self, folder, entry, &there);
-  if (ferry_conflicts_policy_skips (&self->rules, self->conflict_policy, &entry->st, &there)
+  skipped = ferry_conflicts_policy_skips (&self->rules, self->conflict_policy, &entry->st, &there);
+  note_existing (self, folder, entry, skipped);
+  if (skipped
       || (looks_same
           && (self->conflict_policy == FERRY_CONFLICT_POLICY_ASK
               || self->conflict_policy == FERRY_CONFLICT_POLICY_FAIL)))
