@@ -623,6 +623,41 @@ test_cli_names_shown_safely (Fixture *f, gconstpointer data)
   g_assert_null (strchr (adapted, '\033'));
 }
 
+/* With --progress=json standard output is JSON lines, the last one the
+ * copy's final state: what was adapted comes as one event before it, so a
+ * script that takes the last line for the result gets the result. */
+static void
+test_cli_json_unsupported_event (Fixture *f, gconstpointer data)
+{
+  const char *argv[] = { g_getenv ("FERRY_COPY"), "--progress=json", "--unsupported=adapt",
+                         f->tree, f->mnt, NULL };
+  g_autofree char *out = NULL;
+  g_autoptr (GError) error = NULL;
+  g_auto (GStrv) lines = NULL;
+  guint n, event_at = 0;
+  int status;
+
+  if (f->stick == NULL)
+    return;
+  g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_STDERR_TO_DEV_NULL | G_SPAWN_STDIN_FROM_DEV_NULL,
+                NULL, NULL, &out, NULL, &status, &error);
+  g_assert_no_error (error);
+  g_assert_true (g_spawn_check_wait_status (status, NULL));
+  g_strchomp (out);
+  lines = g_strsplit (out, "\n", -1);
+  n = g_strv_length (lines);
+  g_assert_cmpuint (n, >=, 2);
+  for (guint i = 0; i < n; i++)
+    {
+      g_assert_true (g_str_has_prefix (lines[i], "{") && g_str_has_suffix (lines[i], "}"));
+      if (g_str_has_prefix (lines[i], "{\"event\":\"unsupported\""))
+        event_at = i + 1;
+    }
+  g_assert_cmpuint (event_at, ==, n - 1);
+  g_assert_nonnull (strstr (lines[n - 2], "why？.txt"));
+  g_assert_nonnull (strstr (lines[n - 1], "\"phase\":\"done\""));
+}
+
 /* On FAT32 (through fusefat): the Windows names as on exFAT, and a file
  * over 4 GiB, which can only be skipped and takes no space in the plan;
  * skipped, everything else arrives. (Skipped, not adapted: fusefat
@@ -934,6 +969,7 @@ main (int argc, char **argv)
   ADD ("/stick-rules/cli-refused/exfat", exfat, test_cli_refused);
   ADD ("/stick-rules/cli-adapted/exfat", exfat, test_cli_adapted);
   ADD ("/stick-rules/cli-names-shown-safely/exfat", exfat, test_cli_names_shown_safely);
+  ADD ("/stick-rules/cli-json-unsupported-event/exfat", exfat, test_cli_json_unsupported_event);
   ADD ("/stick-rules/too-large/fat32", fat32, test_too_large);
   ADD ("/stick-rules/folders-survive-remount/fat32", fat32, test_folders_survive_remount);
   ADD ("/stick-rules/times-out-of-range/fat32", fat32, test_times_out_of_range);

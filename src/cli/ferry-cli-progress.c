@@ -7,6 +7,7 @@
 
 #include "ferry-cli-output.h"
 #include "ferry-cli-progress.h"
+#include "ferry-cli-unsupported.h"
 
 #define TICK_MS 100
 
@@ -114,6 +115,20 @@ ferry_cli_progress_start (FerryCliProgress *self)
     self->tick = g_timeout_add (TICK_MS, on_tick, self);
 }
 
+/* What the drive could not store as it was, as one event with all of
+ * it; before the final state, which a script takes for the last line. */
+static void
+show_unsupported_json (FerryCliProgress *self)
+{
+  g_autoptr (FerryUnsupportedReport) report = ferry_job_dup_unsupported_report (self->job);
+  g_autofree char *line = NULL;
+
+  if (report == NULL || ferror (stdout))
+    return;
+  line = ferry_cli_format_unsupported_json (report);
+  fprintf (stdout, "%s\n", line);
+}
+
 /* After the job: JSON ends with a line of the final state, whenever the
  * last tick was; the bar goes, to leave the line to the summary. */
 void
@@ -121,7 +136,10 @@ ferry_cli_progress_stop (FerryCliProgress *self)
 {
   g_clear_handle_id (&self->tick, g_source_remove);
   if (self->style == FERRY_CLI_PROGRESS_STYLE_JSON)
-    show_progress (self);
+    {
+      show_unsupported_json (self);
+      show_progress (self);
+    }
   ferry_cli_progress_clear_bar (self);
 }
 

@@ -86,10 +86,10 @@ exit_status (const FerryCliOutcome *outcome)
 }
 
 /* What the drive could not store as it was: every entry when the job
- * stopped for them, what was renamed or skipped when it went on; for a
- * script reading JSON, one event with all of it. */
+ * stopped for them, what was renamed or skipped when it went on. (A
+ * script reading JSON has had it as one event before the last line.) */
 static void
-report_unsupported (FerryJob *job, const FerryCliOptions *options)
+report_unsupported (FerryJob *job)
 {
   g_autoptr (FerryUnsupportedReport) report = ferry_job_dup_unsupported_report (job);
   FerryUnsupportedAction action;
@@ -97,11 +97,6 @@ report_unsupported (FerryJob *job, const FerryCliOptions *options)
   if (report == NULL)
     return;
   action = ferry_unsupported_report_get_action (report);
-  if (options->progress_style == FERRY_CLI_PROGRESS_STYLE_JSON)
-    {
-      g_autofree char *json = ferry_cli_format_unsupported_json (report);
-      printf ("%s\n", json);
-    }
   if (action == FERRY_UNSUPPORTED_ACTION_ADAPT || action == FERRY_UNSUPPORTED_ACTION_SKIP)
     ferry_cli_list_adapted (report, stderr);
   else if (action == FERRY_UNSUPPORTED_ACTION_NONE)
@@ -218,7 +213,7 @@ ferry_cli_report (FerryJob *job, const FerryCliOptions *options, const FerryCliO
 {
   if (outcome->error == NULL)
     {
-      report_unsupported (job, options);
+      report_unsupported (job);
       report_verify_from_cache (job);
       print_summary (job, options);
       return exit_status (outcome);
@@ -227,6 +222,6 @@ ferry_cli_report (FerryJob *job, const FerryCliOptions *options, const FerryCliO
     ferry_cli_print_error (outcome->error->message);
   print_how_to_go_on (job, outcome);
   print_conflict_hint (options, outcome);
-  report_unsupported (job, options);
+  report_unsupported (job);
   return exit_status (outcome);
 }
