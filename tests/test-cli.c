@@ -515,6 +515,8 @@ test_usage (Fixture *f, gconstpointer data)
     { ARGS ("-j", "0", file, f->dst), "--jobs takes a number from 1 to 256" },
     { ARGS ("-j", "257", file, f->dst), "--jobs takes a number from 1 to 256" },
     { ARGS ("--resume", "-j", "0"), "--jobs takes a number from 1 to 256" },
+    /* The number attached, as make takes it (it took the next argument). */
+    { ARGS ("-j0", file, f->dst), "--jobs takes a number from 1 to 256" },
     /* Several sources need an existing folder, as with cp. */
     { ARGS ("--progress=none", file, other, missing), "folder" },
   };
@@ -532,6 +534,13 @@ test_usage (Fixture *f, gconstpointer data)
       g_assert_nonnull (strstr (r.err, cases[i].says));
     }
   g_assert_cmpuint (ferry_test_count_entries (f->dst), ==, 0);
+  {
+    g_auto (CopyResult) r = { 0 };
+
+    run_copy (&r, ARGS ("-j2", "--dry-run", file, f->dst));
+    assert_status (&r, EXIT_SUCCESS);
+    g_assert_cmpstr (r.out, ==, "1 item (5 bytes) would be copied\n");
+  }
 }
 
 /* ------------------------------------------------------------------ */

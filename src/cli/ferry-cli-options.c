@@ -234,6 +234,29 @@ parse_resume (FerryCliOptions *self, RawOptions *raw, GOptionContext *context)
   return TRUE;
 }
 
+/* A copy of the command line with "-j4" spelled "--jobs=4", as make and
+ * cp's habits type it. GOption takes a short option's value only from
+ * the next argument: "-j4 --dry-run SRC DST" read "--dry-run" as the
+ * number. Nothing after "--" is touched (a file may be named "-j4"). */
+static GStrv
+spell_out_attached_jobs (int argc, char **argv)
+{
+  GStrv args = g_new0 (char *, argc + 1);
+  gboolean options_ended = FALSE;
+
+  for (int i = 0; i < argc; i++)
+    {
+      const char *arg = argv[i];
+
+      options_ended |= i > 0 && g_str_equal (arg, "--");
+      if (!options_ended && i > 0 && g_str_has_prefix (arg, "-j") && g_ascii_isdigit (arg[2]))
+        args[i] = g_strconcat ("--jobs=", arg + 2, NULL);
+      else
+        args[i] = g_strdup (arg);
+    }
+  return args;
+}
+
 /**
  * ferry_cli_options_parse:
  * Reads the command line into @self. A usage error is printed with the
@@ -241,14 +264,15 @@ parse_resume (FerryCliOptions *self, RawOptions *raw, GOptionContext *context)
  * --version nothing else is checked.
  */
 gboolean
-ferry_cli_options_parse (FerryCliOptions *self, int *argc, char ***argv)
+ferry_cli_options_parse (FerryCliOptions *self, int argc, char **argv)
 {
   g_auto (RawOptions) raw = { .workers = WORKERS_UNSET };
   g_autoptr (GOptionContext) context = option_context_new (&raw);
+  g_auto (GStrv) args = spell_out_attached_jobs (argc, argv);
   g_autoptr (GError) error = NULL;
   guint n_paths;
 
-  if (!g_option_context_parse (context, argc, argv, &error))
+  if (!g_option_context_parse_strv (context, &args, &error))
     return report_usage_error (context, error->message);
   self->show_version = raw.version;
   if (raw.version)

@@ -41,7 +41,7 @@ typedef struct
   gboolean discard;      /* --discard: @sources are ids of unfinished transfers, or "all" */
 } FerryCliOptions;
 
-gboolean ferry_cli_options_parse (FerryCliOptions *self, int *argc, char ***argv);
+gboolean ferry_cli_options_parse (FerryCliOptions *self, int argc, char **argv);
 void ferry_cli_options_clear (FerryCliOptions *self);
 
 G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (FerryCliOptions, ferry_cli_options_clear)

@@ -30,7 +30,7 @@ main (int argc, char **argv)
   textdomain (GETTEXT_PACKAGE);
   ferry_engine_init ();
 
-  if (!ferry_cli_options_parse (&options, &argc, &argv))
+  if (!ferry_cli_options_parse (&options, argc, argv))
     return FERRY_CLI_EXIT_USAGE;
   if (options.show_version)
     {
