@@ -138,6 +138,34 @@ click (GtkWidget *row, const char *label)
   ferry_test_ui_wait (200);
 }
 
+/* Discard on @row asks first, naming the transfer; @answer is the
+ * button pressed in the question. */
+static void
+discard (Fixture *f, GtkWidget *row, const char *answer)
+{
+  g_autofree char *title
+      = g_strdup_printf ("Discard %s?", adw_preferences_row_get_title (ADW_PREFERENCES_ROW (row)));
+  GtkWindow *dialog;
+
+  click (row, "_Discard");
+  dialog = ferry_test_ui_wait_for_dialog (GTK_WINDOW (f->w.window));
+  g_assert_cmpstr (adw_message_dialog_get_heading (ADW_MESSAGE_DIALOG (dialog)), ==, title);
+  g_assert_cmpstr (adw_message_dialog_get_default_response (ADW_MESSAGE_DIALOG (dialog)), ==,
+                   "cancel");
+  g_assert_cmpint (adw_message_dialog_get_response_appearance (ADW_MESSAGE_DIALOG (dialog),
+                                                               "discard"),
+                   ==, ADW_RESPONSE_DESTRUCTIVE);
+  if (g_getenv ("FERRY_SCREENSHOT_DIR") != NULL)
+    {
+      g_autofree char *path
+          = g_build_filename (g_getenv ("FERRY_SCREENSHOT_DIR"), "discard-dialog.png", NULL);
+
+      ferry_test_ui_screenshot_dialog (GTK_WIDGET (f->w.window), GTK_WIDGET (dialog), path);
+    }
+  ferry_test_ui_click_response (dialog, answer);
+  ferry_test_ui_wait (200);
+}
+
 /* Plugged in, the drive brings its transfer's row back, with how much is
  * on it; one kept for another filesystem called STICK does not come.
  * Discard forgets it. */
@@ -163,7 +191,11 @@ test_row_and_discard (Fixture *f, gconstpointer data)
   g_assert_null (ferry_test_ui_find_label (row, f->w.scratch));
   ferry_test_ui_save_screenshot (GTK_WIDGET (f->w.window), "interrupted.png");
 
-  click (row, "_Discard");
+  /* Asked first: Cancel keeps it. */
+  discard (f, row, "_Cancel");
+  g_assert_true (interrupted_row (f) == row);
+  g_assert_cmpuint (count_journals (f), ==, 2);
+  discard (f, row, "_Discard");
   g_assert_null (interrupted_row (f));
   g_assert_cmpuint (count_journals (f), ==, 1);
 }
@@ -386,7 +418,7 @@ test_cancelled_mid_copy (Fixture *f, gconstpointer data)
 
   if (data != NULL)
     {
-      click (interrupted_row (f), "_Discard");
+      discard (f, interrupted_row (f), "_Discard");
       g_assert_null (interrupted_row (f));
       g_assert_cmpuint (ferry_test_count_temp_files (folder), ==, 0);
       g_assert_cmpuint (count_journals (f), ==, 0);

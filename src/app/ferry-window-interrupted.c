@@ -54,10 +54,40 @@ on_resume_clicked (GtkButton *button, FerryWindow *self)
 }
 
 static void
+on_discard_response (AdwMessageDialog *dialog, const char *response, FerryWindow *self)
+{
+  if (g_strcmp0 (response, "discard") != 0)
+    return;
+  ferry_unfinished_discard (g_object_get_qdata (G_OBJECT (dialog), unfinished_quark ()));
+  _ferry_window_load_interrupted (self);
+}
+
+/* Discard cannot be undone (the part copied of a big file goes, and
+ * with it hours on a slow stick), and sits beside Resume: asked first. */
+static void
 on_discard_clicked (GtkButton *button, FerryWindow *self)
 {
-  ferry_unfinished_discard (unfinished_of (GTK_WIDGET (button)));
-  _ferry_window_load_interrupted (self);
+  GtkWidget *row = gtk_widget_get_ancestor (GTK_WIDGET (button), ADW_TYPE_ACTION_ROW);
+  FerryUnfinished *unfinished = unfinished_of (GTK_WIDGET (button));
+  /* TRANSLATORS: asked before forgetting a transfer cut short, like
+   * "Discard “photos” to STICK?" */
+  g_autofree char *heading = g_strdup_printf (
+      _ ("Discard %s?"), adw_preferences_row_get_title (ADW_PREFERENCES_ROW (row)));
+  GtkWidget *dialog = adw_message_dialog_new (
+      GTK_WINDOW (self), heading,
+      _ ("Files copied whole stay where they are. What was copied of the others is deleted, "
+         "and the transfer can no longer be resumed."));
+
+  adw_message_dialog_add_responses (ADW_MESSAGE_DIALOG (dialog), "cancel", _ ("_Cancel"), "discard",
+                                    _ ("_Discard"), NULL);
+  adw_message_dialog_set_response_appearance (ADW_MESSAGE_DIALOG (dialog), "discard",
+                                              ADW_RESPONSE_DESTRUCTIVE);
+  adw_message_dialog_set_default_response (ADW_MESSAGE_DIALOG (dialog), "cancel");
+  adw_message_dialog_set_close_response (ADW_MESSAGE_DIALOG (dialog), "cancel");
+  g_object_set_qdata_full (G_OBJECT (dialog), unfinished_quark (), g_object_ref (unfinished),
+                           g_object_unref);
+  g_signal_connect_object (dialog, "response", G_CALLBACK (on_discard_response), self, 0);
+  gtk_window_present (GTK_WINDOW (dialog));
 }
 
 static GtkWidget *
