@@ -231,7 +231,7 @@ test_transfer_done (Fixture *f, gconstpointer data)
 static gboolean
 row_says_paused (gpointer data)
 {
-  return g_str_has_prefix (ferry_transfer_row_get_status (data), "En pausa — ");
+  return g_str_has_prefix (ferry_transfer_row_get_status (data), "En pausa: ");
 }
 
 /* A copy paused on its way: the status and the Resume button. */
@@ -256,8 +256,8 @@ test_paused (Fixture *f, gconstpointer data)
   ferry_job_pause (ferry_transfer_row_get_job (row));
   ferry_test_ui_wait (300);
 
-  paused = g_strdup_printf (es ("Paused — %s"), "");
-  g_assert_cmpstr (paused, ==, "En pausa — ");
+  paused = g_strdup_printf (es ("Paused: %s"), "");
+  g_assert_cmpstr (paused, ==, "En pausa: ");
   g_assert_true (ferry_test_ui_wait_until (row_says_paused, row, 5000));
   buttons = ferry_test_ui_find_all (GTK_WIDGET (row), GTK_TYPE_BUTTON);
   for (GList *l = buttons; l != NULL; l = l->next)

@@ -408,6 +408,10 @@ test_paused_shows_no_rate (Fixture *f, gconstpointer data)
   g_assert_true (ferry_test_ui_wait_until (status_paused, row, 5000));
   ferry_test_ui_wait (500); /* progress notified while paused */
   assert_no_rate (row);
+  /* How far it got, not what it would be doing ("… on SLOW" once the
+   * stick is measured slow, "… copied" before). */
+  g_assert_true (g_str_has_prefix (ferry_transfer_row_get_status (row), "Paused: "));
+  g_assert_nonnull (strstr (ferry_transfer_row_get_status (row), " of 62.9\u00a0MB "));
   save_screenshots (f, "paused");
   /* Cancelled with its journal kept, the row gives way to an
    * "Interrupted" one: the job is watched, not the row. */

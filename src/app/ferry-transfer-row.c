@@ -139,6 +139,48 @@ describe_count (FerryTransferRow *self, const FerryProgress *p)
   return g_strconcat (items, tail, NULL);
 }
 
+/* How much is done, for a job held: "120 MB of 500 MB on SanDisk
+ * Cruzer" where the drive confirms what it has, else "1.2 GB of 2.9 GB
+ * copied"; NULL before anything is counted. */
+static char *
+describe_amount (FerryTransferRow *self, const FerryProgress *p)
+{
+  g_autofree char *done = g_format_size (p->bytes_durable);
+  g_autofree char *total = g_format_size (p->bytes_total);
+
+  if (p->phase == FERRY_PHASE_QUEUED || p->phase == FERRY_PHASE_PLANNING)
+    return NULL;
+  if (writes_to_slow_device (self->job))
+    /* TRANSLATORS: bytes on the drive, bytes in all, the drive, like
+     * "120 MB of 500 MB on SanDisk Cruzer" */
+    return g_strdup_printf (_ ("%s of %s on %s"), done, total,
+                            ferry_destination_get_name (self->destination));
+  /* TRANSLATORS: bytes copied, bytes in all, like "1.2 GB of 2.9 GB copied" */
+  return g_strdup_printf (_ ("%s of %s copied"), done, total);
+}
+
+/* A job paused, or waiting while the window asks about a file: what
+ * holds it first, then how far it got ("Paused: 1.2 GB of 2.9 GB
+ * copied"), not what it would be doing ("Copying: …"). */
+static char *
+describe_held (FerryTransferRow *self, const FerryProgress *p)
+{
+  g_autofree char *amount = describe_amount (self, p);
+
+  if (p->paused && amount != NULL)
+    /* TRANSLATORS: a transfer's state while paused, then how far it got,
+     * like "Paused: 1.2 GB of 2.9 GB copied" */
+    return g_strdup_printf (_ ("Paused: %s"), amount);
+  if (p->paused)
+    return g_strdup (_ ("Paused"));
+  if (amount != NULL)
+    /* TRANSLATORS: a transfer that asked the person something (a file
+     * already there), then how far it got, like "Waiting for your answer:
+     * 1.2 GB of 2.9 GB copied" */
+    return g_strdup_printf (_ ("Waiting for your answer: %s"), amount);
+  return g_strdup (_ ("Waiting for your answer"));
+}
+
 /* What a person reads under the title while the job runs. */
 static char *
 describe_progress (FerryTransferRow *self, const FerryProgress *p)
@@ -146,8 +188,9 @@ describe_progress (FerryTransferRow *self, const FerryProgress *p)
   g_autofree char *done = g_format_size (p->bytes_durable);
   g_autofree char *total = g_format_size (p->bytes_total);
   const char *where = ferry_destination_get_name (self->destination);
-  g_autofree char *text = NULL;
 
+  if (p->paused || self->questions > 0)
+    return describe_held (self, p);
   switch (p->phase)
     {
       case FERRY_PHASE_QUEUED:
@@ -159,29 +202,19 @@ describe_progress (FerryTransferRow *self, const FerryProgress *p)
           g_autofree char *left
               = g_format_size (p->bytes_written - MIN (p->bytes_written, p->bytes_durable));
           /* TRANSLATORS: "Finishing: 32.1 MB still to reach SanDisk Cruzer" */
-          text = g_strdup_printf (_ ("Finishing: %s still to reach %s"), left, where);
-          break;
+          return g_strdup_printf (_ ("Finishing: %s still to reach %s"), left, where);
         }
       default:
         if (writes_to_slow_device (self->job))
           /* TRANSLATORS: the drive, bytes on it, bytes in all, like
            * "Writing to SanDisk Cruzer: 120 MB of 500 MB on the drive" */
-          text = g_strdup_printf (_ ("Writing to %s: %s of %s on the drive"), where, done, total);
-        else if (ferry_job_get_verify (self->job))
+          return g_strdup_printf (_ ("Writing to %s: %s of %s on the drive"), where, done, total);
+        if (ferry_job_get_verify (self->job))
           /* TRANSLATORS: "Copying and verifying: 1.2 GB of 2.9 GB" */
-          text = g_strdup_printf (_ ("Copying and verifying: %s of %s"), done, total);
-        else
-          /* TRANSLATORS: bytes copied, bytes in all, like "Copying: 1.2 GB of 2.9 GB" */
-          text = g_strdup_printf (_ ("Copying: %s of %s"), done, total);
+          return g_strdup_printf (_ ("Copying and verifying: %s of %s"), done, total);
+        /* TRANSLATORS: bytes copied, bytes in all, like "Copying: 1.2 GB of 2.9 GB" */
+        return g_strdup_printf (_ ("Copying: %s of %s"), done, total);
     }
-  if (p->paused)
-    /* TRANSLATORS: a transfer's state while paused, then what it had done */
-    return g_strdup_printf (_ ("Paused — %s"), text);
-  if (self->questions > 0)
-    /* TRANSLATORS: a transfer that asked the person something (a file
-     * already there), then what it had done */
-    return g_strdup_printf (_ ("Waiting for your answer — %s"), text);
-  return g_steal_pointer (&text);
 }
 
 /* "0 of 0 items" says nothing: nothing counted yet, or nothing to count. */
