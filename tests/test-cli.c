@@ -517,6 +517,9 @@ test_usage (Fixture *f, gconstpointer data)
     { ARGS ("--resume", "-j", "0"), "--jobs takes a number from 1 to 256" },
     /* The number attached, as make takes it (it took the next argument). */
     { ARGS ("-j0", file, f->dst), "--jobs takes a number from 1 to 256" },
+    /* Each would act: continue, or forget and delete, where a plan only was asked. */
+    { ARGS ("--dry-run", "--resume", "all"), "--dry-run goes with neither --resume nor --discard" },
+    { ARGS ("--dry-run", "--discard", "all"), "--dry-run goes with neither --resume nor --discard" },
     /* Several sources need an existing folder, as with cp. */
     { ARGS ("--progress=none", file, other, missing), "folder" },
   };

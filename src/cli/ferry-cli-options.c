@@ -283,6 +283,9 @@ ferry_cli_options_parse (FerryCliOptions *self, int argc, char **argv)
     return report_usage_error (context, _ ("--jobs takes a number from 1 to 256"));
   if (raw.resume && raw.restart)
     return report_usage_error (context, _ ("--resume and --restart do not go together"));
+  /* Both act at once: a plan only is what they must not do silently. */
+  if (raw.dry_run && (raw.resume || raw.discard))
+    return report_usage_error (context, _ ("--dry-run goes with neither --resume nor --discard"));
   if (raw.discard)
     return parse_discard (self, &raw, context);
   if (raw.resume)
