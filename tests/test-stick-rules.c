@@ -49,6 +49,8 @@ make_problem_tree (const char *scratch)
   g_assert_cmpint (link (ferry_test_path (tree, "one.bin", NULL),
                          ferry_test_path (tree, "two.bin", NULL)),
                    ==, 0);
+  /* A link to a file of two names, which NTFS keeps as one file. */
+  g_assert_cmpint (symlink ("one.bin", ferry_test_path (tree, "to one.bin", NULL)), ==, 0);
   g_assert_cmpint (mkfifo (ferry_test_path (tree, "pipe", NULL), 0644), ==, 0);
   return g_steal_pointer (&tree);
 }
@@ -169,12 +171,12 @@ test_refused (Fixture *f, gconstpointer data)
                                  "readme (2).txt"));
       g_assert_true (
           report_has (report, FERRY_UNSUPPORTED_HARDLINK, "Problems/two.bin", "two.bin"));
-      g_assert_cmpuint (ferry_unsupported_report_get_items (report)->len, ==, 10);
+      g_assert_cmpuint (ferry_unsupported_report_get_items (report)->len, ==, 11);
     }
   else
     {
       g_assert_cmpstr (ferry_unsupported_report_get_filesystem (report), ==, "NTFS");
-      g_assert_cmpuint (ferry_unsupported_report_get_items (report)->len, ==, 8);
+      g_assert_cmpuint (ferry_unsupported_report_get_items (report)->len, ==, 9);
     }
   /* The drive is untouched. */
   g_assert_false (g_file_test (ferry_test_path (f->mnt, "Problems", NULL), G_FILE_TEST_EXISTS));
@@ -189,6 +191,27 @@ assert_file_text (const char *path, const char *text)
   g_file_get_contents (path, &contents, NULL, &error);
   g_assert_no_error (error);
   g_assert_cmpstr (contents, ==, text);
+}
+
+static ino_t
+inode_of (const char *path)
+{
+  struct stat st;
+
+  g_assert_cmpint (lstat (path, &st), ==, 0);
+  return st.st_ino;
+}
+
+/* On NTFS the two names of one file stay one file, and the link to them,
+ * copied as the file it points to, is a file of its own: editing it
+ * must not change them (nor may it take the place of their second name). */
+static void
+assert_names_of_one_file (const char *copy)
+{
+  ino_t one = inode_of (ferry_test_path (copy, "one.bin", NULL));
+
+  g_assert_cmpuint (inode_of (ferry_test_path (copy, "two.bin", NULL)), ==, one);
+  g_assert_cmpuint (inode_of (ferry_test_path (copy, "to one.bin", NULL)), !=, one);
 }
 
 /* Adapted, every file's content is on the drive: plain files at their
@@ -224,6 +247,9 @@ test_adapted (Fixture *f, gconstpointer data)
   assert_file_text (ferry_test_path (copy, "link.txt", NULL), "target\n");
   assert_file_text (ferry_test_path (copy, "one.bin", NULL), "twice\n");
   assert_file_text (ferry_test_path (copy, "two.bin", NULL), "twice\n");
+  assert_file_text (ferry_test_path (copy, "to one.bin", NULL), "twice\n");
+  if (GPOINTER_TO_INT (data) == FERRY_TEST_STICK_FS_NTFS)
+    assert_names_of_one_file (copy);
   g_assert_false (g_file_test (ferry_test_path (copy, "pipe", NULL), G_FILE_TEST_EXISTS));
   g_assert_cmpuint (ferry_test_count_temp_files (copy), ==, 0);
 }

@@ -223,7 +223,11 @@ find_adaptation (FerryTreeCopy *self, FerryDirNode *node, const char *src_name)
   return ferry_adaptations_lookup (self->ctx->adaptations, src_path);
 }
 
-/* A symlink adapted as the file it points to. */
+/* A symlink adapted as the file it points to. Its copy is a file of its
+ * own, not one more name of that file: were it counted among the file's
+ * names (st_nlink), it would take the place of a real one, which would
+ * then be copied apart, and the link's copy would share the others'
+ * content on a drive that keeps several names (NTFS). */
 static int
 look_through (FerryEntry *entry, GError **error)
 {
@@ -231,7 +235,10 @@ look_through (FerryEntry *entry, GError **error)
                                           O_RDONLY | O_NOCTTY | O_NONBLOCK | O_CLOEXEC);
 
   if (fd >= 0 && fstat (fd, &entry->st) == 0 && S_ISREG (entry->st.st_mode))
-    return ferry_fd_steal (&fd);
+    {
+      entry->st.st_nlink = 1;
+      return ferry_fd_steal (&fd);
+    }
   ferry_entry_fail_errno (entry, TRUE, fd < 0 ? errno : EINVAL, _ ("Could not read “%s”"), error);
   return -1;
 }
