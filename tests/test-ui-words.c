@@ -961,6 +961,55 @@ job_of_only_row_ended (gpointer data)
   return job_ended (ferry_transfer_row_get_job (only_row (data)));
 }
 
+/* The dialogs shown over the window now. */
+static guint
+count_dialogs (Fixture *f)
+{
+  GListModel *toplevels = gtk_window_get_toplevels ();
+  guint n = 0;
+
+  for (guint i = 0; i < g_list_model_get_n_items (toplevels); i++)
+    {
+      g_autoptr (GtkWindow) window = g_list_model_get_item (toplevels, i);
+
+      n += gtk_window_get_transient_for (window) == GTK_WINDOW (f->window)
+           && gtk_widget_get_visible (GTK_WIDGET (window));
+    }
+  return n;
+}
+
+/* Enter in the new name renames and closes the question, as the Rename
+ * button does; the next question then comes alone. (The question stayed
+ * on screen, answered, its buttons dead, under the next one.) */
+static void
+test_conflict_rename_by_enter (Fixture *f, gconstpointer style)
+{
+  g_autoptr (FerryTestMount) mount = ferry_test_window_plug_in (f, DRIVE_NAME);
+  const char *names[] = { "notes.txt", "todo.txt", NULL };
+  AdwMessageDialog *dialog, *next;
+  GtkWidget *entry;
+
+  for (guint i = 0; names[i] != NULL; i++)
+    {
+      ferry_test_write_text (ferry_test_path (f->src, names[i], NULL), "new\n");
+      ferry_test_write_text (ferry_test_path (f->stick, names[i], NULL), "old\n");
+    }
+  dialog = drop_conflicting (f, names);
+  entry = ferry_test_ui_find (GTK_WIDGET (dialog), ADW_TYPE_ENTRY_ROW, NULL);
+  g_assert_nonnull (entry);
+  g_object_add_weak_pointer (G_OBJECT (dialog), (gpointer *) &dialog);
+  g_signal_emit_by_name (entry, "entry-activated");
+  ferry_test_ui_wait (300);
+  g_assert_null (dialog);
+
+  next = next_dialog (f);
+  g_assert_cmpuint (count_dialogs (f), ==, 1);
+  click (f, next, "_Skip");
+  g_assert_true (ferry_test_ui_wait_until (job_of_only_row_ended, f, 10000));
+  g_assert_cmpuint (count_dialogs (f), ==, 0);
+  g_assert_cmpuint (ferry_test_count_entries (f->stick), ==, 3);
+}
+
 /* Item 12: Rename copies under the name typed, what is there stays; it
  * offers the name Keep Both would give, and a name that is none (with
  * a "/") cannot be chosen. */
@@ -1132,6 +1181,7 @@ main (int argc, char **argv)
   ADD ("/ui-words/conflict/thumbnail/light", test_conflict_thumbnail, FALSE);
   ADD ("/ui-words/conflict/thumbnail/dark", test_conflict_thumbnail, TRUE);
   ADD ("/ui-words/conflict/rename", test_conflict_rename, FALSE);
+  ADD ("/ui-words/conflict/rename-by-enter", test_conflict_rename_by_enter, FALSE);
   ADD ("/ui-words/conflict/same-content", test_conflict_same_content, FALSE);
 #undef ADD
   g_test_add_func ("/ui-words/time-left", test_time_left);

@@ -115,12 +115,16 @@ on_new_name_changed (GtkEditable *editable, AdwMessageDialog *dialog)
                                            is_a_name (gtk_editable_get_text (editable)));
 }
 
-/* Enter in the name renames, as the Rename button would. */
+/* Enter in the name renames, as the Rename button would, and the
+ * question goes as after a click: adw_message_dialog_response() only
+ * answers, and the dialog stayed, its buttons dead, under the next. */
 static void
 on_new_name_activated (AdwEntryRow *row, AdwMessageDialog *dialog)
 {
-  if (adw_message_dialog_get_response_enabled (dialog, "rename"))
-    adw_message_dialog_response (dialog, "rename");
+  if (!adw_message_dialog_get_response_enabled (dialog, "rename"))
+    return;
+  adw_message_dialog_response (dialog, "rename");
+  gtk_window_destroy (GTK_WINDOW (dialog));
 }
 
 static GtkWidget *
