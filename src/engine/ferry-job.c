@@ -38,6 +38,7 @@ struct _FerryJob
   gint64 ended_at;
   FerryDevice *device;
   FerryRateMeter rate_meter;
+  guint questions; /* conflicts asked and not answered yet */
   GPtrArray *failures;
   guint64 n_failures;
   FerryUnsupportedReport *unsupported; /* what the destination could not store as it was */
@@ -253,10 +254,25 @@ on_file_failed (gpointer user_data, FerryFailure *failure)
 }
 
 static void
+on_answered (FerryConflictRequest *request, GParamSpec *pspec, FerryJob *self)
+{
+  g_mutex_lock (&self->state_lock);
+  self->questions -= MIN (self->questions, 1);
+  ferry_rate_meter_reset (&self->rate_meter);
+  g_mutex_unlock (&self->state_lock);
+}
+
+/* While a question waits for its answer, as while paused, the job is
+ * held: no rate is measured (ferry_job_get_progress()). */
+static void
 on_conflict (gpointer user_data, FerryConflictRequest *request)
 {
   FerryJob *self = user_data;
 
+  g_mutex_lock (&self->state_lock);
+  self->questions++;
+  g_mutex_unlock (&self->state_lock);
+  g_signal_connect_object (request, "notify::answered", G_CALLBACK (on_answered), self, 0);
   dispatch (self, emit_conflict, request, g_object_unref);
 }
 
@@ -421,11 +437,21 @@ ferry_job_cancel (FerryJob *self)
 }
 
 /* A pause shows at once, not at the next notification. */
+/* Held and going on again, the job measures its rate anew. */
+static void
+forget_rate (FerryJob *self)
+{
+  g_mutex_lock (&self->state_lock);
+  ferry_rate_meter_reset (&self->rate_meter);
+  g_mutex_unlock (&self->state_lock);
+}
+
 static void
 set_paused (FerryJob *self, gboolean paused)
 {
   if (!ferry_control_set_paused (self->control, paused))
     return;
+  forget_rate (self);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_PAUSED]);
   if (ferry_job_get_phase (self) < FERRY_PHASE_DONE)
     g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_PROGRESS]);
@@ -570,8 +596,13 @@ ferry_job_get_progress (FerryJob *self, FerryProgress *progress)
   if (self->started_at != 0)
     progress->elapsed
         = (double) ((self->ended_at ? self->ended_at : now) - self->started_at) / G_USEC_PER_SEC;
-  /* What an earlier run put on the device arrives at once: no rate. */
-  if (self->phase == FERRY_PHASE_COPYING || self->phase == FERRY_PHASE_SYNCING)
+  /* Held (paused, or a question waiting), the job measures no rate, and
+   * measures it anew once it goes on: the time held in the window had
+   * shown a 5 MB/s stick at 300 kB/s and "2 minutes left" for seconds.
+   * What an earlier run put on the device arrives at once: no rate. */
+  if (progress->paused || self->questions > 0)
+    ferry_rate_meter_reset (&self->rate_meter);
+  else if (self->phase == FERRY_PHASE_COPYING || self->phase == FERRY_PHASE_SYNCING)
     ferry_rate_meter_sample (&self->rate_meter, now, done - MIN (done, progress->bytes_carried));
   progress->rate = ferry_rate_meter_get_rate (&self->rate_meter);
   g_mutex_unlock (&self->state_lock);
