@@ -287,7 +287,7 @@ void
 ferry_folder_fail (FerryTreeContext *ctx, FerryDirNode *node, const GError *error, gboolean fatal)
 {
   g_autoptr (GError) deleted = fatal ? NULL : ferry_tree_context_new_error_if_deleted (node, error);
-  g_auto (FerryEntry) entry;
+  g_auto (FerryEntry) entry = { 0 };
 
   ferry_entry_init (&entry, node->parent, node->src_name, node->dst_name);
   ferry_tree_context_file_failed (ctx, &entry, 0, deleted != NULL ? deleted : error,

@@ -251,7 +251,7 @@ copy_entry (FerryTreeCopy *self,
             unsigned char d_type)
 {
   const FerryAdaptation *adaptation = find_adaptation (self, node, src_name);
-  g_auto (FerryEntry) entry;
+  g_auto (FerryEntry) entry = { 0 }; /* cleared on every way out, the first too */
   g_autoptr (GError) error = NULL;
   int src_fd;
 
