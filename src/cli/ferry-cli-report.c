@@ -138,7 +138,9 @@ find_unfinished_of (FerryJob *job)
   return NULL;
 }
 
-/* Whole sentences for translators, with the drive's name or without. */
+/* Whole sentences for translators, with the drive's name or without;
+ * NULL when nothing is kept ("0 bytes of 50.0 MB is on STICK" said
+ * nothing a person could use). */
 static char *
 describe_kept (FerryUnfinished *unfinished)
 {
@@ -146,12 +148,25 @@ describe_kept (FerryUnfinished *unfinished)
   g_autofree char *total = g_format_size (ferry_unfinished_get_bytes_total (unfinished));
   const char *label = ferry_unfinished_get_label (unfinished);
 
+  if (ferry_unfinished_get_bytes_durable (unfinished) == 0)
+    return NULL;
   if (label != NULL)
     /* TRANSLATORS: what a copy cut short left on its drive, like "1.2 GB of 3.0 GB is on STICK." */
     return g_strdup_printf (_ ("%s of %s is on %s."), durable, total, label);
   /* TRANSLATORS: what a copy cut short left on a drive with no name, like
    * "1.2 GB of 3.0 GB is on the drive." */
   return g_strdup_printf (_ ("%s of %s is on the drive."), durable, total);
+}
+
+/* "1.2 GB of 3.0 GB is on STICK. Plug it in again …", or the advice
+ * alone. */
+static void
+print_kept_and (const char *kept, const char *advice)
+{
+  if (kept != NULL)
+    fprintf (stderr, "%s %s\n", kept, advice);
+  else
+    fprintf (stderr, "%s\n", advice);
 }
 
 /* A copy stopped by Ctrl+C, by its drive going away or filling up
@@ -174,20 +189,21 @@ print_how_to_go_on (FerryJob *job, const FerryCliOutcome *outcome)
   if (present && !outcome->interrupted && !full && !source_gone)
     return;
   kept = describe_kept (unfinished);
+  /* Stopped before anything was kept, there is nothing to go on from;
+   * otherwise what to do matters more than how much is there. */
+  if (kept == NULL && outcome->interrupted && present)
+    return;
   if (!present)
-    fprintf (stderr, "%s %s\n", kept,
-             _ ("Plug it in again and run the same command to go on from there."));
+    print_kept_and (kept, _ ("Plug it in again and run the same command to go on from there."));
   else if (source_gone)
-    fprintf (stderr, "%s %s\n", kept,
-             _ ("Plug in the drive it copies from again and run the same command to go on "
-                "from there."));
+    print_kept_and (kept, _ ("Plug in the drive it copies from again and run the same command "
+                             "to go on from there."));
   else if (outcome->interrupted)
-    fprintf (stderr, "%s %s\n", kept,
-             _ ("Run the same command again to go on from there, or add --restart to copy "
-                "everything anew."));
+    print_kept_and (kept, _ ("Run the same command again to go on from there, or add --restart "
+                             "to copy everything anew."));
   else
-    fprintf (stderr, "%s %s\n", kept,
-             _ ("Make room on it and run the same command again to go on from there."));
+    print_kept_and (kept, _ ("Make room on it and run the same command again to go on from "
+                             "there."));
 }
 
 /* Without a terminal to ask on, the copy stops at the first file already

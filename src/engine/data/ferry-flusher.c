@@ -622,20 +622,21 @@ watch_writeback (FerryFlusher *self)
 
 /* On a device Ferry measures, a copy cut short is continued from its
  * journal, as on a slow one: after each syncfs that vouched for what was
- * written, the journal says so, as after the slow strategy's points. On
+ * written, the journal says so (its files, complete and in flight, then
+ * say what a next run finds), as after the slow strategy's points. On
  * a device fast by its class new folders are built hidden (a kill leaves
  * them for the next run to remove), so the journal claims only what
  * @placed says is under final names in folders that were there before;
  * it is saved once there is some, and the next run carries those files
  * (ferry_continue_carry()) instead of meeting them as conflicts. */
 static void
-note_point (FerryFlusher *self, guint64 written, guint64 placed)
+note_point (FerryFlusher *self, guint64 placed)
 {
   FerryJournal *journal = self->target->journal;
 
   if (journal == NULL || (self->block_name == NULL && placed == 0))
     return;
-  ferry_journal_point_done (journal, self->block_name != NULL ? written : placed,
+  ferry_journal_point_done (journal, self->block_name != NULL ? 0 : placed,
                             ferry_counters_get_transfer_total (self->counters));
 }
 
@@ -661,7 +662,7 @@ flusher_main (gpointer data)
       /* Never past what is written now: a cancelled file takes its
        * bytes back. */
       ferry_counters_set_durable (self->counters, written);
-      note_point (self, written, placed);
+      note_point (self, placed);
       judge_speed (self);
       wake_writers (self);
     }

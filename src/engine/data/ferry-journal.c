@@ -66,7 +66,7 @@ struct _FerryJournal
   guint64 bytes_total;
 
   GMutex lock; /* guards what workers and the syncer change: */
-  guint64 bytes_durable;
+  guint64 bytes_placed; /* on a device fast by its class, whose journal lists no files */
   GHashTable *complete;  /* relpath → FerryJournalStamp */
   GHashTable *in_flight; /* relpath → InFlight */
   GHashTable *held;      /* hidden folder → its complete files, relpath → FerryJournalStamp */
@@ -394,13 +394,32 @@ ferry_journal_get_bytes_total (FerryJournal *self)
   return self->bytes_total;
 }
 
+/**
+ * ferry_journal_get_bytes_durable:
+ * What a run that continues the transfer finds on the device and keeps:
+ * the files listed complete and what points vouched for of those in
+ * flight; on a device fast by its class, whose journal lists no files,
+ * what its points said is under final names. Not every byte a point
+ * found on the device: a small file's temporary file, and a hidden
+ * folder's files, are removed when a copy stops, and a claim that
+ * counted them said "17.3 MB of 50.0 MB is on STICK" where the next run
+ * carried nothing.
+ */
 guint64
 ferry_journal_get_bytes_durable (FerryJournal *self)
 {
-  guint64 bytes;
+  GHashTableIter iter;
+  gpointer value;
+  guint64 bytes = 0;
 
   g_mutex_lock (&self->lock);
-  bytes = self->bytes_durable;
+  g_hash_table_iter_init (&iter, self->complete);
+  while (g_hash_table_iter_next (&iter, NULL, &value))
+    bytes += ((FerryJournalStamp *) value)->size;
+  g_hash_table_iter_init (&iter, self->in_flight);
+  while (g_hash_table_iter_next (&iter, NULL, &value))
+    bytes += ((InFlight *) value)->durable;
+  bytes = MAX (bytes, self->bytes_placed);
   g_mutex_unlock (&self->lock);
   return bytes;
 }
@@ -532,7 +551,6 @@ ferry_journal_drop_file (FerryJournal *self, const char *relpath)
   record = g_hash_table_lookup (self->in_flight, relpath);
   if (record != NULL)
     {
-      self->bytes_durable -= MIN (self->bytes_durable, record->durable);
       g_hash_table_remove (self->in_flight, relpath);
       note_changed (self, relpath);
     }
@@ -691,10 +709,12 @@ ferry_journal_wait_saved (FerryJournal *self)
 }
 
 /* The point returned, the device having it all: the journal says so, on
- * the saver's thread. A journal that cannot be written leaves the
- * transfer as it is; only a later resume loses. */
+ * the saver's thread. @bytes_placed: on a device fast by its class, what
+ * is under final names in folders that were there before (its journal
+ * lists no files); 0 elsewhere. A journal that cannot be written leaves
+ * the transfer as it is; only a later resume loses. */
 void
-ferry_journal_point_done (FerryJournal *self, guint64 bytes_durable, guint64 bytes_total)
+ferry_journal_point_done (FerryJournal *self, guint64 bytes_placed, guint64 bytes_total)
 {
   GHashTableIter iter;
   const char *relpath;
@@ -708,7 +728,7 @@ ferry_journal_point_done (FerryJournal *self, guint64 bytes_durable, guint64 byt
         record->durable = record->candidate;
         note_changed (self, relpath);
       }
-  self->bytes_durable = MAX (self->bytes_durable, bytes_durable);
+  self->bytes_placed = MAX (self->bytes_placed, bytes_placed);
   self->bytes_total = bytes_total;
   queue_save (self);
   g_mutex_unlock (&self->lock);
@@ -738,7 +758,7 @@ write_transfer (FerryJournal *self, GKeyFile *file)
   if (self->mount_point != NULL)
     g_key_file_set_string (file, GROUP_TRANSFER, "fs-mount", self->mount_point);
   g_key_file_set_uint64 (file, GROUP_TRANSFER, "bytes-total", self->bytes_total);
-  g_key_file_set_uint64 (file, GROUP_TRANSFER, "bytes-durable", self->bytes_durable);
+  g_key_file_set_uint64 (file, GROUP_TRANSFER, "bytes-durable", self->bytes_placed);
 }
 
 static char *
@@ -876,7 +896,7 @@ append_file (FerryJournal *self, GString *text, const char *relpath)
 }
 
 /* Called with the lock: the lines of what changed since the last save,
- * and "b DURABLE TOTAL". */
+ * and "b PLACED TOTAL". */
 static GString *
 changes_text (FerryJournal *self)
 {
@@ -888,7 +908,7 @@ changes_text (FerryJournal *self)
   while (g_hash_table_iter_next (&iter, (gpointer *) &relpath, NULL))
     self->log_records += append_file (self, text, relpath);
   g_string_append_printf (text, "b %" G_GUINT64_FORMAT " %" G_GUINT64_FORMAT "\n",
-                          self->bytes_durable, self->bytes_total);
+                          self->bytes_placed, self->bytes_total);
   self->log_records++;
   g_hash_table_remove_all (self->changed);
   return text;
@@ -1048,7 +1068,7 @@ read_transfer (FerryJournal *self, GKeyFile *file)
   self->filesystem.label = g_key_file_get_string (file, GROUP_TRANSFER, "fs-label", NULL);
   self->mount_point = g_key_file_get_string (file, GROUP_TRANSFER, "fs-mount", NULL);
   self->bytes_total = g_key_file_get_uint64 (file, GROUP_TRANSFER, "bytes-total", NULL);
-  self->bytes_durable = g_key_file_get_uint64 (file, GROUP_TRANSFER, "bytes-durable", NULL);
+  self->bytes_placed = g_key_file_get_uint64 (file, GROUP_TRANSFER, "bytes-durable", NULL);
 }
 
 /**
@@ -1084,7 +1104,7 @@ replay_line (FerryJournal *self, const char *line)
   g_autofree char *relpath = NULL;
 
   if (n == 3 && g_str_equal (fields[0], "b"))
-    return g_ascii_string_to_unsigned (fields[1], 10, 0, G_MAXUINT64, &self->bytes_durable, NULL)
+    return g_ascii_string_to_unsigned (fields[1], 10, 0, G_MAXUINT64, &self->bytes_placed, NULL)
            && g_ascii_string_to_unsigned (fields[2], 10, 0, G_MAXUINT64, &self->bytes_total, NULL);
   if (n == 3 && g_str_equal (fields[0], "c"))
     return set_complete (self, fields[1], fields[2]);

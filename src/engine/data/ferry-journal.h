@@ -89,7 +89,7 @@ void ferry_journal_hold_complete (FerryJournal *self,
 void ferry_journal_release_held (FerryJournal *self, gconstpointer folder, gboolean named);
 
 void ferry_journal_point_started (FerryJournal *self);
-void ferry_journal_point_done (FerryJournal *self, guint64 bytes_durable, guint64 bytes_total);
+void ferry_journal_point_done (FerryJournal *self, guint64 bytes_placed, guint64 bytes_total);
 void ferry_journal_wait_saved (FerryJournal *self);
 gboolean ferry_journal_save (FerryJournal *self, GError **error);
 void ferry_journal_remove (FerryJournal *self);

@@ -555,7 +555,7 @@ make_point (FerryStrategySlow *self)
   ferry_named_files_settle (adopted, self->parent.target->dir_fd, names_result);
   /* Only now: the names this point carried are in it too. */
   if (errsv == 0 && failed == 0 && self->parent.target->journal != NULL)
-    ferry_journal_point_done (self->parent.target->journal, written,
+    ferry_journal_point_done (self->parent.target->journal, 0,
                               ferry_counters_get_transfer_total (counters));
 
   g_mutex_lock (&self->lock);
