@@ -85,7 +85,9 @@ option_context_new (RawOptions *raw)
             N_ ("Treat the destination's device as auto (its class, then measured), fast or slow"),
             N_ ("auto|fast|slow") },
           { "slow-method", 0, 0, G_OPTION_ARG_STRING, &raw->slow_method,
-            N_ ("How to write to a slow device: window (default) or chunk-sync"), N_ ("METHOD") },
+            N_ ("How to write to a slow device: window (default) or chunk-sync (kept for "
+                "comparison: it keeps no journal, so a copy cut short is not continued)"),
+            N_ ("METHOD") },
           { "dry-run", 0, 0, G_OPTION_ARG_NONE, &raw->dry_run,
             N_ ("Only plan: report what would be copied"), NULL },
           { "jobs", 'j', 0, G_OPTION_ARG_INT, &raw->workers,
