@@ -125,6 +125,51 @@ test_drop_copies_and_offers_eject (Fixture *f, gconstpointer data)
   g_assert_cmpint (ferry_transfer_row_get_eject_state (row), ==, FERRY_EJECT_DONE);
 }
 
+static gboolean
+row_done (gpointer data)
+{
+  return g_str_has_prefix (ferry_transfer_row_get_status (data), "Done");
+}
+
+/* Drops @name (in src/) on the drive and returns its row once done. */
+static FerryTransferRow *
+drop_and_finish (Fixture *f, const char *drive, const char *name)
+{
+  GSList *files = ferry_test_ui_files_in (f->src, name, NULL);
+  FerryTransferRow *row;
+
+  g_assert_true (ferry_destination_row_drop_files (ferry_test_window_drive_row (f, drive), files));
+  g_slist_free_full (files, g_object_unref);
+  row = FERRY_TRANSFER_ROW (
+      ferry_test_ui_find (GTK_WIDGET (f->window), FERRY_TYPE_TRANSFER_ROW, NULL));
+  g_assert_true (ferry_test_ui_wait_until (row_done, row, 20000));
+  ferry_test_ui_wait (300);
+  return row;
+}
+
+/* Several transfers done to one drive offer to eject it once, on the
+ * newest: each had said "All data is on …" with its own Eject button.
+ * Dismissed, the newest passes the offer on to the one before. */
+static void
+test_eject_offered_once (Fixture *f, gconstpointer data)
+{
+  g_autoptr (FerryTestMount) mount = ferry_test_window_plug_in (f, "SanDisk Cruzer");
+  FerryTransferRow *first, *second;
+
+  ferry_test_write_text (ferry_test_path (f->src, "one.txt", NULL), "one\n");
+  ferry_test_write_text (ferry_test_path (f->src, "two.txt", NULL), "two\n");
+  first = drop_and_finish (f, "SanDisk Cruzer", "one.txt");
+  g_assert_cmpint (ferry_transfer_row_get_eject_state (first), ==, FERRY_EJECT_READY);
+  second = drop_and_finish (f, "SanDisk Cruzer", "two.txt");
+  g_assert_true (second != first);
+  g_assert_cmpint (ferry_transfer_row_get_eject_state (second), ==, FERRY_EJECT_READY);
+  g_assert_cmpint (ferry_transfer_row_get_eject_state (first), ==, FERRY_EJECT_NONE);
+
+  gtk_widget_activate_action (GTK_WIDGET (second), "transfer.dismiss", NULL);
+  ferry_test_ui_wait (300);
+  g_assert_cmpint (ferry_transfer_row_get_eject_state (first), ==, FERRY_EJECT_READY);
+}
+
 /* A drive that refuses to eject (busy): the person is told why, and can
  * try again. */
 static void
@@ -619,12 +664,6 @@ static gboolean
 job_copying (gpointer data)
 {
   return ferry_job_get_phase (data) == FERRY_PHASE_COPYING;
-}
-
-static gboolean
-row_done (gpointer data)
-{
-  return g_str_has_prefix (ferry_transfer_row_get_status (data), "Done");
 }
 
 static gboolean
@@ -1228,6 +1267,7 @@ main (int argc, char **argv)
   ADD ("/ui/drives-listed", test_drives_listed);
   ADD ("/ui/drop-copies-and-offers-eject", test_drop_copies_and_offers_eject);
   ADD ("/ui/eject-busy", test_eject_busy);
+  ADD ("/ui/eject-offered-once", test_eject_offered_once);
   ADD ("/ui/drop-on-unplugged", test_drop_on_unplugged);
   ADD ("/ui/copy-into-non-folder", test_copy_into_non_folder);
   ADD ("/ui/rows-follow-queue", test_rows_follow_queue);

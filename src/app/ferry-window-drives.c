@@ -75,24 +75,43 @@ eject_state_for (FerryWindow *self, FerryTransferRow *row)
   return FERRY_EJECT_READY;
 }
 
+/* Whether @state speaks of the drive as a whole (it can be ejected, is
+ * being, was, or is gone), not of what its transfer met. */
+static gboolean
+is_about_drive (FerryEjectState state)
+{
+  return state == FERRY_EJECT_READY || state == FERRY_EJECT_WAITING || state == FERRY_EJECT_GONE
+         || state == FERRY_EJECT_EJECTING || state == FERRY_EJECT_DONE;
+}
+
 /* A drive can be ejected once nothing in the queue writes to it; until
- * then its rows say why not. */
+ * then its rows say why not. Said once a drive, on its newest transfer
+ * (the list's first): four transfers done to one stick had shown "All
+ * data is on KINGSTON" and an Eject button four times. */
 void
 _ferry_window_update_eject_offers (FerryWindow *self)
 {
+  g_autoptr (GHashTable) spoken_for
+      = g_hash_table_new ((GHashFunc) g_file_hash, (GEqualFunc) g_file_equal);
+
   for (guint i = 0; i < g_list_model_get_n_items (G_LIST_MODEL (self->queue)); i++)
     {
       FerryTransferRow *row = _ferry_window_get_transfer_row (self, i);
+      FerryDestination *destination = ferry_transfer_row_get_destination (row);
       FerryEjectState state = eject_state_for (self, row);
 
-      if (state != ferry_transfer_row_get_eject_state (row))
-        ferry_transfer_row_set_eject_state (row, state);
       /* Asked once: a drive that refuses is not asked again and again. */
       if (state == FERRY_EJECT_READY && ferry_transfer_row_get_eject_when_done (row))
         {
           ferry_transfer_row_set_eject_when_done (row, FALSE);
-          _ferry_window_eject (self, ferry_transfer_row_get_destination (row));
+          _ferry_window_eject (self, destination);
+          state = ferry_transfer_row_get_eject_state (row);
         }
+      if (is_about_drive (state)
+          && !g_hash_table_add (spoken_for, ferry_destination_get_root (destination)))
+        state = FERRY_EJECT_NONE;
+      if (state != ferry_transfer_row_get_eject_state (row))
+        ferry_transfer_row_set_eject_state (row, state);
     }
 
   for (guint i = 0; i < g_list_model_get_n_items (G_LIST_MODEL (self->drives)); i++)
