@@ -170,6 +170,34 @@ test_eject_offered_once (Fixture *f, gconstpointer data)
   g_assert_cmpint (ferry_transfer_row_get_eject_state (first), ==, FERRY_EJECT_READY);
 }
 
+/* A transfer into a folder on a drive is titled with that folder, as the
+ * drive list names it: "photos" to the drive and to a folder on it had
+ * read alike. */
+static void
+test_title_names_folder_on_drive (Fixture *f, gconstpointer data)
+{
+  g_autoptr (FerryTestMount) mount = ferry_test_window_plug_in (f, "SanDisk Cruzer");
+  g_autoptr (GFile) source = g_file_new_build_filename (f->src, "photos", NULL);
+  g_autoptr (GFile) folder = g_file_new_build_filename (f->stick, "Trips", "2026", NULL);
+  g_autoptr (FerryJob) job = NULL;
+  FerryTransferRow *row;
+  GtkWidget *title;
+
+  ferry_test_make_dirs (g_file_peek_path (source));
+  ferry_test_make_dirs (g_file_peek_path (folder));
+  job = ferry_job_new (&source, 1, folder);
+  ferry_job_pause (job);
+  ferry_queue_add (f->queue, job);
+  row = FERRY_TRANSFER_ROW (
+      ferry_test_ui_find (GTK_WIDGET (f->window), FERRY_TYPE_TRANSFER_ROW, NULL));
+  g_assert_nonnull (row);
+  title = ferry_test_ui_find_label (GTK_WIDGET (row), "“photos” to ");
+  g_assert_nonnull (title);
+  g_assert_cmpstr (gtk_label_get_label (GTK_LABEL (title)), ==,
+                   "“photos” to SanDisk Cruzer › Trips/2026");
+  ferry_queue_remove (f->queue, job);
+}
+
 /* A drive that refuses to eject (busy): the person is told why, and can
  * try again. */
 static void
@@ -1268,6 +1296,7 @@ main (int argc, char **argv)
   ADD ("/ui/drop-copies-and-offers-eject", test_drop_copies_and_offers_eject);
   ADD ("/ui/eject-busy", test_eject_busy);
   ADD ("/ui/eject-offered-once", test_eject_offered_once);
+  ADD ("/ui/title-names-folder-on-drive", test_title_names_folder_on_drive);
   ADD ("/ui/drop-on-unplugged", test_drop_on_unplugged);
   ADD ("/ui/copy-into-non-folder", test_copy_into_non_folder);
   ADD ("/ui/rows-follow-queue", test_rows_follow_queue);

@@ -67,13 +67,38 @@ enum
 
 static guint signals[N_SIGNALS];
 
+/* Where the transfer goes: the drive's name, or a folder on it as the
+ * drive list would name it ("KINGSTON › p2"): two transfers of
+ * "photos", one to the drive and one to a folder on it, had read alike. */
+static char *
+describe_where (FerryJob *job, FerryDestination *destination)
+{
+  GFile *folder = ferry_job_get_destination (job);
+
+  if (ferry_destination_get_kind (destination) == FERRY_DESTINATION_DRIVE
+      && !g_file_equal (folder, ferry_destination_get_root (destination)))
+    return ferry_destination_name_paths (destination, g_file_peek_path (folder));
+  return g_strdup (ferry_destination_get_name (destination));
+}
+
 static char *
 describe_sources (FerryJob *job, FerryDestination *destination)
 {
   GPtrArray *sources = ferry_job_get_sources (job);
+  g_autofree char *where = describe_where (job, destination);
 
-  return ferry_transfer_title (sources->len, g_ptr_array_index (sources, 0),
-                               ferry_destination_get_name (destination));
+  return ferry_transfer_title (sources->len, g_ptr_array_index (sources, 0), where);
+}
+
+/* A title cut short in the middle shows whole as its tooltip; one that
+ * fits has none, which would only repeat it. */
+static gboolean
+on_title_query_tooltip (GtkLabel *title, int x, int y, gboolean keyboard, GtkTooltip *tooltip)
+{
+  if (!pango_layout_is_ellipsized (gtk_label_get_layout (title)))
+    return FALSE;
+  gtk_tooltip_set_text (tooltip, gtk_label_get_label (title));
+  return TRUE;
 }
 
 static gboolean
@@ -732,6 +757,8 @@ ferry_transfer_row_new (FerryJob *job, FerryDestination *destination)
   self->destination = g_object_ref (destination);
   title = describe_sources (job, destination);
   gtk_label_set_label (self->title, title);
+  gtk_widget_set_has_tooltip (GTK_WIDGET (self->title), TRUE);
+  g_signal_connect (self->title, "query-tooltip", G_CALLBACK (on_title_query_tooltip), NULL);
   gtk_image_set_from_gicon (self->icon, ferry_destination_get_icon (destination));
   gtk_widget_set_visible (GTK_WIDGET (self->eject_when_done_button),
                           ferry_destination_get_kind (destination) == FERRY_DESTINATION_DRIVE
