@@ -1047,13 +1047,21 @@ test_conflict_rename (Fixture *f, gconstpointer style)
   g_assert_cmpuint (ferry_test_count_entries (f->stick), ==, 2);
 }
 
-/* The question about a file that is the same on both sides. */
+/* The question about a file that is the same on both sides (@name); of
+ * "dated.txt", the same bytes changed at another time. */
 static void
-assert_offers_skip_first (AdwMessageDialog *dialog)
+assert_offers_skip_first (AdwMessageDialog *dialog, const char *name)
 {
-  g_assert_cmpstr (adw_message_dialog_get_heading (dialog), ==, "“same.txt” Is Already There");
-  g_assert_true (g_str_has_prefix (adw_message_dialog_get_body (dialog),
-                                   "Both files are the same"));
+  g_autofree char *heading = g_strdup_printf ("“%s” Is Already There", name);
+
+  g_assert_cmpstr (adw_message_dialog_get_heading (dialog), ==, heading);
+  if (g_str_equal (name, "dated.txt"))
+    g_assert_cmpstr (adw_message_dialog_get_body (dialog), ==,
+                     "Both files have the same content but different dates: skipping this one "
+                     "keeps the one there with its own date.");
+  else
+    g_assert_true (g_str_has_prefix (adw_message_dialog_get_body (dialog),
+                                     "Both files are the same"));
   g_assert_cmpstr (foremost_response (dialog), ==, "_Skip");
   g_assert_cmpint (adw_message_dialog_get_response_appearance (dialog, "skip"), ==,
                    ADW_RESPONSE_SUGGESTED);
@@ -1072,13 +1080,13 @@ assert_asks_as_ever (AdwMessageDialog *dialog)
 }
 
 /* Item 12: two files of one size and the same bytes: the dialog says
- * they are the same and offers Skip first; of one size but other bytes,
- * it asks as ever. */
+ * they are the same and offers Skip first (saying so of their dates when
+ * those differ); of one size but other bytes, it asks as ever. */
 static void
 test_conflict_same_content (Fixture *f, gconstpointer style)
 {
   g_autoptr (FerryTestMount) mount = ferry_test_window_plug_in (f, DRIVE_NAME);
-  const char *names[] = { "same.txt", "other.txt", NULL };
+  const char *names[] = { "same.txt", "other.txt", "dated.txt", NULL };
   AdwMessageDialog *dialog;
   guint n_same = 0;
 
@@ -1086,29 +1094,36 @@ test_conflict_same_content (Fixture *f, gconstpointer style)
   ferry_test_write_random (ferry_test_path (f->stick, "same.txt", NULL), 300000, 5);
   ferry_test_write_random (ferry_test_path (f->src, "other.txt", NULL), 300000, 6);
   ferry_test_write_random (ferry_test_path (f->stick, "other.txt", NULL), 300000, 7);
+  ferry_test_write_random (ferry_test_path (f->src, "dated.txt", NULL), 300000, 8);
+  ferry_test_write_random (ferry_test_path (f->stick, "dated.txt", NULL), 300000, 8);
+  ferry_test_set_times (ferry_test_path (f->stick, "dated.txt", NULL), 1672567200, 0);
 
-  /* The two are asked about in whichever order the copy meets them. */
+  /* They are asked about in whichever order the copy meets them. */
   dialog = drop_conflicting (f, names);
-  for (guint i = 0; i < 2; i++)
+  for (guint i = 0; i < 3; i++)
     {
-      if (strstr (adw_message_dialog_get_heading (dialog), "same.txt") != NULL)
+      const char *heading = adw_message_dialog_get_heading (dialog);
+
+      if (strstr (heading, "other.txt") == NULL)
         {
-          assert_offers_skip_first (dialog);
-          save_dialog_screenshot (f, dialog, "conflict-same", style);
+          assert_offers_skip_first (dialog, strstr (heading, "same.txt") ? "same.txt"
+                                                                        : "dated.txt");
+          if (strstr (heading, "same.txt") != NULL)
+            save_dialog_screenshot (f, dialog, "conflict-same", style);
           n_same++;
         }
       else
         assert_asks_as_ever (dialog);
       click (f, dialog, "_Skip");
-      if (i == 0)
+      if (i < 2)
         dialog = next_dialog (f);
     }
-  g_assert_cmpuint (n_same, ==, 1);
-  /* Both skipped: nothing was copied, and the row says so. */
+  g_assert_cmpuint (n_same, ==, 2);
+  /* All skipped: nothing was copied, and the row says so. */
   g_assert_true (ferry_test_ui_wait_until (job_of_only_row_ended, f, 10000));
   ferry_test_ui_wait (100);
   g_assert_cmpstr (ferry_transfer_row_get_status (only_row (f)), ==,
-                   "Nothing copied: 2 items skipped");
+                   "Nothing copied: 3 items skipped");
 }
 
 /* The time left, in words, from seconds to hours: a 64 GB copy to a

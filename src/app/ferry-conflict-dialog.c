@@ -214,12 +214,29 @@ add_responses (AdwMessageDialog *dialog, gboolean is_dir, gboolean same)
   adw_message_dialog_set_close_response (dialog, "skip");
 }
 
+/* Whether the two files were last changed at the same moment, as near
+ * as a FAT drive stores it (2 s). */
+static gboolean
+same_dates (FerryConflictRequest *request)
+{
+  GDateTime *incoming = ferry_conflict_request_get_source_modified (request);
+  GDateTime *existing = ferry_conflict_request_get_destination_modified (request);
+
+  return incoming != NULL && existing != NULL
+         && ABS (g_date_time_difference (incoming, existing)) < 2 * G_TIME_SPAN_SECOND;
+}
+
 static const char *
-body_for (gboolean is_dir, gboolean same)
+body_for (FerryConflictRequest *request, gboolean is_dir, gboolean same)
 {
   if (is_dir)
     return _ ("A folder with this name is already there. Merging puts the copied files into it, "
               "asking again for each file that is already there.");
+  /* Same bytes, other dates: skipping keeps the date of the one there,
+   * which "the same" would have hidden. */
+  if (same && !same_dates (request))
+    return _ ("Both files have the same content but different dates: skipping this one keeps "
+              "the one there with its own date.");
   if (same)
     return _ ("Both files are the same: skipping this one leaves nothing out.");
   return _ ("A file with this name is already there. Replacing it overwrites it with the one "
@@ -239,7 +256,7 @@ dialog_new (GtkWindow *parent, FerryConflictRequest *request, const FerryConflic
                              : same ? g_strdup_printf (_ ("“%s” Is Already There"), display)
                                     : g_strdup_printf (_ ("Replace “%s”?"), display);
   Question *question = g_new0 (Question, 1);
-  GtkWidget *dialog = adw_message_dialog_new (parent, heading, body_for (is_dir, same));
+  GtkWidget *dialog = adw_message_dialog_new (parent, heading, body_for (request, is_dir, same));
 
   adw_message_dialog_set_extra_child (ADW_MESSAGE_DIALOG (dialog),
                                       comparison (request, facts, question));
