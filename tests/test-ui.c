@@ -7,7 +7,9 @@
 #include <string.h>
 
 #include <gdk/x11/gdkx.h>
+#include <fcntl.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "ferry-destination-row.h"
 #include "ferry-drive-list.h"
@@ -196,6 +198,48 @@ test_title_names_folder_on_drive (Fixture *f, gconstpointer data)
   g_assert_cmpstr (gtk_label_get_label (GTK_LABEL (title)), ==,
                    "“photos” to SanDisk Cruzer › Trips/2026");
   ferry_queue_remove (f->queue, job);
+}
+
+static gboolean
+window_active (gpointer data)
+{
+  return gtk_window_is_active (data);
+}
+
+/* Files deleted on a drive outside Ferry (in a file manager): back in
+ * Ferry's window, the drive's free space is read again. It stayed as
+ * it was when the drive was plugged in. */
+static void
+test_free_space_read_when_active (Fixture *f, gconstpointer data)
+{
+  g_autoptr (FerryTestMount) mount = ferry_test_window_plug_in (f, "SanDisk Cruzer");
+  FerryDestinationRow *row = ferry_test_window_drive_row (f, "SanDisk Cruzer");
+  FerryDestination *drive = ferry_destination_row_get_destination (row);
+  g_autofree char *big = g_build_filename (f->stick, "big.bin", NULL);
+  guint64 before;
+  int fd;
+
+  ferry_test_ui_wait (300);
+  before = ferry_destination_get_free (drive);
+  fd = open (big, O_WRONLY | O_CREAT | O_EXCL, 0644);
+  g_assert_cmpint (fd, >=, 0);
+  /* Far more than other tests beside this one free or take meanwhile. */
+  g_assert_cmpint (posix_fallocate (fd, 0, (off_t) 4 << 30), ==, 0);
+  close (fd);
+  if (!ferry_test_ui_can_press_keys ())
+    {
+      g_test_skip ("no X display to give the window the focus");
+      return;
+    }
+  /* The window gets the focus, as when a person comes back to it (no
+   * window manager here to take it away first: the change is told as
+   * GTK tells it). */
+  ferry_test_ui_press_keys (GTK_WINDOW (f->window), "shift");
+  g_assert_true (ferry_test_ui_wait_until (window_active, f->window, 5000));
+  g_object_notify (G_OBJECT (f->window), "is-active");
+  ferry_test_ui_wait (500);
+  g_assert_cmpuint (ferry_destination_get_free (drive), <, before - ((guint64) 2 << 30));
+  g_assert_cmpint (unlink (big), ==, 0);
 }
 
 /* A drive that refuses to eject (busy): the person is told why, and can
@@ -1297,6 +1341,7 @@ main (int argc, char **argv)
   ADD ("/ui/eject-busy", test_eject_busy);
   ADD ("/ui/eject-offered-once", test_eject_offered_once);
   ADD ("/ui/title-names-folder-on-drive", test_title_names_folder_on_drive);
+  ADD ("/ui/free-space-read-when-active", test_free_space_read_when_active);
   ADD ("/ui/drop-on-unplugged", test_drop_on_unplugged);
   ADD ("/ui/copy-into-non-folder", test_copy_into_non_folder);
   ADD ("/ui/rows-follow-queue", test_rows_follow_queue);
