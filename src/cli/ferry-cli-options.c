@@ -85,9 +85,8 @@ option_context_new (RawOptions *raw)
             N_ ("Treat the destination's device as auto (its class, then measured), fast or slow"),
             N_ ("auto|fast|slow") },
           { "slow-method", 0, 0, G_OPTION_ARG_STRING, &raw->slow_method,
-            N_ ("How to write to a slow device: window (default) or chunk-sync (kept for "
-                "comparison: it keeps no journal, so a copy cut short is not continued)"),
-            N_ ("METHOD") },
+            N_ ("How to write to a slow device: window (default) or chunk-sync (for comparison: "
+                "it keeps no journal to go on from)"), N_ ("METHOD") },
           { "dry-run", 0, 0, G_OPTION_ARG_NONE, &raw->dry_run,
             N_ ("Only plan: report what would be copied"), NULL },
           { "jobs", 'j', 0, G_OPTION_ARG_INT, &raw->workers,
@@ -98,8 +97,7 @@ option_context_new (RawOptions *raw)
             N_ ("List unfinished transfers, or continue those named (ID… or all)"), NULL },
           { "discard", 0, 0, G_OPTION_ARG_NONE, &raw->discard,
             N_ ("Forget the unfinished transfers named (ID… or all) and what they left on "
-                "their drives"),
-            NULL },
+                "their drives"), NULL },
           { "version", 0, 0, G_OPTION_ARG_NONE, &raw->version, N_ ("Show the version"), NULL },
           /* What hands used to cp type: "-r" and "-R" (folders are always
            * copied whole) and "-a" (everything is always kept). Accepted
