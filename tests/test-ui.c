@@ -72,6 +72,35 @@ test_empty (Fixture *f, gconstpointer data)
   save_screenshot (f, "empty.png");
 }
 
+/* How far below the top of its box @widget is laid out. */
+static double
+y_in_parent (GtkWidget *widget)
+{
+  graphene_point_t point;
+
+  g_assert_true (gtk_widget_compute_point (widget, gtk_widget_get_parent (widget),
+                                           &GRAPHENE_POINT_INIT (0, 0), &point));
+  return point.y;
+}
+
+/* A closed revealer takes no room: the files waiting for a drive, when
+ * there are none, left the box's 24 px of spacing above "Drives" (48 px
+ * under the header bar where the layout has 24), as a transfer's closed
+ * eject and error parts did under its count. */
+static void
+test_closed_revealers_take_no_room (Fixture *f, gconstpointer data)
+{
+  g_autoptr (FerryTestMount) mount = ferry_test_window_plug_in (f, "SanDisk Cruzer");
+  GtkWidget *staged = ferry_test_ui_find (GTK_WIDGET (f->window), GTK_TYPE_REVEALER, NULL);
+  GtkWidget *below;
+
+  g_assert_nonnull (staged);
+  ferry_test_ui_wait (300);
+  g_assert_false (gtk_revealer_get_reveal_child (GTK_REVEALER (staged)));
+  below = gtk_widget_get_next_sibling (staged);
+  g_assert_cmpfloat (y_in_parent (below), ==, 0);
+}
+
 /* Drives appear and disappear as they are plugged in and pulled out. */
 static void
 test_drives_listed (Fixture *f, gconstpointer data)
@@ -1342,6 +1371,7 @@ main (int argc, char **argv)
   ADD ("/ui/eject-offered-once", test_eject_offered_once);
   ADD ("/ui/title-names-folder-on-drive", test_title_names_folder_on_drive);
   ADD ("/ui/free-space-read-when-active", test_free_space_read_when_active);
+  ADD ("/ui/closed-revealers-take-no-room", test_closed_revealers_take_no_room);
   ADD ("/ui/drop-on-unplugged", test_drop_on_unplugged);
   ADD ("/ui/copy-into-non-folder", test_copy_into_non_folder);
   ADD ("/ui/rows-follow-queue", test_rows_follow_queue);

@@ -4,6 +4,7 @@
 #include <glib/gi18n.h>
 
 #include "ferry-format.h"
+#include "ferry-revealer.h"
 #include "ferry-time-left.h"
 #include "ferry-transfer-row.h"
 #include "ferry-transfer-title.h"
@@ -865,6 +866,8 @@ static void
 ferry_transfer_row_init (FerryTransferRow *self)
 {
   gtk_widget_init_template (GTK_WIDGET (self));
+  ferry_revealer_collapse_when_closed (self->errors_revealer);
+  ferry_revealer_collapse_when_closed (self->eject_revealer);
   self->legend = GTK_LABEL (g_object_ref_sink (gtk_label_new (NULL)));
   gtk_widget_set_name (GTK_WIDGET (self->legend), "legend");
   gtk_label_set_wrap (self->legend, TRUE);

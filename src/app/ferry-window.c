@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #include "config.h"
 
+#include "ferry-revealer.h"
 #include "ferry-window-private.h"
 
 /**
@@ -117,6 +118,7 @@ static void
 ferry_window_init (FerryWindow *self)
 {
   gtk_widget_init_template (GTK_WIDGET (self));
+  ferry_revealer_collapse_when_closed (self->staged_revealer);
   self->settings = g_settings_new (APPLICATION_ID);
   remember_size (self);
   self->folders = g_ptr_array_new_with_free_func (g_object_unref);
