@@ -17,6 +17,7 @@
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <sys/xattr.h>
 #include <unistd.h>
 
 #include "ferry-format.h"
@@ -544,6 +545,18 @@ test_usage (Fixture *f, gconstpointer data)
     assert_status (&r, EXIT_SUCCESS);
     g_assert_cmpstr (r.out, ==, "1 item (5 bytes) would be copied\n");
   }
+  {
+    /* An empty destination (a variable not set) is no folder: a folder's
+     * contents had been merged into the current one, exit 0. */
+    SpawnOptions in_dst = { .cwd = f->dst, .umask = -1 };
+    g_auto (CopyResult) r = { 0 };
+
+    run_copy_full (&r, &in_dst, ARGS ("--progress=none", f->src, ""));
+    assert_status (&r, EXIT_USAGE);
+    g_assert_cmpstr (r.err, ==,
+                     "ferry-copy: The destination is empty: name the folder to copy into\n");
+    g_assert_cmpuint (ferry_test_count_entries (f->dst), ==, 0);
+  }
 }
 
 /* ------------------------------------------------------------------ */
@@ -945,6 +958,65 @@ test_unreadable_files (Fixture *f, gconstpointer data)
       assert_text (copy, readable[i]);
     }
   g_assert_cmpuint (ferry_test_count_temp_files (f->dst), ==, 0);
+}
+
+static mode_t
+mode_of (const char *path)
+{
+  struct stat st;
+
+  g_assert_cmpint (lstat (path, &st), ==, 0);
+  return st.st_mode & 07777;
+}
+
+/* A user who copies another's setuid or setgid program owns the copy:
+ * the bits go, as cp -a drops them, or anyone could run it as the one
+ * who copied it. A folder with a default ACL for someone else gives it
+ * to what is made in it: the copy of a file only its owner may read
+ * gets no ACL the source does not have. Both were kept before. */
+static void
+test_copied_as_user (Fixture *f, gconstpointer data)
+{
+  SpawnOptions options = { .as_nobody = TRUE, .umask = -1 };
+  g_autofree char *tool = g_build_filename (f->src, "tool", NULL);
+  g_autofree char *group_tool = g_build_filename (f->src, "group-tool", NULL);
+  g_autofree char *secret = g_build_filename (f->src, "secret.txt", NULL);
+  g_auto (CopyResult) r = { 0 };
+
+  if (!ferry_test_is_root ())
+    {
+      g_test_skip ("running ferry-copy as another user needs root (CI runs as root)");
+      return;
+    }
+  ferry_test_write_text (tool, "#!/bin/sh\n");
+  ferry_test_write_text (group_tool, "#!/bin/sh\n");
+  ferry_test_write_text (secret, "only mine\n");
+  g_assert_cmpint (chmod (tool, 04755), ==, 0);
+  g_assert_cmpint (chmod (group_tool, 02755), ==, 0);
+  g_assert_cmpint (chmod (secret, 0644), ==, 0); /* readable by nobody, who copies it */
+  g_assert_cmpint (chmod (f->src, 0755), ==, 0);
+  g_assert_cmpint (chown (f->dst, NOBODY, NOBODY), ==, 0);
+  if (setxattr (f->dst, "system.posix_acl_default", "\x02\0\0\0\x01\0\x07\0\xff\xff\xff\xff"
+                "\x02\0\x07\0\0\0\0\0\x04\0\x07\0\xff\xff\xff\xff"
+                "\x10\0\x07\0\xff\xff\xff\xff\x20\0\0\0\xff\xff\xff\xff",
+                44, 0) != 0)
+    {
+      g_test_skip ("the test's filesystem takes no ACLs");
+      return;
+    }
+
+  run_copy_full (&r, &options, ARGS ("--progress=none", f->src, f->dst));
+  assert_status (&r, EXIT_SUCCESS);
+  g_assert_cmpint (mode_of (ferry_test_path (f->dst, "src", "tool", NULL)), ==, 0755);
+  g_assert_cmpint (mode_of (ferry_test_path (f->dst, "src", "group-tool", NULL)), ==, 0755);
+  g_assert_cmpint (mode_of (ferry_test_path (f->dst, "src", "secret.txt", NULL)), ==, 0644);
+  g_assert_cmpint (getxattr (ferry_test_path (f->dst, "src", "secret.txt", NULL),
+                             "system.posix_acl_access", NULL, 0),
+                   ==, -1);
+  g_assert_cmpint (errno, ==, ENODATA);
+  g_assert_cmpint (getxattr (ferry_test_path (f->dst, "src", NULL), "system.posix_acl_default",
+                             NULL, 0),
+                   ==, -1);
 }
 
 /* Without a terminal nobody can be asked: the first conflict fails the
@@ -1600,6 +1672,7 @@ main (int argc, char **argv)
   ADD ("/cli/json-reader-gone", test_json_reader_gone, NULL);
   ADD ("/cli/json-progress", test_json_progress, NULL);
   ADD ("/cli/failures/unreadable", test_unreadable_files, NULL);
+  ADD ("/cli/copied-as-user", test_copied_as_user, NULL);
   ADD ("/cli/failures/conflict-without-terminal", test_conflict_without_terminal, NULL);
   ADD ("/cli/failures/conflicts-listed-once", test_conflicts_listed_once, NULL);
   ADD ("/cli/conflict/skip", test_conflict_policy, "skip");

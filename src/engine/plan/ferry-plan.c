@@ -135,6 +135,37 @@ open_source_root (const char *given, const FerrySourceRoot *before, GError **err
   return g_steal_pointer (&root);
 }
 
+/* Stats the destination as typed into @st (*@exists) and refuses one
+ * that names nothing a copy can go into or become. */
+static gboolean
+look_at_destination (const char *dest,
+                     FerryDestinationMeaning meaning,
+                     struct stat *st,
+                     gboolean *exists,
+                     GError **error)
+{
+  /* An empty argument (a variable that was not set) would be taken for
+   * the current folder, and a folder's contents merged into it. */
+  if (*dest == '\0')
+    {
+      g_set_error_literal (error, FERRY_ERROR, FERRY_ERROR_INVALID_ARGUMENT,
+                           _ ("The destination is empty: name the folder to copy into"));
+      return FALSE;
+    }
+  *exists = stat (dest, st) == 0;
+  /* "file/" or "file/sub": a file where a folder is named (it is no
+   * more something Ferry "could not read"). */
+  if (!*exists && errno == ENOTDIR)
+    return ferry_set_ferry_error (error, FERRY_ERROR_SOURCE_MISSING, _ ("“%s” is not a folder"),
+                                  dest);
+  if (!*exists && errno != ENOENT)
+    return ferry_set_error_from_errno (error, errno, _ ("Could not read “%s”"), dest);
+  if (meaning == FERRY_DESTINATION_INTO_FOLDER && !(*exists && S_ISDIR (st->st_mode)))
+    return ferry_set_ferry_error (error, FERRY_ERROR_SOURCE_MISSING,
+                                  _ ("The destination folder “%s” does not exist"), dest);
+  return TRUE;
+}
+
 /* Where the copies go: into DESTINATION when it is a folder; as
  * DESTINATION itself when there is one source and that name is free (or a
  * file to be settled as a conflict), or when @meaning says the folder
@@ -150,22 +181,13 @@ resolve_destination (FerryPlan *plan,
 {
   g_autofree char *dir = NULL;
   struct stat st;
-  gboolean exists = stat (dest, &st) == 0;
+  gboolean exists = FALSE;
   FerrySourceRoot *only = plan->roots->len == 1 ? g_ptr_array_index (plan->roots, 0) : NULL;
   gboolean names_copy = meaning == FERRY_DESTINATION_NAMES_COPY && only != NULL
                         && S_ISDIR (only->st.st_mode);
 
-  /* "file/" or "file/sub": a file where a folder is named (it is no
-   * more something Ferry "could not read"). */
-  if (!exists && errno == ENOTDIR)
-    return ferry_set_ferry_error (error, FERRY_ERROR_SOURCE_MISSING, _ ("“%s” is not a folder"),
-                                  dest);
-  if (!exists && errno != ENOENT)
-    return ferry_set_error_from_errno (error, errno, _ ("Could not read “%s”"), dest);
-  if (meaning == FERRY_DESTINATION_INTO_FOLDER && !(exists && S_ISDIR (st.st_mode)))
-    return ferry_set_ferry_error (error, FERRY_ERROR_SOURCE_MISSING,
-                                  _ ("The destination folder “%s” does not exist"), dest);
-
+  if (!look_at_destination (dest, meaning, &st, &exists, error))
+    return FALSE;
   if (exists && S_ISDIR (st.st_mode) && !names_copy)
     dir = g_strdup (dest);
   else if (only == NULL)

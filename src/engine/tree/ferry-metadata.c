@@ -5,6 +5,7 @@
 #include <fcntl.h>
 #include <stdint.h>
 #include <string.h>
+#include <sys/statvfs.h>
 #include <sys/xattr.h>
 #include <unistd.h>
 
@@ -113,6 +114,32 @@ set_xattr (FerryMetaTarget dst, const char *name, const void *value, size_t size
   return fsetxattr (dst.fd, name, value, size, 0);
 }
 
+static int
+remove_xattr (FerryMetaTarget dst, const char *name)
+{
+  if (dst.pinned)
+    {
+      g_autofree char *pinned = ferry_proc_fd_path (dst.fd, NULL);
+      return removexattr (pinned, name);
+    }
+  return fremovexattr (dst.fd, name);
+}
+
+/* An attribute the destination has no room for (ext4 keeps a file's
+ * attributes in its inode and one block, 1 KiB on a small volume) is
+ * one it cannot store, as FAT stores none: the file is copied without
+ * it. Not when the volume is full: that fails the file, as data would. */
+static gboolean
+has_no_room_for (FerryMetaTarget dst, int errsv)
+{
+  struct statvfs fs;
+
+  if (errsv == E2BIG)
+    return TRUE;
+  return errsv == ENOSPC && !dst.pinned && fstatvfs (dst.fd, &fs) == 0
+         && (guint64) fs.f_bfree * fs.f_frsize >= 1024 * 1024;
+}
+
 /* Reads a variable-size xattr list or value, growing the buffer when the
  * size changed between the two calls. */
 static gssize
@@ -177,7 +204,8 @@ copy_xattrs (const FerryMetaPolicy *policy,
           *errsv = errno;
           return FALSE;
         }
-      if (set_xattr (dst, name, value ? value : "", size) != 0 && !is_unsupported (errno))
+      if (set_xattr (dst, name, value ? value : "", size) != 0 && !is_unsupported (errno)
+          && !has_no_room_for (dst, errno))
         {
           *errsv = errno;
           return FALSE;
@@ -195,18 +223,27 @@ change_owner (FerryMetaTarget dst, uid_t uid, gid_t gid)
 }
 
 /* root keeps the owner; anyone else can at least keep a group they are
- * in, as cp -p does. */
+ * in, as cp -p does. *@not_kept gets the mode bits that must not be kept
+ * then: setuid when the copy has another owner than the source, setgid
+ * (on a file) when another group. Kept, a setuid program of one user
+ * copied by another ran as the one who copied it, for anyone. */
 static gboolean
-copy_owner (const FerryMetaPolicy *policy, FerryMetaTarget dst, const struct stat *st, int *errsv)
+copy_owner (const FerryMetaPolicy *policy,
+            FerryMetaTarget dst,
+            const struct stat *st,
+            mode_t *not_kept,
+            int *errsv)
 {
   gboolean group_right = dst.made_plain && st->st_gid == policy->egid;
+  gboolean owner_right = st->st_uid == policy->euid;
   int ret;
 
   /* A file Ferry just made is ours already; only a different owner
    * costs a call. */
-  if (group_right && (!policy->is_root || st->st_uid == policy->euid))
-    return TRUE;
-  if (policy->is_root)
+  *not_kept = 0;
+  if (group_right && (!policy->is_root || owner_right))
+    ret = 0;
+  else if (policy->is_root)
     ret = change_owner (dst, st->st_uid, st->st_gid);
   else
     ret = change_owner (dst, (uid_t) -1, st->st_gid);
@@ -215,6 +252,34 @@ copy_owner (const FerryMetaPolicy *policy, FerryMetaTarget dst, const struct sta
     {
       *errsv = errno;
       return FALSE;
+    }
+  if (!owner_right && (ret != 0 || !policy->is_root))
+    *not_kept |= S_ISUID;
+  if (ret != 0 && !group_right && !S_ISDIR (st->st_mode))
+    *not_kept |= S_ISGID;
+  return TRUE;
+}
+
+/* A folder with a default ACL gives it to what is made in it: the copy
+ * of a source with no ACL of its own then let others read what only its
+ * owner could. The copy takes the source's ACLs (copied with the
+ * attributes) or none, as cp -a leaves it. */
+static gboolean
+drop_inherited_acls (FerryMetaTarget src, FerryMetaTarget dst, const struct stat *st, int *errsv)
+{
+  static const char *const acls[] = { "system.posix_acl_access", "system.posix_acl_default" };
+
+  if (dst.made_plain || S_ISLNK (st->st_mode))
+    return TRUE;
+  for (guint i = 0; i < (S_ISDIR (st->st_mode) ? 2u : 1u); i++)
+    {
+      if (get_xattr (src, acls[i], NULL, 0) >= 0 || errno != ENODATA)
+        continue;
+      if (remove_xattr (dst, acls[i]) != 0 && errno != ENODATA && !is_unsupported (errno))
+        {
+          *errsv = errno;
+          return FALSE;
+        }
     }
   return TRUE;
 }
@@ -293,8 +358,10 @@ ferry_metadata_apply_owner (const FerryMetaPolicy *policy,
                             const struct stat *st,
                             int *errsv)
 {
+  mode_t not_kept; /* the mode is set with the rest, later */
+
   *errsv = 0;
-  return !policy->preserve || copy_owner (policy, dst, st, errsv);
+  return !policy->preserve || copy_owner (policy, dst, st, &not_kept, errsv);
 }
 
 /**
@@ -351,12 +418,15 @@ ferry_metadata_apply (const FerryMetaPolicy *policy,
                       int *errsv)
 {
   gboolean is_link = S_ISLNK (st->st_mode);
+  mode_t not_kept;
 
   *errsv = 0;
   if (!policy->preserve)
     return is_link || set_mode (dst, st->st_mode & 0777 & ~policy->umask, errsv);
 
-  return copy_owner (policy, dst, st, errsv) && copy_xattrs (policy, src, dst, st->st_dev, errsv)
-         && (is_link || set_mode (dst, st->st_mode & 07777, errsv))
+  return copy_owner (policy, dst, st, &not_kept, errsv)
+         && copy_xattrs (policy, src, dst, st->st_dev, errsv)
+         && drop_inherited_acls (src, dst, st, errsv)
+         && (is_link || set_mode (dst, st->st_mode & 07777 & ~not_kept, errsv))
          && set_times (policy, dst, st, errsv);
 }
