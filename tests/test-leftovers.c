@@ -331,6 +331,15 @@ plant_not_stale (const char *dir, int *locked_fd)
   for (guint i = 0; i < names->len; i++)
     ferry_test_write_text (ferry_test_path (dir, g_ptr_array_index (names, i), NULL), "keep\n");
 
+  /* Another user's: theirs to go on from (root can make one). */
+  if (ferry_test_is_root ())
+    {
+      char *others = temp_name (boot, dead, "1", "00000010");
+
+      ferry_test_write_text (ferry_test_path (dir, others, NULL), "theirs\n");
+      g_assert_cmpint (chown (ferry_test_path (dir, others, NULL), 65534, 65534), ==, 0);
+      g_ptr_array_add (names, others);
+    }
   ferry_test_write_text (ferry_test_path (dir, locked, NULL), "held\n");
   *locked_fd = open (ferry_test_path (dir, locked, NULL), O_RDONLY | O_CLOEXEC);
   g_assert_cmpint (flock (*locked_fd, LOCK_EX | LOCK_NB), ==, 0);

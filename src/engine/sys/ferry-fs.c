@@ -445,6 +445,27 @@ ferry_fs_leaves_holes (int fd)
          && fs.f_type != EXFAT_SUPER_MAGIC;
 }
 
+/* linux/magic.h names it NTFS_SB_MAGIC, for the kernel's ntfs3. */
+#define NTFS3_SUPER_MAGIC 0x5346544e
+
+/**
+ * ferry_fs_keeps_file_owners:
+ * Whether files in the filesystem of @fd each have an owner of their
+ * own. FAT, exFAT and NTFS (through FUSE or the kernel) give every file
+ * the owner the mount was given: there the owner tells nothing of who
+ * made a file.
+ */
+gboolean
+ferry_fs_keeps_file_owners (int fd)
+{
+  struct statfs fs;
+
+  if (fstatfs (fd, &fs) != 0)
+    return TRUE;
+  return fs.f_type != FUSE_SUPER_MAGIC && fs.f_type != MSDOS_SUPER_MAGIC
+         && fs.f_type != EXFAT_SUPER_MAGIC && fs.f_type != NTFS3_SUPER_MAGIC;
+}
+
 /* One line of /proc/self/mountinfo: "36 35 98:0 /mnt1 /mnt2 rw,noatime
  * master:1 - ext3 /dev/root rw,errors=continue"; the optional fields end
  * at the lone "-". Paths escape spaces as \040, which g_strcompress()

@@ -69,6 +69,7 @@ int ferry_open_parent_beneath (int root_fd, const char *relpath, const char **ba
 int ferry_open_folder_beneath (int root_fd, const char *relpath);
 gboolean ferry_folder_shapes_new_entries (int fd);
 gboolean ferry_fs_leaves_holes (int fd);
+gboolean ferry_fs_keeps_file_owners (int fd);
 gboolean ferry_fs_is_fuse (int fd);
 gboolean ferry_fs_is_pseudo (int fd);
 int ferry_fs_check_writable (int fd);
