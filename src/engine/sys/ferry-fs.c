@@ -426,6 +426,23 @@ ferry_fs_check_writable (int fd)
   return (fs.f_flags & ST_RDONLY) != 0 ? EROFS : 0;
 }
 
+/* linux/magic.h names it NTFS_SB_MAGIC, for the kernel's ntfs3. */
+#define NTFS3_SUPER_MAGIC 0x5346544e
+
+/* Whether the filesystem of @fd is FAT or exFAT (or, with @ntfs, NTFS),
+ * or anything through FUSE, whose daemon is asked nothing; @unknown when
+ * it cannot be told. */
+static gboolean
+is_windows_or_fuse (int fd, gboolean ntfs, gboolean unknown)
+{
+  struct statfs fs;
+
+  if (fstatfs (fd, &fs) != 0)
+    return unknown;
+  return fs.f_type == FUSE_SUPER_MAGIC || fs.f_type == MSDOS_SUPER_MAGIC
+         || fs.f_type == EXFAT_SUPER_MAGIC || (ntfs && fs.f_type == NTFS3_SUPER_MAGIC);
+}
+
 /**
  * ferry_fs_leaves_holes:
  * Whether the filesystem of @fd can leave a hole where a file is written
@@ -437,16 +454,8 @@ ferry_fs_check_writable (int fd)
 gboolean
 ferry_fs_leaves_holes (int fd)
 {
-  struct statfs fs;
-
-  if (fstatfs (fd, &fs) != 0)
-    return FALSE;
-  return fs.f_type != FUSE_SUPER_MAGIC && fs.f_type != MSDOS_SUPER_MAGIC
-         && fs.f_type != EXFAT_SUPER_MAGIC;
+  return !is_windows_or_fuse (fd, FALSE, TRUE);
 }
-
-/* linux/magic.h names it NTFS_SB_MAGIC, for the kernel's ntfs3. */
-#define NTFS3_SUPER_MAGIC 0x5346544e
 
 /**
  * ferry_fs_keeps_file_owners:
@@ -458,12 +467,7 @@ ferry_fs_leaves_holes (int fd)
 gboolean
 ferry_fs_keeps_file_owners (int fd)
 {
-  struct statfs fs;
-
-  if (fstatfs (fd, &fs) != 0)
-    return TRUE;
-  return fs.f_type != FUSE_SUPER_MAGIC && fs.f_type != MSDOS_SUPER_MAGIC
-         && fs.f_type != EXFAT_SUPER_MAGIC && fs.f_type != NTFS3_SUPER_MAGIC;
+  return !is_windows_or_fuse (fd, TRUE, FALSE);
 }
 
 /* One line of /proc/self/mountinfo: "36 35 98:0 /mnt1 /mnt2 rw,noatime
