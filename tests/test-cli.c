@@ -673,6 +673,34 @@ test_many_sources (Fixture *f, gconstpointer data)
   ferry_test_assert_trees_equal (f->src, f->dst, FERRY_TEST_COMPARE_CONTENT);
 }
 
+/* Sources from as many folders (each day's folder's photos) where 256
+ * descriptors may be open: each folder's is held once. The scan and the
+ * copy each made their own copy of every one, and with 1,024 descriptors
+ * 600 sources from 600 folders failed, "Bad file descriptor" for each. */
+static void
+test_sources_from_many_folders (Fixture *f, gconstpointer data)
+{
+  const SpawnOptions options = { .umask = -1, .max_fds = 256 };
+  g_autoptr (GPtrArray) args = g_ptr_array_new_with_free_func (g_free);
+  g_auto (CopyResult) r = { 0 };
+
+  for (guint i = 0; i < 150; i++)
+    {
+      g_autofree char *folder = g_strdup_printf ("%s/day-%03u", f->src, i);
+      char *path = g_strdup_printf ("%s/IMG_%04u.jpg", folder, i);
+
+      ferry_test_make_dirs (folder);
+      ferry_test_write_random (path, 512, i);
+      g_ptr_array_add (args, path);
+    }
+  g_ptr_array_add (args, g_strdup (f->dst));
+  g_ptr_array_add (args, NULL);
+  run_copy_full (&r, &options, (const char *const *) args->pdata);
+  g_test_message ("%s", r.err);
+  assert_status (&r, 0);
+  g_assert_cmpuint (ferry_test_count_entries (f->dst), ==, 150);
+}
+
 static void
 test_verify (Fixture *f, gconstpointer data)
 {
@@ -1660,6 +1688,7 @@ main (int argc, char **argv)
   ADD ("/cli/usage", test_usage, NULL);
   ADD ("/cli/plain-copy", test_plain_copy, NULL);
   ADD ("/cli/many-sources", test_many_sources, NULL);
+  ADD ("/cli/sources-from-many-folders", test_sources_from_many_folders, NULL);
   ADD ("/cli/summary", test_summary, NULL);
   g_test_add_func ("/cli/counts-grouped", test_counts_grouped);
   ADD ("/cli/verify", test_verify, NULL);

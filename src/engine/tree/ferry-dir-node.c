@@ -7,6 +7,8 @@
 #include "ferry-dir-node.h"
 #include "ferry-fs.h"
 
+/* A root lends its descriptors: whoever made them keeps them open until
+ * the node is freed, and closes them. */
 FerryDirNode *
 ferry_dir_node_new_root (int src_parent_fd,
                          const char *src_parent_path,
@@ -40,8 +42,12 @@ ferry_dir_node_new_child (FerryDirNode *parent, const char *src_name, const char
 void
 ferry_dir_node_free (FerryDirNode *node)
 {
-  ferry_fd_closep (&node->src_fd);
-  ferry_fd_closep (&node->dst_fd);
+  /* A root's are the plan's, lent (ferry_dir_node_new_root()). */
+  if (!ferry_dir_node_is_root (node))
+    {
+      ferry_fd_closep (&node->src_fd);
+      ferry_fd_closep (&node->dst_fd);
+    }
   g_free (node->src_name);
   g_free (node->dst_name);
   g_free (node->src_base);

@@ -125,11 +125,13 @@ push_task (FerryTreeCopy *self,
   add_to (self, self->tasks, task);
 }
 
-/* The root node owns both descriptors; the caller keeps its own. Roots
- * that come in the same folders, as the plan gives them (sources of one
- * folder share its descriptor), share one node: one of each for every
- * source ran out of descriptors with a few hundred. Added before run(),
- * so no node is done while roots still come. */
+/* The root node borrows both descriptors, which the caller keeps open
+ * until the copy has ended (the plan's). Roots that come in the same
+ * folders, as the plan gives them (sources of one folder share its
+ * descriptor), share one node: one of each for every source ran out of
+ * descriptors with a few hundred, and so did copies of them for sources
+ * from as many folders (600 where 1,024 may be open). Added before
+ * run(), so no node is done while roots still come. */
 void
 ferry_tree_copy_add_root (FerryTreeCopy *self, const FerryTreeRoot *root)
 {
@@ -141,10 +143,8 @@ ferry_tree_copy_add_root (FerryTreeCopy *self, const FerryTreeRoot *root)
     g_atomic_int_inc (&node->pending);
   else
     {
-      node = ferry_dir_node_new_root (fcntl (root->src_parent_fd, F_DUPFD_CLOEXEC, 3),
-                                      root->src_parent_path,
-                                      fcntl (root->dst_dir_fd, F_DUPFD_CLOEXEC, 3),
-                                      root->dst_dir_path);
+      node = ferry_dir_node_new_root (root->src_parent_fd, root->src_parent_path,
+                                      root->dst_dir_fd, root->dst_dir_path);
       node->dst_shapes_new = ferry_folder_shapes_new_entries (node->dst_fd);
       self->last_root = node;
       self->last_src_parent_fd = root->src_parent_fd;
