@@ -643,6 +643,22 @@ test_summary (Fixture *f, gconstpointer data)
     g_error ("the copy ended with “%s”", r.err);
 }
 
+/* Copies the sources made at @paths into the destination with no more
+ * than @max_fds descriptors open; ferry-copy must end well. */
+static void
+copy_sources_within (Fixture *f, GPtrArray *paths, rlim_t max_fds)
+{
+  const SpawnOptions options = { .umask = -1, .max_fds = max_fds };
+  g_auto (CopyResult) r = { 0 };
+
+  g_ptr_array_add (paths, g_strdup (f->dst));
+  g_ptr_array_add (paths, NULL);
+  run_copy_full (&r, &options, (const char *const *) paths->pdata);
+  g_test_message ("%s", r.err);
+  assert_status (&r, 0);
+  g_assert_null (strstr (r.err, "unplugged"));
+}
+
 /* A thousand photos given one by one (`ferry-copy ~/Pictures/IMG_*.jpg
  * /media/STICK/`, a selection sent from a file manager), with 128
  * descriptors allowed: sources in one folder share its descriptor. With
@@ -652,23 +668,16 @@ test_summary (Fixture *f, gconstpointer data)
 static void
 test_many_sources (Fixture *f, gconstpointer data)
 {
-  const SpawnOptions options = { .umask = -1, .max_fds = 128 };
-  g_autoptr (GPtrArray) args = g_ptr_array_new_with_free_func (g_free);
-  g_auto (CopyResult) r = { 0 };
+  g_autoptr (GPtrArray) paths = g_ptr_array_new_with_free_func (g_free);
 
   for (guint i = 0; i < 1000; i++)
     {
       char *path = g_strdup_printf ("%s/IMG_%04u.jpg", f->src, i);
 
       ferry_test_write_random (path, 512, i);
-      g_ptr_array_add (args, path);
+      g_ptr_array_add (paths, path);
     }
-  g_ptr_array_add (args, g_strdup (f->dst));
-  g_ptr_array_add (args, NULL);
-  run_copy_full (&r, &options, (const char *const *) args->pdata);
-  g_test_message ("%s", r.err);
-  assert_status (&r, 0);
-  g_assert_null (strstr (r.err, "unplugged"));
+  copy_sources_within (f, paths, 128);
   g_assert_cmpuint (ferry_test_count_entries (f->dst), ==, 1000);
   ferry_test_assert_trees_equal (f->src, f->dst, FERRY_TEST_COMPARE_CONTENT);
 }
@@ -680,9 +689,7 @@ test_many_sources (Fixture *f, gconstpointer data)
 static void
 test_sources_from_many_folders (Fixture *f, gconstpointer data)
 {
-  const SpawnOptions options = { .umask = -1, .max_fds = 256 };
-  g_autoptr (GPtrArray) args = g_ptr_array_new_with_free_func (g_free);
-  g_auto (CopyResult) r = { 0 };
+  g_autoptr (GPtrArray) paths = g_ptr_array_new_with_free_func (g_free);
 
   for (guint i = 0; i < 150; i++)
     {
@@ -691,13 +698,9 @@ test_sources_from_many_folders (Fixture *f, gconstpointer data)
 
       ferry_test_make_dirs (folder);
       ferry_test_write_random (path, 512, i);
-      g_ptr_array_add (args, path);
+      g_ptr_array_add (paths, path);
     }
-  g_ptr_array_add (args, g_strdup (f->dst));
-  g_ptr_array_add (args, NULL);
-  run_copy_full (&r, &options, (const char *const *) args->pdata);
-  g_test_message ("%s", r.err);
-  assert_status (&r, 0);
+  copy_sources_within (f, paths, 256);
   g_assert_cmpuint (ferry_test_count_entries (f->dst), ==, 150);
 }
 
