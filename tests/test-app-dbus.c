@@ -330,8 +330,32 @@ test_destination_without_files (Fixture *f, gconstpointer data)
   g_autofree char *destination = g_strdup_printf ("--destination=%s", f->dst);
   g_autofree char *err = NULL;
 
+  g_autofree char *source = g_build_filename (f->src, "song.ogg", NULL);
+  g_autofree char *empty_err = NULL;
+
   g_assert_cmpint (run_ferry ((const char *[]){ destination, NULL }, &err), ==, 2);
   g_assert_nonnull (strstr (err, "--destination needs the files to copy after it"));
+  /* An empty one (a variable not set) had been the current folder. */
+  ferry_test_write_text (source, "song\n");
+  g_assert_cmpint (run_ferry ((const char *[]){ "--destination=", source, NULL }, &empty_err), ==,
+                   2);
+  g_assert_nonnull (strstr (empty_err, "--destination needs the folder to copy into"));
+  g_assert_cmpuint (ferry_pid (f), ==, 0);
+}
+
+/* `ferry --version` says it, as ferry-copy does, and starts nothing. */
+static void
+test_version (Fixture *f, gconstpointer data)
+{
+  g_autoptr (GSubprocess) process = spawn_ferry ((const char *[]){ "--version", NULL },
+                                                 G_SUBPROCESS_FLAGS_STDOUT_PIPE);
+  g_autofree char *out = NULL;
+  g_autoptr (GError) error = NULL;
+
+  g_subprocess_communicate_utf8 (process, NULL, NULL, &out, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (g_subprocess_get_exit_status (process), ==, 0);
+  g_assert_cmpstr (out, ==, "ferry " PACKAGE_VERSION "\n");
   g_assert_cmpuint (ferry_pid (f), ==, 0);
 }
 
@@ -410,6 +434,7 @@ main (int argc, char **argv)
   g_test_add ("/app/dbus-open", Fixture, NULL, fixture_set_up, test_dbus_open, fixture_tear_down);
   g_test_add ("/app/destination-without-files", Fixture, NULL, fixture_set_up,
               test_destination_without_files, fixture_tear_down);
+  g_test_add ("/app/version", Fixture, NULL, fixture_set_up, test_version, fixture_tear_down);
   g_test_add ("/app/destination-refused", Fixture, NULL, fixture_set_up, test_destination_refused,
               fixture_tear_down);
   g_test_add ("/app/destination-refused-by-running", Fixture, NULL, fixture_set_up,

@@ -327,9 +327,21 @@ static int
 ferry_application_handle_local_options (GApplication *app, GVariantDict *options)
 {
   g_autofree const char **files = NULL;
+  g_autofree char *destination = NULL;
 
-  if (!g_variant_dict_contains (options, "destination"))
+  if (g_variant_dict_contains (options, "version"))
+    {
+      g_print ("ferry %s\n", PACKAGE_VERSION);
+      return FERRY_APPLICATION_EXIT_OK;
+    }
+  if (!g_variant_dict_lookup (options, "destination", "^ay", &destination))
     return -1;
+  /* "--destination=" (a variable not set) would be the current folder. */
+  if (*destination == '\0')
+    {
+      g_printerr ("ferry: %s\n", _ ("--destination needs the folder to copy into"));
+      return FERRY_APPLICATION_EXIT_USAGE;
+    }
   g_variant_dict_lookup (options, G_OPTION_REMAINING, "^a&ay", &files);
   if (files == NULL || files[0] == NULL)
     {
@@ -358,6 +370,7 @@ ferry_application_init (FerryApplication *self)
   const GOptionEntry entries[]
       = { { "destination", 'd', 0, G_OPTION_ARG_FILENAME, NULL,
             N_ ("Copy the files given into this folder"), N_ ("FOLDER") },
+          { "version", 0, 0, G_OPTION_ARG_NONE, NULL, N_ ("Show the version"), NULL },
           { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, NULL, NULL, N_ ("[FILE…]") },
           { NULL } };
 
