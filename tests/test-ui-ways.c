@@ -642,6 +642,24 @@ assert_window_goes (Fixture *f, gpointer *window)
   f->window = ferry_window_new (NULL, f->queue, f->drives);
 }
 
+/* Drops a file of @mb MB (@seed) on the drive "Alpha" and holds its
+ * copy, paused: the only job. */
+static FerryJob *
+drop_big_paused (Fixture *f, guint mb, guint seed)
+{
+  GSList *files;
+  FerryJob *job;
+
+  ferry_test_write_random (ferry_test_path (f->src, "big.bin", NULL), mb * 1024 * 1024, seed);
+  files = ferry_test_ui_files_in (f->src, "big.bin", NULL);
+  g_assert_true (
+      ferry_destination_row_drop_files (ferry_test_window_drive_row (f, "Alpha"), files));
+  g_slist_free_full (files, g_object_unref);
+  job = only_job (f);
+  ferry_job_pause (job);
+  return job;
+}
+
 /* Ctrl+Q while a copy runs asks first, with the question closing the
  * window asks: Keep Copying keeps it all; Stop and Close stops the copy
  * (nothing half-written is left under its name) and the window goes. */
@@ -649,20 +667,13 @@ static void
 test_quit_asks (Fixture *f, gconstpointer data)
 {
   g_autoptr (FerryTestMount) mount = plug_in (f, "Alpha", "a");
-  GSList *files;
   GtkWindow *dialog;
   FerryJob *job;
   gpointer window;
 
   if (skip_without_keyboard ())
     return;
-  ferry_test_write_random (ferry_test_path (f->src, "big.bin", NULL), 64 * 1024 * 1024, 53);
-  files = ferry_test_ui_files_in (f->src, "big.bin", NULL);
-  g_assert_true (
-      ferry_destination_row_drop_files (ferry_test_window_drive_row (f, "Alpha"), files));
-  g_slist_free_full (files, g_object_unref);
-  job = only_job (f);
-  ferry_job_pause (job);
+  job = drop_big_paused (f, 64, 53);
 
   ferry_test_ui_press_keys (GTK_WINDOW (f->window), "ctrl+q");
   dialog = ferry_test_ui_wait_for_dialog (GTK_WINDOW (f->window));
@@ -681,6 +692,76 @@ test_quit_asks (Fixture *f, gconstpointer data)
   g_assert_cmpint (ferry_job_get_phase (job), ==, FERRY_PHASE_CANCELLED);
   g_assert_false (g_file_test (ferry_test_path (f->scratch, "a", "big.bin", NULL),
                                G_FILE_TEST_EXISTS));
+}
+
+static gboolean
+job_has_ended (gpointer data)
+{
+  return ferry_job_get_phase (data) >= FERRY_PHASE_DONE;
+}
+
+/* A window made after transfers ended (the last one closed while copies
+ * ran, and a new one opened to ask) shows each as it ended: a cancelled
+ * one read "Copying: 0 bytes of 8.4 MB" with Pause and Cancel, for good,
+ * since only the end's signal, long past, said how it ended. */
+static void
+test_late_window_shows_outcomes (Fixture *f, gconstpointer data)
+{
+  g_autoptr (FerryTestMount) mount = plug_in (f, "Alpha", "a");
+  GtkWidget *late;
+  FerryTransferRow *row;
+  FerryJob *job;
+
+  job = drop_big_paused (f, 8, 54);
+  ferry_job_cancel (job);
+  g_assert_true (ferry_test_ui_wait_until (job_has_ended, job, 10000));
+  ferry_test_ui_wait (200);
+
+  late = GTK_WIDGET (ferry_window_new (NULL, f->queue, f->drives));
+  gtk_window_present (GTK_WINDOW (late));
+  ferry_test_ui_wait (300);
+  row = FERRY_TRANSFER_ROW (ferry_test_ui_find (late, FERRY_TYPE_TRANSFER_ROW, NULL));
+  g_assert_nonnull (row);
+  g_assert_cmpstr (ferry_transfer_row_get_status (row), ==, "Cancelled");
+  gtk_window_destroy (GTK_WINDOW (late));
+}
+
+/* A Ferry window of the application other than @going, shown. */
+static GtkWindow *
+other_window_shown (GtkWindow *going)
+{
+  for (GList *l = gtk_application_get_windows (GTK_APPLICATION (app)); l != NULL; l = l->next)
+    if (FERRY_IS_WINDOW (l->data) && l->data != going && gtk_widget_get_visible (l->data))
+      return l->data;
+  return NULL;
+}
+
+/* Files handed to Ferry (`ferry FILE`, Nautilus) just after "Stop and
+ * Close" go to a new window, not to the one going: that one, hidden
+ * while its copies clean up, was shown again with the files, then went,
+ * taking them along (or a copy started from it ran with no window). */
+static void
+test_request_while_closing (Fixture *f, gconstpointer data)
+{
+  g_autoptr (FerryTestMount) mount = plug_in (f, "Alpha", "a");
+  g_autoptr (GFile) notes = g_file_new_build_filename (f->src, "notes.txt", NULL);
+  GtkWindow *dialog, *going = GTK_WINDOW (f->window), *other;
+  gpointer window;
+
+  ferry_test_write_text (g_file_peek_path (notes), "notes\n");
+  drop_big_paused (f, 8, 55);
+  gtk_window_close (going);
+  dialog = ferry_test_ui_wait_for_dialog (going);
+  watch_window (f, &window);
+  /* Answered, and the files come before the copy has cleaned up. */
+  adw_message_dialog_response (ADW_MESSAGE_DIALOG (dialog), "stop");
+  gtk_window_destroy (dialog);
+  g_application_open (G_APPLICATION (app), &notes, 1, "");
+  other = other_window_shown (going);
+  g_assert_nonnull (other);
+  assert_window_goes (f, &window);
+  g_assert_true (gtk_widget_get_visible (GTK_WIDGET (other)));
+  gtk_window_destroy (other);
 }
 
 /* With nothing being copied, Ctrl+Q quits and Ctrl+W closes the window
@@ -1041,6 +1122,8 @@ main (int argc, char **argv)
   ADD ("/ui-ways/shortcuts-window", test_shortcuts_window);
   ADD ("/ui-ways/about", test_about);
   ADD ("/ui-ways/quit-asks", test_quit_asks);
+  ADD ("/ui-ways/late-window-shows-outcomes", test_late_window_shows_outcomes);
+  ADD ("/ui-ways/request-while-closing", test_request_while_closing);
   ADD ("/ui-ways/remembers-size", test_remembers_size);
   ADD ("/ui-ways/clear-recent-folders", test_clear_recent_folders);
   ADD ("/ui-ways/clear-finished", test_clear_finished);

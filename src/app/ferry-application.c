@@ -29,14 +29,27 @@ struct _FerryApplication
 
 G_DEFINE_FINAL_TYPE (FerryApplication, ferry_application, ADW_TYPE_APPLICATION)
 
+/* Whether @window can take a request: a Ferry window not going away. One
+ * hidden after "Stop and Close" lingers until its copies have cleaned up
+ * after themselves; a `ferry` call meanwhile went to it, and its copy ran
+ * with no window to ask before closing, or its files were dropped. */
+static gboolean
+takes_requests (GtkWindow *window)
+{
+  return FERRY_IS_WINDOW (window) && !ferry_window_get_closing (FERRY_WINDOW (window));
+}
+
 static FerryWindow *
 get_window (FerryApplication *self)
 {
-  GtkWindow *window = gtk_application_get_active_window (GTK_APPLICATION (self));
+  GtkWindow *active = gtk_application_get_active_window (GTK_APPLICATION (self));
 
-  if (window == NULL)
-    window = GTK_WINDOW (ferry_window_new (GTK_APPLICATION (self), self->queue, self->drives));
-  return FERRY_WINDOW (window);
+  if (active != NULL && takes_requests (active))
+    return FERRY_WINDOW (active);
+  for (GList *l = gtk_application_get_windows (GTK_APPLICATION (self)); l != NULL; l = l->next)
+    if (takes_requests (l->data))
+      return l->data;
+  return ferry_window_new (GTK_APPLICATION (self), self->queue, self->drives);
 }
 
 static void

@@ -172,7 +172,11 @@ create_transfer_row (gpointer item, gpointer user_data)
   g_autoptr (FerryDestination) destination
       = _ferry_window_destination_for (self, ferry_job_get_destination (job));
   FerryTransferRow *row = ferry_transfer_row_new (job, destination);
+  const GError *outcome = NULL;
 
+  /* One that ended before this window was made shows how. */
+  if (ferry_queue_get_outcome (self->queue, job, &outcome))
+    ferry_transfer_row_finished (row, outcome);
   _ferry_window_ask_questions_of (self, job);
   g_signal_connect (row, "dismiss", G_CALLBACK (on_row_dismiss), self);
   g_signal_connect (row, "retry", G_CALLBACK (on_row_retry), self);

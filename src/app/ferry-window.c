@@ -55,6 +55,15 @@ ferry_window_get_queue (FerryWindow *self)
   return self->queue;
 }
 
+/* Whether the window is going: "Stop and Close" was chosen, and it waits
+ * hidden for its copies to clean up after themselves. */
+gboolean
+ferry_window_get_closing (FerryWindow *self)
+{
+  g_return_val_if_fail (FERRY_IS_WINDOW (self), FALSE);
+  return self->closing;
+}
+
 static void
 ferry_window_dispose (GObject *object)
 {

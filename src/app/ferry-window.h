@@ -18,6 +18,7 @@ FerryWindow *ferry_window_new (GtkApplication *application,
 gboolean ferry_window_copy (FerryWindow *self, GList *sources, GFile *destination, GError **error);
 void ferry_window_stage (FerryWindow *self, GList *files);
 FerryQueue *ferry_window_get_queue (FerryWindow *self);
+gboolean ferry_window_get_closing (FerryWindow *self);
 void ferry_window_eject_drive (FerryWindow *self, GFile *root);
 
 G_END_DECLS

@@ -20,7 +20,7 @@ struct _FerryQueue
   GListStore *jobs;     /* every job added and not removed, newest first */
   GHashTable *devices;  /* FerryJob -> dev_t of its destination, once known */
   GHashTable *running;  /* FerryJob set */
-  GHashTable *finished; /* FerryJob set */
+  GHashTable *finished; /* FerryJob → the GError it ended with, or NULL */
   GCancellable *cancellable;
 };
 
@@ -115,6 +115,13 @@ device_taken (FerryQueue *self, guint64 dev)
 }
 
 static void
+free_outcome (gpointer error)
+{
+  if (error != NULL)
+    g_error_free (error);
+}
+
+static void
 on_job_done (GObject *source, GAsyncResult *result, gpointer user_data)
 {
   g_autoptr (FerryQueue) self = user_data;
@@ -125,7 +132,7 @@ on_job_done (GObject *source, GAsyncResult *result, gpointer user_data)
   g_hash_table_remove (self->running, job);
   /* A job removed while it ran is no longer counted. */
   if (g_list_store_find (self->jobs, job, NULL))
-    g_hash_table_add (self->finished, g_object_ref (job));
+    g_hash_table_insert (self->finished, g_object_ref (job), error ? g_error_copy (error) : NULL);
   g_signal_emit (self, signals[SIGNAL_JOB_FINISHED], 0, job, error);
   start_what_can_run (self);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_BUSY]);
@@ -264,6 +271,27 @@ ferry_queue_remove (FerryQueue *self, FerryJob *job)
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_BUSY]);
 }
 
+/**
+ * ferry_queue_get_outcome:
+ * @error: (out) (transfer none): what @job ended with, NULL when it ended
+ *   well
+ *
+ * Whether @job has ended, and how: the job-finished signal says so once,
+ * and a window made later (the last one closed while copies ran) shows
+ * the jobs that ended before it with their outcome, not as running.
+ */
+gboolean
+ferry_queue_get_outcome (FerryQueue *self, FerryJob *job, const GError **error)
+{
+  gpointer outcome;
+
+  g_return_val_if_fail (FERRY_IS_QUEUE (self), FALSE);
+  if (!g_hash_table_lookup_extended (self->finished, job, NULL, &outcome))
+    return FALSE;
+  *error = outcome;
+  return TRUE;
+}
+
 /* Whether any job is waiting or running. */
 gboolean
 ferry_queue_get_busy (FerryQueue *self)
@@ -375,6 +403,7 @@ ferry_queue_init (FerryQueue *self)
   g_signal_connect_object (self->jobs, "items-changed", G_CALLBACK (on_jobs_changed), self, 0);
   self->devices = g_hash_table_new_full (g_direct_hash, g_direct_equal, NULL, g_free);
   self->running = g_hash_table_new_full (g_direct_hash, g_direct_equal, g_object_unref, NULL);
-  self->finished = g_hash_table_new_full (g_direct_hash, g_direct_equal, g_object_unref, NULL);
+  self->finished
+      = g_hash_table_new_full (g_direct_hash, g_direct_equal, g_object_unref, free_outcome);
   self->cancellable = g_cancellable_new ();
 }
