@@ -334,6 +334,56 @@ ferry_application_shutdown (GApplication *app)
   G_APPLICATION_CLASS (ferry_application_parent_class)->shutdown (app);
 }
 
+/* What the Ferry that runs would refuse of `ferry --destination=FOLDER
+ * FILE…` is refused here first, so that no Ferry is started for it. */
+static gboolean
+check_locally (const char *destination_arg, const char *const *file_args, GError **error)
+{
+  g_autoptr (GFile) destination = g_file_new_for_commandline_arg (destination_arg);
+  g_autoptr (GPtrArray) files = g_ptr_array_new_with_free_func (g_object_unref);
+
+  for (guint i = 0; file_args[i] != NULL; i++)
+    g_ptr_array_add (files, g_file_new_for_commandline_arg (file_args[i]));
+  return ferry_destination_check_folder (destination, error) && check_sources (files, error);
+}
+
+/* A call to the bus's own interface; NULL when it failed. */
+static GVariant *
+call_bus (GDBusConnection *bus, const char *method, GVariant *parameters, const char *reply_type)
+{
+  return g_dbus_connection_call_sync (bus, "org.freedesktop.DBus", "/org/freedesktop/DBus",
+                                      "org.freedesktop.DBus", method, parameters,
+                                      G_VARIANT_TYPE (reply_type), G_DBUS_CALL_FLAGS_NONE, 25000,
+                                      NULL, NULL);
+}
+
+/* `ferry --destination` returns once its transfer is queued, as a script
+ * wants: with no Ferry running, what it would refuse is refused here
+ * (no Ferry is started for it), and the bus starts Ferry (as Nautilus'
+ * call does), which this call then hands its command line to. It had
+ * become Ferry itself, returning only when a person closed the window.
+ * Where no service file is installed (a build tree), it still does. */
+static gboolean
+start_ferry_for (const char *destination, const char *const *files, GError **error)
+{
+  g_autoptr (GDBusConnection) bus = g_bus_get_sync (G_BUS_TYPE_SESSION, NULL, NULL);
+  g_autoptr (GVariant) owned = NULL;
+  g_autoptr (GVariant) started = NULL;
+  gboolean running = FALSE;
+
+  if (bus == NULL)
+    return TRUE;
+  owned = call_bus (bus, "NameHasOwner", g_variant_new ("(s)", APPLICATION_ID), "(b)");
+  if (owned != NULL)
+    g_variant_get (owned, "(b)", &running);
+  if (running)
+    return TRUE;
+  if (!check_locally (destination, files, error))
+    return FALSE;
+  started = call_bus (bus, "StartServiceByName", g_variant_new ("(su)", APPLICATION_ID, 0), "(u)");
+  return TRUE;
+}
+
 /* Bad usage is told before any Ferry is started or reached; the rest of
  * the command line goes to the Ferry that runs (see above). */
 static int
@@ -341,6 +391,7 @@ ferry_application_handle_local_options (GApplication *app, GVariantDict *options
 {
   g_autofree const char **files = NULL;
   g_autofree char *destination = NULL;
+  g_autoptr (GError) error = NULL;
 
   if (g_variant_dict_contains (options, "version"))
     {
@@ -360,6 +411,11 @@ ferry_application_handle_local_options (GApplication *app, GVariantDict *options
     {
       g_printerr ("ferry: %s\n", _ ("--destination needs the files to copy after it"));
       return FERRY_APPLICATION_EXIT_USAGE;
+    }
+  if (!start_ferry_for (destination, files, &error))
+    {
+      g_printerr ("ferry: %s\n", error->message);
+      return FERRY_APPLICATION_EXIT_REFUSED;
     }
   return -1;
 }
