@@ -244,6 +244,45 @@ new_copy_with_ferry_item (GStrv sources)
   return item;
 }
 
+/* Whether a source is @mount's top folder, or directly in it: copied
+ * there, it would be copied onto itself (or into itself), which Ferry
+ * refuses after the person chose it. A file in a folder of the drive may
+ * well go to its top. */
+static gboolean
+holds_a_source (GMount *mount, const char *const *sources)
+{
+  g_autoptr (GFile) root = g_mount_get_root (mount);
+
+  for (guint i = 0; sources[i] != NULL; i++)
+    {
+      g_autoptr (GFile) source = g_file_new_for_uri (sources[i]);
+      g_autoptr (GFile) parent = g_file_get_parent (source);
+
+      if (g_file_equal (source, root) || (parent != NULL && g_file_equal (parent, root)))
+        return TRUE;
+    }
+  return FALSE;
+}
+
+static GList *
+drives_for (FerryNautilusProvider *self, const char *const *sources)
+{
+  GList *drives = list_drives (self);
+
+  for (GList *l = drives; l != NULL;)
+    {
+      GList *next = l->next;
+
+      if (holds_a_source (l->data, sources))
+        {
+          g_object_unref (l->data);
+          drives = g_list_delete_link (drives, l);
+        }
+      l = next;
+    }
+  return drives;
+}
+
 static GList *
 get_file_items (NautilusMenuProvider *provider, GList *files)
 {
@@ -254,7 +293,7 @@ get_file_items (NautilusMenuProvider *provider, GList *files)
 
   if (sources == NULL || sources[0] == NULL)
     return NULL;
-  drives = list_drives (self);
+  drives = drives_for (self, (const char *const *) sources);
   /* The figures shown may be old: ask again, the menu follows if they
    * changed. */
   refresh_all_free_space (self, drives);

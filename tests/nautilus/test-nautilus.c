@@ -436,6 +436,36 @@ test_menu_not_local (Fixture *f, gconstpointer data)
   g_list_free_full (files, g_object_unref);
 }
 
+/* A drive is not offered for what is its own top folder or lies
+ * directly in it: copied there, it would be copied onto (or into)
+ * itself, which Ferry refused only after the person chose it. A file in
+ * a folder of the drive may go to its top. */
+static void
+test_menu_leaves_out_own_drive (Fixture *f, gconstpointer data)
+{
+  g_autoptr (GFile) on_stick = g_file_get_child (f->roots[1], "photo.jpg");
+  g_autoptr (GFile) folder = g_file_get_child (f->roots[1], "Trips");
+  g_autoptr (GFile) deeper = g_file_get_child (folder, "map.png");
+  GList *at_top = g_list_append (NULL, ferry_fake_file_info_new (on_stick));
+  GList *the_drive = g_list_append (NULL, ferry_fake_file_info_new (f->roots[1]));
+  GList *below = g_list_append (NULL, ferry_fake_file_info_new (deeper));
+  g_autofree char *menu_top = NULL, *menu_drive = NULL, *menu_below = NULL;
+
+  g_assert_true (g_file_set_contents (g_file_peek_path (on_stick), "photo", -1, NULL));
+  g_assert_cmpint (g_mkdir (g_file_peek_path (folder), 0755), ==, 0);
+  g_assert_true (g_file_set_contents (g_file_peek_path (deeper), "map", -1, NULL));
+  menu_top = ferry_test_describe_menu (f->provider, at_top);
+  menu_drive = ferry_test_describe_menu (f->provider, the_drive);
+  menu_below = ferry_test_describe_menu (f->provider, below);
+  g_assert_null (strstr (menu_top, STICK));
+  g_assert_nonnull (strstr (menu_top, CRUZER));
+  g_assert_null (strstr (menu_drive, STICK));
+  g_assert_nonnull (strstr (menu_below, STICK));
+  g_list_free_full (at_top, g_object_unref);
+  g_list_free_full (the_drive, g_object_unref);
+  g_list_free_full (below, g_object_unref);
+}
+
 /* ------------------------------------------------------------------ */
 /* Activation                                                         */
 
@@ -630,6 +660,7 @@ main (int argc, char *argv[])
   add_test ("/nautilus/menu/no-drives", NO_DRIVES, test_menu_no_drives);
   add_test ("/nautilus/menu/updates", WITH_DRIVES, test_menu_updates);
   add_test ("/nautilus/menu/not-local", WITH_DRIVES, test_menu_not_local);
+  add_test ("/nautilus/menu/leaves-out-own-drive", WITH_DRIVES, test_menu_leaves_out_own_drive);
   add_test ("/nautilus/activate/send-to", WITH_DRIVES, test_activate_send_to);
   add_test ("/nautilus/activate/copy-with-ferry", WITH_DRIVES, test_activate_copy_with_ferry);
   add_test ("/nautilus/activate/recent", NO_DRIVES, test_activate_recent);
