@@ -380,6 +380,8 @@ start_ferry_for (const char *destination, const char *const *files, GError **err
     return TRUE;
   if (!check_locally (destination, files, error))
     return FALSE;
+  /* Its answer does not matter: with no Ferry started, this call
+   * becomes Ferry when it registers. */
   started = call_bus (bus, "StartServiceByName", g_variant_new ("(su)", APPLICATION_ID, 0), "(u)");
   return TRUE;
 }

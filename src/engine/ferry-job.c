@@ -253,13 +253,23 @@ on_file_failed (gpointer user_data, FerryFailure *failure)
   dispatch (self, emit_failure, failure, (GDestroyNotify) ferry_failure_free);
 }
 
+/* Held and going on again, the job measures its rate anew. */
+static void
+forget_rate (FerryJob *self)
+{
+  g_mutex_lock (&self->state_lock);
+  ferry_rate_meter_reset (&self->rate_meter);
+  g_mutex_unlock (&self->state_lock);
+}
+
+/* Maybe on another thread: a request may be answered from any. */
 static void
 on_answered (FerryConflictRequest *request, GParamSpec *pspec, FerryJob *self)
 {
   g_mutex_lock (&self->state_lock);
   self->questions -= MIN (self->questions, 1);
-  ferry_rate_meter_reset (&self->rate_meter);
   g_mutex_unlock (&self->state_lock);
+  forget_rate (self);
 }
 
 /* While a question waits for its answer, as while paused, the job is
@@ -437,15 +447,6 @@ ferry_job_cancel (FerryJob *self)
 }
 
 /* A pause shows at once, not at the next notification. */
-/* Held and going on again, the job measures its rate anew. */
-static void
-forget_rate (FerryJob *self)
-{
-  g_mutex_lock (&self->state_lock);
-  ferry_rate_meter_reset (&self->rate_meter);
-  g_mutex_unlock (&self->state_lock);
-}
-
 static void
 set_paused (FerryJob *self, gboolean paused)
 {

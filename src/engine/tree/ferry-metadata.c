@@ -273,7 +273,8 @@ drop_inherited_acls (FerryMetaTarget src, FerryMetaTarget dst, const struct stat
     return TRUE;
   for (guint i = 0; i < (S_ISDIR (st->st_mode) ? 2u : 1u); i++)
     {
-      if (get_xattr (src, acls[i], NULL, 0) >= 0 || errno != ENODATA)
+      /* A source whose filesystem keeps no ACLs (exFAT) has none. */
+      if (get_xattr (src, acls[i], NULL, 0) >= 0 || (errno != ENODATA && !refuses_xattrs (errno)))
         continue;
       if (remove_xattr (dst, acls[i]) != 0 && errno != ENODATA && !is_unsupported (errno))
         {
