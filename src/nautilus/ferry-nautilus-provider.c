@@ -25,6 +25,7 @@ struct _FerryNautilusProvider
   GVolumeMonitor *volume_monitor;
   GHashTable *free_space; /* mount root URI → "14.2 GB" */
   GHashTable *querying;   /* mount root URIs whose free space is being asked for */
+  GHashTable *read_only;  /* mount root URIs of drives mounted read-only */
 };
 
 enum
@@ -90,6 +91,19 @@ store_free_space (FerryNautilusProvider *self, const char *uri, guint64 free_byt
   items_updated (self);
 }
 
+/* A drive mounted read-only (a card's lock switch, a stick the kernel
+ * found damaged) is shown so and cannot be chosen: Ferry would only have
+ * refused the copy once chosen. */
+static void
+note_read_only (FerryNautilusProvider *self, const char *uri, gboolean read_only)
+{
+  gboolean changed = read_only ? g_hash_table_add (self->read_only, g_strdup (uri))
+                               : g_hash_table_remove (self->read_only, uri);
+
+  if (changed)
+    items_updated (self);
+}
+
 static void
 on_free_space (GObject *source, GAsyncResult *result, gpointer user_data)
 {
@@ -110,6 +124,8 @@ on_free_space (GObject *source, GAsyncResult *result, gpointer user_data)
   if (g_file_info_has_attribute (info, G_FILE_ATTRIBUTE_FILESYSTEM_FREE))
     store_free_space (self, uri,
                       g_file_info_get_attribute_uint64 (info, G_FILE_ATTRIBUTE_FILESYSTEM_FREE));
+  note_read_only (self, uri,
+                  g_file_info_get_attribute_boolean (info, G_FILE_ATTRIBUTE_FILESYSTEM_READONLY));
 }
 
 /* A slow or stalled drive must not freeze Nautilus: asked off its thread,
@@ -122,8 +138,9 @@ refresh_free_space (FerryNautilusProvider *self, GMount *mount)
 
   if (!g_hash_table_add (self->querying, g_steal_pointer (&uri)))
     return;
-  g_file_query_filesystem_info_async (root, G_FILE_ATTRIBUTE_FILESYSTEM_FREE, G_PRIORITY_DEFAULT,
-                                      NULL, on_free_space, g_object_ref (self));
+  g_file_query_filesystem_info_async (
+      root, G_FILE_ATTRIBUTE_FILESYSTEM_FREE "," G_FILE_ATTRIBUTE_FILESYSTEM_READONLY,
+      G_PRIORITY_DEFAULT, NULL, on_free_space, g_object_ref (self));
 }
 
 static void
@@ -142,6 +159,10 @@ dup_drive_label (FerryNautilusProvider *self, GMount *mount)
   g_autofree char *uri = dup_root_uri (mount);
   const char *size = g_hash_table_lookup (self->free_space, uri);
 
+  if (g_hash_table_contains (self->read_only, uri))
+    /* Translators: a drive in the Send To menu that cannot be written
+     * to, as in "SanDisk Cruzer — read-only". */
+    return g_strdup_printf (_ ("%s — read-only"), name);
   if (size == NULL)
     return g_steal_pointer (&name);
   /* Translators: a drive in the Send To menu and the space left on it,
@@ -208,6 +229,8 @@ new_drive_item (FerryNautilusProvider *self, GMount *mount, guint index, GStrv s
   item = nautilus_menu_item_new (item_name, label, tip, NULL);
 
   g_object_set_data_full (G_OBJECT (item), "ferry-destination", dup_root_uri (mount), g_free);
+  if (g_hash_table_contains (self->read_only, g_object_get_data (G_OBJECT (item), "ferry-destination")))
+    g_object_set (item, "sensitive", FALSE, NULL);
   set_sources (item, sources);
   g_signal_connect (item, "activate", G_CALLBACK (on_send_to_activate), NULL);
   return item;
@@ -326,6 +349,7 @@ on_mount_removed (GVolumeMonitor *monitor, GMount *mount, FerryNautilusProvider 
 
   g_hash_table_remove (self->free_space, uri);
   g_hash_table_remove (self->querying, uri);
+  g_hash_table_remove (self->read_only, uri);
   items_updated (self);
 }
 
@@ -404,6 +428,7 @@ ferry_nautilus_provider_finalize (GObject *object)
 
   g_hash_table_unref (self->free_space);
   g_hash_table_unref (self->querying);
+  g_hash_table_unref (self->read_only);
   G_OBJECT_CLASS (ferry_nautilus_provider_parent_class)->finalize (object);
 }
 
@@ -436,6 +461,7 @@ ferry_nautilus_provider_init (FerryNautilusProvider *self)
 {
   self->free_space = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
   self->querying = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  self->read_only = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
 }
 
 /* Registers the type with the module Nautilus loaded this code from. */

@@ -421,6 +421,70 @@ test_menu_updates (Fixture *f, gconstpointer data)
   assert_menu_with_free_space (f, SEND_TO " {" CRUZER " — @FREE@ free}; " COPY_WITH_FERRY);
 }
 
+static gboolean
+read_only_shown (gpointer data)
+{
+  Fixture *f = data;
+  g_autofree char *menu = describe_menu (f);
+
+  return strstr (menu, "Locked Card — read-only") != NULL;
+}
+
+/* Whether the drive items of the menu are choosable but for the one
+ * called "Locked Card". */
+static gboolean
+only_locked_insensitive (Fixture *f)
+{
+  GList *items = nautilus_menu_provider_get_file_items (f->provider, f->files);
+  GList *drives = items != NULL ? ferry_test_dup_submenu_items (items->data) : NULL;
+  gboolean right = drives != NULL;
+
+  for (GList *l = drives; l != NULL; l = l->next)
+    {
+      g_autofree char *label = ferry_test_dup_item_string (l->data, "label");
+      gboolean sensitive = TRUE;
+
+      g_object_get (l->data, "sensitive", &sensitive, NULL);
+      right &= sensitive == !g_str_has_prefix (label, "Locked Card");
+    }
+  ferry_test_free_items (drives);
+  ferry_test_free_items (items);
+  return right;
+}
+
+/* A drive mounted read-only (a card's lock switch) is shown so and
+ * cannot be chosen: Ferry would only have refused the copy once chosen.
+ * Its root is a read-only tmpfs, which takes root to mount; between the
+ * mount and the unmount nothing aborts the test, so it always unmounts. */
+static void
+test_menu_read_only_drive (Fixture *f, gconstpointer data)
+{
+  g_autoptr (GFile) root = make_file (f, "locked", TRUE);
+  g_autoptr (GDrive) card = ferry_fake_drive_new ("Locked Card", FERRY_FAKE_DRIVE_REMOVABLE);
+  const char *mount[] = { "mount", "-t", "tmpfs", "-o", "ro,size=1m", "ferry-locked",
+                          g_file_peek_path (root), NULL };
+  const char *umount[] = { "umount", g_file_peek_path (root), NULL };
+  int status = -1;
+
+  if (getuid () != 0)
+    {
+      g_test_skip ("mounting a read-only drive takes root (CI runs as root)");
+      return;
+    }
+  g_spawn_sync (NULL, (char **) mount, NULL, G_SPAWN_SEARCH_PATH, NULL, NULL, NULL, NULL, &status,
+                NULL);
+  g_assert_true (g_spawn_check_wait_status (status, NULL));
+  add_mount (f, "Locked Card", root, card, TRUE);
+  g_free (describe_menu (f)); /* asks the drives' facts */
+  if (!spin_until (read_only_shown, f))
+    g_test_fail_printf ("not said read-only: %s", describe_menu (f));
+  else if (!only_locked_insensitive (f))
+    g_test_fail_printf ("the read-only drive can be chosen, or another cannot");
+  g_spawn_sync (NULL, (char **) umount, NULL, G_SPAWN_SEARCH_PATH, NULL, NULL, NULL, NULL, &status,
+                NULL);
+  g_assert_true (g_spawn_check_wait_status (status, NULL));
+}
+
 /* Ferry copies local files only: no menu for others, none for nothing. */
 static void
 test_menu_not_local (Fixture *f, gconstpointer data)
@@ -661,6 +725,7 @@ main (int argc, char *argv[])
   add_test ("/nautilus/menu/updates", WITH_DRIVES, test_menu_updates);
   add_test ("/nautilus/menu/not-local", WITH_DRIVES, test_menu_not_local);
   add_test ("/nautilus/menu/leaves-out-own-drive", WITH_DRIVES, test_menu_leaves_out_own_drive);
+  add_test ("/nautilus/menu/read-only-drive", WITH_DRIVES, test_menu_read_only_drive);
   add_test ("/nautilus/activate/send-to", WITH_DRIVES, test_activate_send_to);
   add_test ("/nautilus/activate/copy-with-ferry", WITH_DRIVES, test_activate_copy_with_ferry);
   add_test ("/nautilus/activate/recent", NO_DRIVES, test_activate_recent);
