@@ -923,6 +923,16 @@ ferry_test_count_traced_calls (const char *traced, const char *call, const char 
   return n;
 }
 
+/* The inode of @path itself (a link's, not its target's). */
+ino_t
+ferry_test_inode_of (const char *path)
+{
+  struct stat st;
+
+  g_assert_cmpint (lstat (path, &st), ==, 0);
+  return st.st_ino;
+}
+
 guint
 ferry_test_count_entries (const char *dir)
 {

@@ -75,6 +75,7 @@ gboolean ferry_test_skip_without_strace (void);
 guint ferry_test_count_traced_calls (const char *traced, const char *call, const char *const *args);
 char *ferry_test_no_leak_check_env (void);
 guint ferry_test_count_entries (const char *dir);
+ino_t ferry_test_inode_of (const char *path);
 guint ferry_test_count_open_below (const char *path);
 char *ferry_test_describe_failures (FerryJob *job);
 char *ferry_test_describe_tree (const char *path);

@@ -122,15 +122,6 @@ file_size (const char *path)
   return st.st_size;
 }
 
-static ino_t
-file_inode (const char *path)
-{
-  struct stat st;
-
-  g_assert_cmpint (g_stat (path, &st), ==, 0);
-  return st.st_ino;
-}
-
 static void
 remove_journal (void)
 {
@@ -158,10 +149,10 @@ test_saves_what_changed (void)
       complete (journal, batch * 500, (batch + 1) * 500);
       ferry_journal_point_done (journal, 0, sizes_of (0, 20000));
       ferry_journal_wait_saved (journal);
-      if (file_inode (path) != inode)
+      if (ferry_test_inode_of (path) != inode)
         {
           rewrites++;
-          inode = file_inode (path);
+          inode = ferry_test_inode_of (path);
           written += file_size (path);
         }
     }

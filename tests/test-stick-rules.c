@@ -194,25 +194,16 @@ assert_file_text (const char *path, const char *text)
   g_assert_cmpstr (contents, ==, text);
 }
 
-static ino_t
-inode_of (const char *path)
-{
-  struct stat st;
-
-  g_assert_cmpint (lstat (path, &st), ==, 0);
-  return st.st_ino;
-}
-
 /* On NTFS the two names of one file stay one file, and the link to them,
  * copied as the file it points to, is a file of its own: editing it
  * must not change them (nor may it take the place of their second name). */
 static void
 assert_names_of_one_file (const char *copy)
 {
-  ino_t one = inode_of (ferry_test_path (copy, "one.bin", NULL));
+  ino_t one = ferry_test_inode_of (ferry_test_path (copy, "one.bin", NULL));
 
-  g_assert_cmpuint (inode_of (ferry_test_path (copy, "two.bin", NULL)), ==, one);
-  g_assert_cmpuint (inode_of (ferry_test_path (copy, "to one.bin", NULL)), !=, one);
+  g_assert_cmpuint (ferry_test_inode_of (ferry_test_path (copy, "two.bin", NULL)), ==, one);
+  g_assert_cmpuint (ferry_test_inode_of (ferry_test_path (copy, "to one.bin", NULL)), !=, one);
 }
 
 /* Adapted, every file's content is on the drive: plain files at their

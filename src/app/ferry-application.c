@@ -142,6 +142,14 @@ check_sources (GPtrArray *files, GError **error)
   return TRUE;
 }
 
+/* What `ferry --destination=FOLDER FILE…` is refused for, with nothing
+ * written: a destination that is no folder, a file that is not there. */
+static gboolean
+check_request (GFile *destination, GPtrArray *files, GError **error)
+{
+  return ferry_destination_check_folder (destination, error) && check_sources (files, error);
+}
+
 /* The window (made now if there is none) queues the transfer and shows
  * it. A window made for a transfer it refused goes again. */
 static gboolean
@@ -178,8 +186,7 @@ copy_from_command_line (FerryApplication *self,
   GtkWindow *shown = gtk_application_get_active_window (GTK_APPLICATION (self));
   g_autoptr (GError) error = NULL;
 
-  if (ferry_destination_check_folder (destination, &error) && check_sources (files, &error)
-      && queue_copy (self, files, destination, &error))
+  if (check_request (destination, files, &error) && queue_copy (self, files, destination, &error))
     return FERRY_APPLICATION_EXIT_OK;
   g_application_command_line_printerr (cmdline, "ferry: %s\n", error->message);
   if (shown != NULL && gtk_widget_get_visible (GTK_WIDGET (shown)))
@@ -344,7 +351,7 @@ check_locally (const char *destination_arg, const char *const *file_args, GError
 
   for (guint i = 0; file_args[i] != NULL; i++)
     g_ptr_array_add (files, g_file_new_for_commandline_arg (file_args[i]));
-  return ferry_destination_check_folder (destination, error) && check_sources (files, error);
+  return check_request (destination, files, error);
 }
 
 /* A call to the bus's own interface; NULL when it failed. */

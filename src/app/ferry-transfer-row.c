@@ -148,6 +148,14 @@ format_item_count (guint64 done, guint64 total, gboolean growing)
                           done_str, total_str);
 }
 
+/* Paused, or waiting while the window asks about a file: no rate or
+ * time left holds, and the row says what holds it. */
+static gboolean
+is_held (FerryTransferRow *self, const FerryProgress *p)
+{
+  return p->paused || self->questions > 0;
+}
+
 /* What a person reads under the bar while the job runs: "3 of 12 items
  * · 4.1 MB/s · 2 minutes left". The rate and time left change often and
  * by a few characters: here, on a line of their own, they never make the
@@ -158,8 +166,7 @@ describe_count (FerryTransferRow *self, const FerryProgress *p)
   g_autofree char *items = format_item_count (p->files_done, p->files_total, !p->planning_done);
   g_autofree char *tail = NULL;
 
-  /* Paused or waiting for an answer, no rate or time left holds. */
-  if (p->paused || self->questions > 0)
+  if (is_held (self, p))
     return g_steal_pointer (&items);
   tail = format_rate_and_time (p);
   return g_strconcat (items, tail, NULL);
@@ -207,16 +214,14 @@ describe_held (FerryTransferRow *self, const FerryProgress *p)
   return g_strdup (_ ("Waiting for your answer"));
 }
 
-/* What a person reads under the title while the job runs. */
+/* What a person reads under the title while the job goes on. */
 static char *
-describe_progress (FerryTransferRow *self, const FerryProgress *p)
+describe_going (FerryTransferRow *self, const FerryProgress *p)
 {
   g_autofree char *done = g_format_size (p->bytes_durable);
   g_autofree char *total = g_format_size (p->bytes_total);
   const char *where = ferry_destination_get_name (self->destination);
 
-  if (p->paused || self->questions > 0)
-    return describe_held (self, p);
   switch (p->phase)
     {
       case FERRY_PHASE_QUEUED:
@@ -241,6 +246,15 @@ describe_progress (FerryTransferRow *self, const FerryProgress *p)
         /* TRANSLATORS: bytes copied, bytes in all, like "Copying: 1.2 GB of 2.9 GB" */
         return g_strdup_printf (_ ("Copying: %s of %s"), done, total);
     }
+}
+
+/* What a person reads under the title while the job runs. */
+static char *
+describe_progress (FerryTransferRow *self, const FerryProgress *p)
+{
+  if (is_held (self, p))
+    return describe_held (self, p);
+  return describe_going (self, p);
 }
 
 /* "0 of 0 items" says nothing: nothing counted yet, or nothing to count. */

@@ -60,17 +60,38 @@ dup_root_uri (GMount *mount)
   return g_file_get_uri (root);
 }
 
+/* Whether a source is @mount's top folder, or directly in it: copied
+ * there, it would be copied onto itself (or into itself), which Ferry
+ * refuses after the person chose it. A file in a folder of the drive may
+ * well go to its top. */
+static gboolean
+holds_a_source (GMount *mount, const char *const *sources)
+{
+  g_autoptr (GFile) root = g_mount_get_root (mount);
+
+  for (guint i = 0; sources[i] != NULL; i++)
+    {
+      g_autoptr (GFile) source = g_file_new_for_uri (sources[i]);
+      g_autoptr (GFile) parent = g_file_get_parent (source);
+
+      if (g_file_equal (source, root) || (parent != NULL && g_file_equal (parent, root)))
+        return TRUE;
+    }
+  return FALSE;
+}
+
 /* Returns: (transfer full): the removable drives' mounts, in the order
  * the window lists them: by name, and drives of one name in the
- * monitor's order. */
+ * monitor's order; with @sources, not those that hold one at their top. */
 static GList *
-list_drives (FerryNautilusProvider *self)
+list_drives (FerryNautilusProvider *self, const char *const *sources)
 {
   GList *mounts = g_volume_monitor_get_mounts (self->volume_monitor);
   GList *drives = NULL;
 
   for (GList *l = mounts; l != NULL; l = l->next)
-    if (ferry_mount_is_removable_drive (l->data))
+    if (ferry_mount_is_removable_drive (l->data)
+        && (sources == NULL || !holds_a_source (l->data, sources)))
       drives = g_list_prepend (drives, g_object_ref (l->data));
   g_list_free_full (mounts, g_object_unref);
   /* g_list_sort is stable: alike names keep the monitor's order. */
@@ -221,6 +242,7 @@ new_drive_item (FerryNautilusProvider *self, GMount *mount, guint index, GStrv s
   g_autofree char *item_name = g_strdup_printf ("FerryNautilus::SendToDrive%u", index);
   g_autofree char *label = dup_drive_label (self, mount);
   g_autofree char *mount_name = g_mount_get_name (mount);
+  g_autofree char *uri = dup_root_uri (mount);
   g_autofree char *tip = NULL;
   NautilusMenuItem *item;
 
@@ -228,9 +250,8 @@ new_drive_item (FerryNautilusProvider *self, GMount *mount, guint index, GStrv s
   tip = g_strdup_printf (_ ("Copy the selected items to %s with Ferry"), mount_name);
   item = nautilus_menu_item_new (item_name, label, tip, NULL);
 
-  g_object_set_data_full (G_OBJECT (item), "ferry-destination", dup_root_uri (mount), g_free);
-  if (g_hash_table_contains (self->read_only, g_object_get_data (G_OBJECT (item), "ferry-destination")))
-    g_object_set (item, "sensitive", FALSE, NULL);
+  g_object_set (item, "sensitive", !g_hash_table_contains (self->read_only, uri), NULL);
+  g_object_set_data_full (G_OBJECT (item), "ferry-destination", g_steal_pointer (&uri), g_free);
   set_sources (item, sources);
   g_signal_connect (item, "activate", G_CALLBACK (on_send_to_activate), NULL);
   return item;
@@ -267,45 +288,6 @@ new_copy_with_ferry_item (GStrv sources)
   return item;
 }
 
-/* Whether a source is @mount's top folder, or directly in it: copied
- * there, it would be copied onto itself (or into itself), which Ferry
- * refuses after the person chose it. A file in a folder of the drive may
- * well go to its top. */
-static gboolean
-holds_a_source (GMount *mount, const char *const *sources)
-{
-  g_autoptr (GFile) root = g_mount_get_root (mount);
-
-  for (guint i = 0; sources[i] != NULL; i++)
-    {
-      g_autoptr (GFile) source = g_file_new_for_uri (sources[i]);
-      g_autoptr (GFile) parent = g_file_get_parent (source);
-
-      if (g_file_equal (source, root) || (parent != NULL && g_file_equal (parent, root)))
-        return TRUE;
-    }
-  return FALSE;
-}
-
-static GList *
-drives_for (FerryNautilusProvider *self, const char *const *sources)
-{
-  GList *drives = list_drives (self);
-
-  for (GList *l = drives; l != NULL;)
-    {
-      GList *next = l->next;
-
-      if (holds_a_source (l->data, sources))
-        {
-          g_object_unref (l->data);
-          drives = g_list_delete_link (drives, l);
-        }
-      l = next;
-    }
-  return drives;
-}
-
 static GList *
 get_file_items (NautilusMenuProvider *provider, GList *files)
 {
@@ -316,7 +298,7 @@ get_file_items (NautilusMenuProvider *provider, GList *files)
 
   if (sources == NULL || sources[0] == NULL)
     return NULL;
-  drives = drives_for (self, (const char *const *) sources);
+  drives = list_drives (self, (const char *const *) sources);
   /* The figures shown may be old: ask again, the menu follows if they
    * changed. */
   refresh_all_free_space (self, drives);
@@ -370,7 +352,7 @@ ferry_nautilus_provider_constructed (GObject *object)
   g_signal_connect (self->volume_monitor, "mount-removed", G_CALLBACK (on_mount_removed), self);
 
   /* So the first menu already has the figures. */
-  drives = list_drives (self);
+  drives = list_drives (self, NULL);
   refresh_all_free_space (self, drives);
 }
 

@@ -537,14 +537,15 @@ claim_let_go (int dir_fd, const char *name, gboolean own_too, struct stat *st)
       || ferry_temp_name_is_claimed (name))
     return -1;
   fd = openat (dir_fd, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
-  if (fd < 0 || fstat (fd, st) != 0 || !S_ISREG (st->st_mode)
-      || flock (fd, LOCK_EX | LOCK_NB) != 0)
+  if (fd < 0 || fstat (fd, st) != 0 || !S_ISREG (st->st_mode))
     return -1;
   /* Another user's is theirs: the part of a copy of theirs cut short in
    * a shared folder, which their next run goes on from (their journals
    * are not ours to read), or one in a sticky folder we could not
-   * remove anyway. Not even root takes it. */
+   * remove anyway. Not even root takes it, nor its lock. */
   if (st->st_uid != geteuid () && ferry_fs_keeps_file_owners (fd))
+    return -1;
+  if (flock (fd, LOCK_EX | LOCK_NB) != 0)
     return -1;
   return ferry_fd_steal (&fd);
 }
