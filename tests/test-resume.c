@@ -899,6 +899,81 @@ test_interrupt_measured_claims_carried (Fixture *f, gconstpointer data)
                                  FERRY_TEST_COMPARE_CONTENT);
 }
 
+/* ferry-copy of @source into @destination, its progress read as it
+ * comes until a point has made some of it durable. */
+static GSubprocess *
+spawn_copy_until_durable (const char *source, const char *destination)
+{
+  const char *argv[] = {
+    g_getenv ("FERRY_COPY"), "--progress=json", "--jobs=1", "--device=slow", source, destination,
+    NULL,
+  };
+  g_autoptr (GError) error = NULL;
+  g_autoptr (GSubprocess) copy = NULL;
+  g_autoptr (GDataInputStream) out = NULL;
+
+  g_assert_nonnull (argv[0]);
+  copy = g_subprocess_newv (argv, G_SUBPROCESS_FLAGS_STDOUT_PIPE | G_SUBPROCESS_FLAGS_STDERR_PIPE,
+                            &error);
+  g_assert_no_error (error);
+  out = g_data_input_stream_new (g_subprocess_get_stdout_pipe (copy));
+  g_filter_input_stream_set_close_base_stream (G_FILTER_INPUT_STREAM (out), FALSE);
+  for (;;)
+    {
+      g_autofree char *line = g_data_input_stream_read_line_utf8 (out, NULL, NULL, &error);
+      const char *durable;
+
+      g_assert_no_error (error);
+      g_assert_nonnull (line);
+      g_assert_null (strstr (line, "\"phase\":\"done\""));
+      durable = strstr (line, "\"bytes_durable\":");
+      if (durable != NULL && g_ascii_strtoull (durable + strlen ("\"bytes_durable\":"), NULL, 10) > 0)
+        return g_steal_pointer (&copy);
+    }
+}
+
+/* Names in @dir other than lost+found, one a line. */
+static char *
+list_names (const char *dir)
+{
+  g_autoptr (GDir) listing = g_dir_open (dir, 0, NULL);
+  GString *names = g_string_new (NULL);
+  const char *name;
+
+  while (listing != NULL && (name = g_dir_read_name (listing)) != NULL)
+    if (!g_str_equal (name, "lost+found"))
+      g_string_append_printf (names, "%s\n", name);
+  return g_string_free (names, FALSE);
+}
+
+/* Where journals cannot be saved (here their folder's name is taken by
+ * a file; for a person, a home disk full or a state folder they cannot
+ * write), a copy cut short keeps no temporary file no run would know,
+ * and says it cannot be continued, and why. */
+static void
+test_interrupt_journal_unsaved (Fixture *f, gconstpointer data)
+{
+  const char *big = ferry_test_path (f->src, "big.bin", NULL);
+  g_autofree char *blocker = g_build_filename (f->state, "ferry", NULL);
+  g_autoptr (GSubprocess) copy = NULL;
+  g_autofree char *err = NULL, *left = NULL;
+
+  if (f->stick == NULL)
+    return;
+  ferry_test_make_dirs (f->state);
+  g_assert_true (g_file_set_contents (blocker, "", 0, NULL));
+  ferry_test_write_random (big, 120 * MB, 7);
+  /* a point returned (its journal's save failing at once), and the
+   * copy, 6 s at RATE, far from its end */
+  copy = spawn_copy_until_durable (big, f->dst);
+  g_usleep (100000);
+  err = interrupt_copy (copy);
+  left = list_names (f->dst);
+  g_assert_cmpstr (left, ==, "");
+  g_assert_nonnull (strstr (err, "This copy cannot be continued later"));
+  g_assert_nonnull (strstr (err, blocker));
+}
+
 /* A script reading --progress=json sees what was carried over: counted
  * in bytes_durable from the start, and on its own as bytes_carried. */
 static void
@@ -1547,6 +1622,7 @@ main (int argc, char **argv)
   g_test_add ("/resume/interrupt-measured-claims-carried/exfat", Fixture,
               GINT_TO_POINTER (FERRY_TEST_STICK_FS_EXFAT), fixture_set_up,
               test_interrupt_measured_claims_carried, fixture_tear_down);
+  ADD ("/resume/interrupt-journal-unsaved", test_interrupt_journal_unsaved);
   ADD ("/resume/full-says-how-to-go-on", test_full_says_how_to_go_on);
   ADD ("/resume/source-pulled-out", test_source_pulled_out);
   ADD ("/resume/kill-measured-fast", test_kill_measured_fast);

@@ -169,6 +169,20 @@ print_kept_and (const char *kept, const char *advice)
     fprintf (stderr, "%s\n", advice);
 }
 
+/* A copy cut short whose journal could not be saved kept nothing to go
+ * on from: saying nothing would leave the person to run --resume for a
+ * transfer it does not know. */
+static void
+print_journal_unsaved (FerryJob *job)
+{
+  g_autoptr (GError) unsaved = ferry_job_dup_journal_error (job);
+
+  if (unsaved != NULL)
+    fprintf (stderr, _ ("This copy cannot be continued later: Ferry could not save its notes on it. "
+                        "%s\n"),
+             unsaved->message);
+}
+
 /* A copy stopped by Ctrl+C, by its drive going away or filling up
  * keeps its journal where it has one (a stick, a drive Ferry measures),
  * and the same command goes on from what the drive has: nothing else
@@ -184,7 +198,10 @@ print_how_to_go_on (FerryJob *job, const FerryCliOutcome *outcome)
   gboolean present;
 
   if (unfinished == NULL)
-    return;
+    {
+      print_journal_unsaved (job);
+      return;
+    }
   present = ferry_unfinished_is_present (unfinished);
   if (present && !outcome->interrupted && !full && !source_gone)
     return;

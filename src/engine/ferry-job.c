@@ -538,6 +538,20 @@ ferry_job_get_verify_reads_cache (FerryJob *self)
   return self->run != NULL && ferry_run_verifies_from_cache (self->run);
 }
 
+/**
+ * ferry_job_dup_journal_error:
+ * Why a job that stopped before its end (cancelled, its drive full or
+ * gone) could not save the journal a later run would go on from: the
+ * folder for journals could not be made or written, say. It then kept
+ * nothing for such a run. NULL otherwise.
+ */
+GError *
+ferry_job_dup_journal_error (FerryJob *self)
+{
+  g_return_val_if_fail (FERRY_IS_JOB (self), NULL);
+  return self->run != NULL ? ferry_run_dup_journal_error (self->run) : NULL;
+}
+
 FerryPhase
 ferry_job_get_phase (FerryJob *self)
 {

@@ -52,6 +52,7 @@ gboolean ferry_job_get_preserve (FerryJob *self);
 void ferry_job_set_preserve (FerryJob *self, gboolean preserve);
 gboolean ferry_job_get_verify (FerryJob *self);
 gboolean ferry_job_get_verify_reads_cache (FerryJob *self);
+GError *ferry_job_dup_journal_error (FerryJob *self);
 void ferry_job_set_verify (FerryJob *self, gboolean verify);
 gboolean ferry_job_get_dry_run (FerryJob *self);
 void ferry_job_set_dry_run (FerryJob *self, gboolean dry_run);

@@ -80,6 +80,7 @@ struct _FerryJournal
   gboolean save_queued;  /* a point returned since the saver last began */
   gboolean saving;
   gboolean saver_ends;   /* it saves what is queued, then returns; no save is queued after */
+  GError *save_error;    /* why the saver's last save failed; NULL when it was saved */
 };
 
 G_DEFINE_FINAL_TYPE (FerryJournal, ferry_journal, G_TYPE_OBJECT)
@@ -125,6 +126,7 @@ ferry_journal_finalize (GObject *object)
   g_hash_table_unref (self->in_flight);
   g_hash_table_unref (self->held);
   g_hash_table_unref (self->changed);
+  g_clear_error (&self->save_error);
   g_cond_clear (&self->saved);
   g_mutex_clear (&self->lock);
   G_OBJECT_CLASS (ferry_journal_parent_class)->finalize (object);
@@ -657,9 +659,10 @@ saver_main (gpointer data)
       self->save_queued = FALSE;
       self->saving = TRUE;
       g_mutex_unlock (&self->lock);
-      if (!ferry_journal_save (self, &error))
-        g_debug ("%s", error->message);
+      ferry_journal_save (self, &error);
       g_mutex_lock (&self->lock);
+      g_clear_error (&self->save_error);
+      self->save_error = g_steal_pointer (&error);
       self->saving = FALSE;
       g_cond_broadcast (&self->saved);
     }
@@ -708,11 +711,29 @@ ferry_journal_wait_saved (FerryJournal *self)
   g_mutex_unlock (&self->lock);
 }
 
+/**
+ * ferry_journal_dup_save_error:
+ * Why the last save failed (the folder for journals cannot be made or
+ * written, the home disk is full), or NULL while saves succeed: a run
+ * continuing the transfer would not know what a cut-short copy left.
+ */
+GError *
+ferry_journal_dup_save_error (FerryJournal *self)
+{
+  GError *error;
+
+  g_mutex_lock (&self->lock);
+  error = self->save_error != NULL ? g_error_copy (self->save_error) : NULL;
+  g_mutex_unlock (&self->lock);
+  return error;
+}
+
 /* The point returned, the device having it all: the journal says so, on
  * the saver's thread. @bytes_placed: on a device fast by its class, what
  * is under final names in folders that were there before (its journal
  * lists no files); 0 elsewhere. A journal that cannot be written leaves
- * the transfer as it is; only a later resume loses. */
+ * the copy going on as it is; only a copy cut short loses, which then
+ * keeps none of its temporary files (ferry_journal_dup_save_error()). */
 void
 ferry_journal_point_done (FerryJournal *self, guint64 bytes_placed, guint64 bytes_total)
 {

@@ -57,6 +57,7 @@ struct _FerryRun
   FerryCopyTarget *target;
   FerryCopyMethod last_method;
   gboolean verifies_from_cache; /* see ferry_run_verifies_from_cache() */
+  GError *journal_error;        /* see ferry_run_dup_journal_error() */
   FerryFsId filesystem; /* the destination's: bound before the run (a retry) or at planning */
 };
 
@@ -86,6 +87,7 @@ ferry_run_free (FerryRun *self)
   g_clear_pointer (&self->stale_temps, g_ptr_array_unref);
   g_clear_object (&self->journal);
   g_clear_object (&self->earlier);
+  g_clear_error (&self->journal_error);
   g_mutex_clear (&self->lock);
   g_free (self);
 }
@@ -116,7 +118,6 @@ ferry_run_copy_filesystem (FerryRun *self, FerryFsId *filesystem)
   g_mutex_unlock (&self->lock);
 }
 
-/* How data travels now, or travelled once the copy is over. */
 /* Whether copies are read back (verify) through a FUSE daemon whose
  * cache of the device could not be dropped (see FerryCopyTarget). */
 gboolean
@@ -130,6 +131,19 @@ ferry_run_verifies_from_cache (FerryRun *self)
   return from_cache;
 }
 
+/* Why a copy that stopped could not save its journal, or NULL. */
+GError *
+ferry_run_dup_journal_error (FerryRun *self)
+{
+  GError *error;
+
+  g_mutex_lock (&self->lock);
+  error = self->journal_error != NULL ? g_error_copy (self->journal_error) : NULL;
+  g_mutex_unlock (&self->lock);
+  return error;
+}
+
+/* How data travels now, or travelled once the copy is over. */
 FerryCopyMethod
 ferry_run_get_method (FerryRun *self)
 {
@@ -352,6 +366,21 @@ finish (FerryRun *self, GError **error)
   return check_partial (self, error);
 }
 
+/* A job that stops leaves its last point saved before it says so, or
+ * says why it could not. */
+static void
+keep_journal (FerryRun *self)
+{
+  GError *unsaved;
+
+  ferry_journal_wait_saved (self->journal);
+  unsaved = ferry_journal_dup_save_error (self->journal);
+  g_mutex_lock (&self->lock);
+  g_clear_error (&self->journal_error);
+  self->journal_error = unsaved;
+  g_mutex_unlock (&self->lock);
+}
+
 static gboolean
 copy (FerryRun *self, FerryPlan *plan, FerryScan *scan, GError **error)
 {
@@ -372,11 +401,10 @@ copy (FerryRun *self, FerryPlan *plan, FerryScan *scan, GError **error)
   ferry_scan_wait (scan, NULL);
   ok = check_cancelled (self, error) && finish (self, error);
   end_target (self);
-  /* A job that stops leaves its last point saved before it says so. */
   if (ok && self->journal != NULL)
     ferry_journal_remove (self->journal);
   else if (self->journal != NULL)
-    ferry_journal_wait_saved (self->journal);
+    keep_journal (self);
   ferry_tree_context_clear (&ctx);
   return ok;
 }

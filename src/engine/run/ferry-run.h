@@ -60,6 +60,7 @@ gboolean ferry_run_execute (FerryRun *self,
                             GError **error);
 FerryCopyMethod ferry_run_get_method (FerryRun *self);
 gboolean ferry_run_verifies_from_cache (FerryRun *self);
+GError *ferry_run_dup_journal_error (FerryRun *self);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (FerryRun, ferry_run_free)
 

@@ -214,10 +214,15 @@ gboolean
 ferry_continue_keep_in_flight (FerryTreeContext *ctx, FerryFileCopy *fc)
 {
   g_auto (FerryJournalInFlight) record = { 0 };
+  g_autoptr (GError) unsaved = NULL;
 
   if (!fc->journaled || !ferry_control_is_ending (ctx->control)
       || !ferry_journal_find_in_flight (journal_of (ctx), fc->journal_path, &record)
       || record.durable == 0)
+    return FALSE;
+  /* A journal that could not be saved would leave the file to no one. */
+  unsaved = ferry_journal_dup_save_error (journal_of (ctx));
+  if (unsaved != NULL)
     return FALSE;
   ferry_temp_file_leave (&fc->tmp);
   return TRUE;
