@@ -411,6 +411,7 @@ test_add_folders (Fixture *f, gconstpointer data)
 static void
 test_add_files_without_drive (Fixture *f, gconstpointer data)
 {
+  g_autolist (GFile) more = NULL;
   GtkWindow *chooser;
 
   if (skip_without_keyboard ())
@@ -425,6 +426,15 @@ test_add_files_without_drive (Fixture *f, gconstpointer data)
   choose_all_in (chooser, ferry_test_path (f->src, "pick", NULL), 2);
   ferry_test_ui_assert_label_soon (GTK_WIDGET (f->window),
                                    "2 items are ready to copy: choose a drive or a folder");
+
+  /* Files opened in Ferry again (`ferry FILE…`) join those waiting,
+   * each once. */
+  ferry_test_write_text (ferry_test_path (f->src, "c.txt", NULL), "c");
+  more = g_list_append (more, g_file_new_for_path (ferry_test_path (f->src, "pick", "b.txt", NULL)));
+  more = g_list_append (more, g_file_new_for_path (ferry_test_path (f->src, "c.txt", NULL)));
+  ferry_window_stage (f->window, more);
+  ferry_test_ui_assert_label_soon (GTK_WIDGET (f->window),
+                                   "3 items are ready to copy: choose a drive or a folder");
 }
 
 /* ------------------------------------------------------------------ */

@@ -112,22 +112,31 @@ _ferry_window_unstage (FerryWindow *self)
   _ferry_window_update_page (self);
 }
 
-static gpointer
-copy_object (gconstpointer object, gpointer user_data)
+static gboolean
+is_staged (FerryWindow *self, GFile *file)
 {
-  return g_object_ref ((gpointer) object);
+  for (GList *l = self->staged; l != NULL; l = l->next)
+    if (g_file_equal (l->data, file))
+      return TRUE;
+  return FALSE;
 }
 
+/* @files wait for a destination with those already waiting: a person who
+ * opens files in Ferry twice from Files, before choosing where they go,
+ * means both. Cancel lets them all go. */
 void
 ferry_window_stage (FerryWindow *self, GList *files)
 {
-  guint n = g_list_length (files);
-  g_autofree char *count = ferry_format_count (n);
+  guint n;
+  g_autofree char *count = NULL;
   g_autofree char *text = NULL;
 
   g_return_if_fail (FERRY_IS_WINDOW (self));
-  _ferry_window_unstage (self);
-  self->staged = g_list_copy_deep (files, copy_object, NULL);
+  for (GList *l = files; l != NULL; l = l->next)
+    if (!is_staged (self, l->data))
+      self->staged = g_list_append (self->staged, g_object_ref (l->data));
+  n = g_list_length (self->staged);
+  count = ferry_format_count (n);
   text = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
                                        "%s item is ready to copy: choose a drive or a folder",
                                        "%s items are ready to copy: choose a drive or a folder", n),
