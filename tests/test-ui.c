@@ -824,6 +824,113 @@ test_rows_follow_queue (Fixture *f, gconstpointer data)
   g_assert_false (progress_watched (job));
 }
 
+typedef struct
+{
+  GtkWidget *row;
+  GtkWidget *scroller;
+} InView;
+
+static GtkWidget *
+find_transfer_row (Fixture *f, FerryJob *job)
+{
+  g_autoptr (GList) rows = ferry_test_ui_find_all (GTK_WIDGET (f->window), FERRY_TYPE_TRANSFER_ROW);
+
+  for (GList *l = rows; l != NULL; l = l->next)
+    if (ferry_transfer_row_get_job (l->data) == job)
+      return l->data;
+  g_assert_not_reached ();
+}
+
+static gboolean
+scrolled_to_end (gpointer data)
+{
+  GtkAdjustment *adjustment = data;
+
+  return gtk_adjustment_get_value (adjustment) + gtk_adjustment_get_page_size (adjustment)
+         >= gtk_adjustment_get_upper (adjustment) - 1;
+}
+
+static void
+scroll_to_end (GtkWidget *scroller)
+{
+  GtkAdjustment *adjustment = gtk_scrolled_window_get_vadjustment (GTK_SCROLLED_WINDOW (scroller));
+
+  gtk_adjustment_set_value (adjustment, gtk_adjustment_get_upper (adjustment));
+  g_assert_true (ferry_test_ui_wait_until (scrolled_to_end, adjustment, 5000));
+  ferry_test_ui_wait (100);
+}
+
+static gboolean
+row_in_view (gpointer data)
+{
+  InView *view = data;
+  graphene_rect_t bounds;
+
+  return gtk_widget_compute_bounds (view->row, view->scroller, &bounds)
+         && bounds.size.height > 40 && bounds.origin.y >= 0
+         && bounds.origin.y + bounds.size.height <= gtk_widget_get_height (view->scroller);
+}
+
+/* The row in view, and still so once it has grown to its full height. */
+static void
+assert_in_view (InView *view)
+{
+  g_assert_true (ferry_test_ui_wait_until (row_in_view, view, 5000));
+  ferry_test_ui_wait (800);
+  g_assert_true (row_in_view (view));
+}
+
+/* A window too short for its drives, folders and first transfer. */
+static void
+fixture_set_up_short (Fixture *f, gconstpointer data)
+{
+  ferry_test_window_set_up (f, "ui", "SANDISK", 660, 320);
+}
+
+/* A transfer queued below the window's foot comes into view: whoever
+ * dropped files on a drive at the top saw nothing happen. Each new one
+ * goes at the top of the transfers and shows too, once the list was
+ * scrolled to its end. */
+static void
+test_new_row_shows (Fixture *f, gconstpointer data)
+{
+  g_autoptr (GFile) destination = g_file_new_for_path (f->stick);
+  g_autoptr (GPtrArray) jobs = g_ptr_array_new_with_free_func (g_object_unref);
+  g_autoptr (GFile) first_source = g_file_new_build_filename (f->src, "part0.bin", NULL);
+  InView view = { NULL, NULL };
+
+  for (guint i = 0; i < 4; i++)
+    {
+      g_autofree char *name = g_strdup_printf ("part%u.bin", i);
+      g_autoptr (GFile) source = g_file_new_build_filename (f->src, name, NULL);
+      FerryJob *job = ferry_job_new (&source, 1, destination);
+
+      ferry_test_write_random (g_file_peek_path (source), 1024 * 1024, i + 1);
+      ferry_job_pause (job);
+      g_ptr_array_add (jobs, job);
+      ferry_queue_add (f->queue, job);
+      view.row = find_transfer_row (f, job);
+      view.scroller = gtk_widget_get_ancestor (view.row, GTK_TYPE_SCROLLED_WINDOW);
+      assert_in_view (&view);
+      if (i == 0)
+        {
+          GtkAdjustment *adjustment
+              = gtk_scrolled_window_get_vadjustment (GTK_SCROLLED_WINDOW (view.scroller));
+          g_assert_cmpfloat (gtk_adjustment_get_value (adjustment), >, 0);
+        }
+    }
+  save_screenshot (f, "new-row-shows");
+  /* The list at its end, the next one comes at its top. */
+  scroll_to_end (view.scroller);
+  g_ptr_array_add (jobs, ferry_job_new (&first_source, 1, destination));
+  ferry_job_pause (g_ptr_array_index (jobs, jobs->len - 1));
+  ferry_queue_add (f->queue, g_ptr_array_index (jobs, jobs->len - 1));
+  view.row = find_transfer_row (f, g_ptr_array_index (jobs, jobs->len - 1));
+  assert_in_view (&view);
+  for (guint i = 0; i < jobs->len; i++)
+    ferry_queue_remove (f->queue, g_ptr_array_index (jobs, i));
+}
+
 /* Where @widget's centre is on the X screen, for xdotool. */
 static void
 screen_point (GtkWidget *widget, int window_x, int window_y, int *x, int *y)
@@ -1375,6 +1482,8 @@ main (int argc, char **argv)
   ADD ("/ui/drop-on-unplugged", test_drop_on_unplugged);
   ADD ("/ui/copy-into-non-folder", test_copy_into_non_folder);
   ADD ("/ui/rows-follow-queue", test_rows_follow_queue);
+  g_test_add ("/ui/new-row-shows", Fixture, NULL, fixture_set_up_short, test_new_row_shows,
+              fixture_tear_down);
   ADD ("/ui/conflict/keep-both", test_conflict_keep_both);
   ADD ("/ui/conflict/apply-to-all", test_conflict_apply_to_all);
   ADD ("/ui/close-asks", test_close_asks);

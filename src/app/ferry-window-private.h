@@ -25,6 +25,7 @@ struct _FerryWindow
 
   AdwToastOverlay *toasts;
   GtkStack *stack;
+  GtkScrolledWindow *content_scroller;
   GtkRevealer *staged_revealer;
   GtkLabel *staged_label;
   GtkListBox *drive_list;

@@ -251,9 +251,70 @@ on_job_finished (FerryQueue *queue, FerryJob *job, GError *error, FerryWindow *s
   _ferry_window_close_if_stopped (self);
 }
 
+/* How long a new row is kept in view as it is laid out and grows (its
+ * parts revealed). */
+#define SHOW_NEW_ROW_USEC (600 * G_TIME_SPAN_MILLISECOND)
+
+typedef struct
+{
+  GtkWidget *row;
+  gint64 mapped_at; /* frame time it was first seen mapped; 0 before */
+} NewRow;
+
+static void
+new_row_free (gpointer data)
+{
+  NewRow *new_row = data;
+
+  g_object_unref (new_row->row);
+  g_free (new_row);
+}
+
+/* The new row shows in the window, while it is laid out and grows: the
+ * window scrolled up to where it starts if above, or down until it ends
+ * if below (its top first where it is taller than the window). */
+static gboolean
+bring_into_view (GtkWidget *scroller, GdkFrameClock *clock, gpointer data)
+{
+  NewRow *new_row = data;
+  GtkAdjustment *adjustment = gtk_scrolled_window_get_vadjustment (GTK_SCROLLED_WINDOW (scroller));
+  gint64 now = gdk_frame_clock_get_frame_time (clock);
+  graphene_rect_t bounds;
+  double top, past_foot;
+
+  if (gtk_widget_get_root (new_row->row) == NULL)
+    return G_SOURCE_REMOVE;
+  if (!gtk_widget_get_mapped (new_row->row) || gtk_widget_get_height (scroller) == 0
+      || !gtk_widget_compute_bounds (new_row->row, scroller, &bounds))
+    return G_SOURCE_CONTINUE;
+  if (new_row->mapped_at == 0)
+    new_row->mapped_at = now;
+  top = bounds.origin.y;
+  past_foot = top + bounds.size.height - gtk_widget_get_height (scroller);
+  if (top < 0 || past_foot > 0)
+    gtk_adjustment_set_value (adjustment,
+                              gtk_adjustment_get_value (adjustment) + MIN (top, MAX (past_foot, 0)));
+  return now - new_row->mapped_at < SHOW_NEW_ROW_USEC ? G_SOURCE_CONTINUE : G_SOURCE_REMOVE;
+}
+
+static void
+show_when_laid_out (FerryWindow *self, GtkListBoxRow *row)
+{
+  NewRow *new_row = g_new0 (NewRow, 1);
+
+  new_row->row = g_object_ref (GTK_WIDGET (row));
+  gtk_widget_add_tick_callback (GTK_WIDGET (self->content_scroller), bring_into_view, new_row,
+                                new_row_free);
+}
+
 static void
 on_queue_changed (GListModel *model, guint position, guint removed, guint added, FerryWindow *self)
 {
+  /* A transfer just queued (at the top of the list) shows: below the
+   * drives and folders it may start past the window's foot, and whoever
+   * dropped files on a drive would not see their copy start. */
+  if (added > 0)
+    show_when_laid_out (self, gtk_list_box_get_row_at_index (self->transfer_list, position));
   update_clear_finished (self);
   _ferry_window_update_page (self);
   _ferry_window_update_eject_offers (self);

@@ -97,6 +97,7 @@ ferry_window_class_init (FerryWindowClass *klass)
                                                "/io/github/ferrycopy/Ferry/ferry-window.ui");
   gtk_widget_class_bind_template_child (widget_class, FerryWindow, toasts);
   gtk_widget_class_bind_template_child (widget_class, FerryWindow, stack);
+  gtk_widget_class_bind_template_child (widget_class, FerryWindow, content_scroller);
   gtk_widget_class_bind_template_child (widget_class, FerryWindow, staged_revealer);
   gtk_widget_class_bind_template_child (widget_class, FerryWindow, staged_label);
   gtk_widget_class_bind_template_child (widget_class, FerryWindow, drive_list);
