@@ -974,6 +974,105 @@ test_interrupt_journal_unsaved (Fixture *f, gconstpointer data)
   g_assert_nonnull (strstr (err, blocker));
 }
 
+/* @folder holding @n files of @size bytes and nothing else: on a stick
+ * Ferry measures, built under a hidden name and named whole. */
+static void
+make_folder_of_files (const char *folder, guint n, gsize size)
+{
+  ferry_test_make_dirs (folder);
+  for (guint i = 0; i < n; i++)
+    {
+      g_autofree char *name = g_strdup_printf ("f%03u", i);
+      ferry_test_write_random (ferry_test_path (folder, name, NULL), size, i + 1);
+    }
+}
+
+/* Entries in the hidden folders (.ferry-…) directly in @dir. */
+static guint
+count_in_hidden_folders (const char *dir)
+{
+  g_autoptr (GDir) listing = g_dir_open (dir, 0, NULL);
+  const char *name;
+  guint n = 0;
+
+  while (listing != NULL && (name = g_dir_read_name (listing)) != NULL)
+    {
+      g_autofree char *path = g_build_filename (dir, name, NULL);
+      g_autoptr (GDir) inside = NULL;
+
+      if (!g_str_has_prefix (name, ".ferry-") || (inside = g_dir_open (path, 0, NULL)) == NULL)
+        continue;
+      while (g_dir_read_name (inside) != NULL)
+        n++;
+    }
+  return n;
+}
+
+/* Stopped early, before any sync had returned, on a stick Ferry
+ * measures: the files of a folder of files, whole in the page cache,
+ * get their names with the folder, and the journal is saved with them
+ * although no point saved it before. The same command then goes on and
+ * carries them; before, no journal was left, and it stopped at the
+ * first of them: "already exists". */
+static void
+test_interrupt_early_goes_on (Fixture *f, gconstpointer data)
+{
+  g_autofree char *sub = g_build_filename (f->src, "sub", NULL);
+  g_autofree char *copied_sub = g_build_filename (f->dst, "tree", "sub", NULL);
+  g_autofree char *copied_tree = g_build_filename (f->dst, "tree", NULL);
+  g_autoptr (GSubprocess) copy = NULL;
+  g_autofree char *err = NULL, *again = NULL;
+  g_autoptr (GPtrArray) named = NULL;
+
+  if (f->stick == NULL)
+    return;
+  make_folder_of_files (sub, 300, 40 * 1000);
+  copy = spawn_copy (f->src, f->dst, "--device=auto", NULL);
+  for (guint i = 0; i < 2000 && count_in_hidden_folders (copied_tree) < 10; i++)
+    g_usleep (5000);
+  err = interrupt_copy (copy);
+  named = ferry_test_list_sorted (copied_sub);
+  g_test_message ("%u files in tree/sub", named->len);
+
+  run_copy (f->src, f->dst, NULL, NULL, &again);
+  ferry_test_assert_trees_equal (f->src, copied_tree, FERRY_TEST_COMPARE_CONTENT);
+  g_assert_cmpuint (ferry_test_count_hidden_folders (copied_tree), ==, 0);
+}
+
+/* The same copy started again while it runs is refused at once, and
+ * the first ends well: both ran, sharing one journal and taking each
+ * other's temporary files for their own, and both failed ("already
+ * exists", "No such file or directory"). */
+static void
+test_same_transfer_twice (Fixture *f, gconstpointer data)
+{
+  g_autoptr (GSubprocess) first = NULL, second = NULL;
+  g_autoptr (GError) error = NULL;
+  g_autofree char *err = NULL, *first_err = NULL;
+  guint64 before;
+
+  if (f->stick == NULL)
+    return;
+  make_tree (f->src, 40, 1000 * 1000);
+  before = device_bytes (f);
+  first = spawn_copy (f->src, f->dst, NULL, NULL);
+  /* the first is copying, and so holds the transfer */
+  for (guint i = 0; i < 600 && device_bytes (f) - before < 4 * MB; i++)
+    g_usleep (20000);
+  second = spawn_copy (f->src, f->dst, NULL, NULL);
+  g_subprocess_communicate_utf8 (second, NULL, NULL, NULL, &err, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (g_subprocess_get_exit_status (second), ==, 1);
+  g_assert_nonnull (strstr (err, "The same files are being copied into"));
+
+  g_subprocess_communicate_utf8 (first, NULL, NULL, NULL, &first_err, &error);
+  g_assert_no_error (error);
+  g_test_message ("the first said: %s", first_err);
+  g_assert_cmpint (g_subprocess_get_exit_status (first), ==, 0);
+  ferry_test_assert_trees_equal (f->src, ferry_test_path (f->dst, "tree", NULL),
+                                 FERRY_TEST_COMPARE_CONTENT);
+}
+
 /* A script reading --progress=json sees what was carried over: counted
  * in bytes_durable from the start, and on its own as bytes_carried. */
 static void
@@ -1054,6 +1153,74 @@ test_interrupt_mid_big_file (Fixture *f, gconstpointer data)
 /* The stick pulled out in the middle of the big file, its writes lost
  * from then on, and plugged in again: the journal claimed no byte the
  * device did not have, and the copy goes on from there. */
+/* The stick pulled out under @copy, as the desktop does it (writes
+ * failing, the filesystem detached): what the run said as it failed. */
+static char *
+unplug_mid_copy (Fixture *f, GSubprocess *copy)
+{
+  g_autoptr (GError) error = NULL;
+  char *err = NULL;
+
+  g_assert_true (ferry_test_stick_set_fail_writes (f->stick, TRUE, &error));
+  g_assert_true (ferry_test_stick_unmount_lazily (f->stick, &error));
+  g_subprocess_communicate_utf8 (copy, NULL, NULL, NULL, &err, &error);
+  g_assert_no_error (error);
+  g_test_message ("the run unplugged said: %s", err);
+  g_assert_cmpint (g_subprocess_get_exit_status (copy), !=, 0);
+  return err;
+}
+
+/* The same command typed while the stick is away finds its mount
+ * folder, left empty on the disk below: it is refused, writes nothing
+ * there, and keeps the journal. It copied everything there and ended
+ * well, dropping the journal of the copy on the stick. */
+static void
+run_while_away (Fixture *f)
+{
+  g_autoptr (GSubprocess) copy = spawn_copy (f->src, f->dst, NULL, NULL);
+  g_autoptr (GError) error = NULL;
+  g_autoptr (FerryJournal) kept = NULL;
+  g_autofree char *err = NULL, *left = NULL;
+
+  g_subprocess_communicate_utf8 (copy, NULL, NULL, NULL, &err, &error);
+  g_assert_no_error (error);
+  g_test_message ("the same command, the stick away, said: %s", err);
+  g_assert_cmpint (g_subprocess_get_exit_status (copy), ==, 1);
+  g_assert_nonnull (strstr (err, "FERRYTEST"));
+  g_assert_nonnull (strstr (err, "is not plugged in"));
+  left = list_names (f->dst);
+  g_assert_cmpstr (left, ==, "");
+  kept = load_journal (f);
+  g_assert_nonnull (kept);
+}
+
+/* Pulled out while a folder of files was still built under a hidden
+ * name, after points had saved the journal with nothing in it: what to
+ * do names the stick, where "Plug it in again … to go on from there"
+ * had nothing for "it" to stand for, nor anything to go on from. */
+static void
+test_unplugged_before_anything_kept (Fixture *f, gconstpointer data)
+{
+  g_autofree char *sub = g_build_filename (f->src, "sub", NULL);
+  g_autoptr (GSubprocess) copy = NULL;
+  g_autofree char *err = NULL;
+
+  if (f->stick == NULL)
+    return;
+  make_folder_of_files (sub, 400, 100 * 1000);
+  copy = spawn_copy (f->src, f->dst, "--device=auto", NULL);
+  for (guint i = 0; i < 600; i++)
+    {
+      g_autoptr (FerryJournal) saved = load_journal (f);
+
+      if (saved != NULL)
+        break;
+      g_usleep (10000);
+    }
+  err = unplug_mid_copy (f, copy);
+  g_assert_nonnull (strstr (err, "\nPlug FERRYTEST in again and run the same command.\n"));
+}
+
 static void
 test_unplug_replug (Fixture *f, gconstpointer data)
 {
@@ -1072,14 +1239,10 @@ test_unplug_replug (Fixture *f, gconstpointer data)
   total = make_big_tree (f);
   copy = spawn_copy (f->src, f->dst, NULL, NULL);
   wait_for_journal (f, copy, &(JournalSays){ 0, 24 * MB, 20 });
-  g_assert_true (ferry_test_stick_set_fail_writes (f->stick, TRUE, &error));
-  g_assert_true (ferry_test_stick_unmount_lazily (f->stick, &error));
-  g_subprocess_communicate_utf8 (copy, NULL, NULL, NULL, &err, &error);
-  g_assert_no_error (error);
-  g_test_message ("the run unplugged said: %s", err);
-  g_assert_cmpint (g_subprocess_get_exit_status (copy), !=, 0);
+  err = unplug_mid_copy (f, copy);
   /* how much is on the stick, by its name, and what to do */
   g_assert_nonnull (strstr (err, " is on FERRYTEST. Plug it in again and run the same command"));
+  run_while_away (f);
   g_assert_true (ferry_test_stick_set_fail_writes (f->stick, FALSE, &error));
   g_assert_true (ferry_test_stick_mount_again (f->stick, &error));
 
@@ -1623,12 +1786,17 @@ main (int argc, char **argv)
               GINT_TO_POINTER (FERRY_TEST_STICK_FS_EXFAT), fixture_set_up,
               test_interrupt_measured_claims_carried, fixture_tear_down);
   ADD ("/resume/interrupt-journal-unsaved", test_interrupt_journal_unsaved);
+  ADD ("/resume/same-transfer-twice", test_same_transfer_twice);
+  g_test_add ("/resume/interrupt-early-goes-on/exfat", Fixture,
+              GINT_TO_POINTER (FERRY_TEST_STICK_FS_EXFAT), fixture_set_up,
+              test_interrupt_early_goes_on, fixture_tear_down);
   ADD ("/resume/full-says-how-to-go-on", test_full_says_how_to_go_on);
   ADD ("/resume/source-pulled-out", test_source_pulled_out);
   ADD ("/resume/kill-measured-fast", test_kill_measured_fast);
   ADD ("/resume/kill-fast-by-class-merged", test_kill_fast_by_class_merged);
   ADD ("/resume/kill-measured-folders", test_kill_measured_folders);
   ADD ("/resume/unplug-replug", test_unplug_replug);
+  ADD ("/resume/unplugged-before-anything-kept", test_unplugged_before_anything_kept);
   ADD ("/resume/changed-between-runs", test_changed_between_runs);
   ADD ("/resume/restart", test_restart);
   ADD ("/resume/sweep-spares-claimed", test_sweep_spares_claimed);

@@ -183,6 +183,29 @@ print_journal_unsaved (FerryJob *job)
              unsaved->message);
 }
 
+/* Nothing kept to go on from, what to do still holds, the drive named
+ * ("it" had nothing to stand for). */
+static void
+print_advice_alone (FerryUnfinished *unfinished, gboolean present)
+{
+  const char *label = ferry_unfinished_get_label (unfinished);
+  g_autofree char *advice = NULL;
+
+  if (!present)
+    /* TRANSLATORS: a copy stopped as its drive was pulled out, like
+     * "Plug STICK in again and run the same command." */
+    advice = label != NULL
+                 ? g_strdup_printf (_ ("Plug %s in again and run the same command."), label)
+                 : g_strdup (_ ("Plug the drive in again and run the same command."));
+  else
+    /* TRANSLATORS: a copy stopped as its drive filled up, like "Make
+     * room on STICK and run the same command again." */
+    advice = label != NULL
+                 ? g_strdup_printf (_ ("Make room on %s and run the same command again."), label)
+                 : g_strdup (_ ("Make room on the drive and run the same command again."));
+  fprintf (stderr, "%s\n", advice);
+}
+
 /* A copy stopped by Ctrl+C, by its drive going away or filling up
  * keeps its journal where it has one (a stick, a drive Ferry measures),
  * and the same command goes on from what the drive has: nothing else
@@ -210,6 +233,11 @@ print_how_to_go_on (FerryJob *job, const FerryCliOutcome *outcome)
    * otherwise what to do matters more than how much is there. */
   if (kept == NULL && outcome->interrupted && present)
     return;
+  if (kept == NULL && (!present || full) && !source_gone)
+    {
+      print_advice_alone (unfinished, present);
+      return;
+    }
   if (!present)
     print_kept_and (kept, _ ("Plug it in again and run the same command to go on from there."));
   else if (source_gone)

@@ -6,6 +6,7 @@
 #include <glib/gi18n-lib.h>
 #include <glib/gstdio.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -17,6 +18,7 @@
 #define GROUP_IN_FLIGHT "in-flight"
 #define SUFFIX          ".journal"
 #define LOG_SUFFIX      "-log"
+#define LOCK_SUFFIX     ".lock"
 #define ID_LENGTH       16
 /* The log is folded into a new whole journal once it holds as many
  * records as the journal has files (and at least this many): each
@@ -102,6 +104,7 @@ in_flight_free (InFlight *record)
 }
 
 static void stop_saver (FerryJournal *self);
+static gboolean make_dir (GError **error);
 
 /* What a point queued is saved before the journal goes: a job that
  * stopped leaves its last point for the next run. */
@@ -235,6 +238,76 @@ remove_if_stale_save (const char *dir_path, const char *name)
   if (g_lstat (path, &st) == 0 && S_ISREG (st.st_mode)
       && (gint64) st.st_mtime + 60 < g_get_real_time () / G_USEC_PER_SEC)
     g_unlink (path);
+}
+
+static char *
+lock_path (const char *id)
+{
+  g_autofree char *dir = ferry_journal_dir ();
+  g_autofree char *name = g_strconcat (id, LOCK_SUFFIX, NULL);
+
+  return g_build_filename (dir, name, NULL);
+}
+
+/* The lock file at @path, locked, while it still has that name: one
+ * that ended meanwhile removed it, and the lock then holds nothing. */
+static int
+lock_at (const char *path, int *errsv)
+{
+  for (;;)
+    {
+      ferry_autofd fd = open (path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
+      struct stat held, named;
+
+      if (fd < 0 || flock (fd, LOCK_EX | LOCK_NB) != 0)
+        {
+          *errsv = errno;
+          return -1;
+        }
+      if (fstat (fd, &held) == 0 && lstat (path, &named) == 0 && held.st_ino == named.st_ino
+          && held.st_dev == named.st_dev)
+        return ferry_fd_steal (&fd);
+    }
+}
+
+/**
+ * ferry_journal_hold_transfer:
+ * @destination: for the message, as the person gave it
+ *
+ * Holds the transfer @id for this process until
+ * ferry_journal_let_go_transfer(): two runs of the same transfer at once
+ * would share one journal and one set of temporary files, each taking
+ * the other's for its own. FALSE with G_IO_ERROR_BUSY when another run
+ * holds it. TRUE with *@lock_fd -1 where nothing can be held (the folder
+ * for journals cannot be made: saving the journal then says so).
+ */
+gboolean
+ferry_journal_hold_transfer (const char *id, const char *destination, int *lock_fd, GError **error)
+{
+  g_autofree char *path = lock_path (id);
+  int errsv = 0;
+
+  *lock_fd = make_dir (NULL) ? lock_at (path, &errsv) : -1;
+  if (*lock_fd >= 0 || errsv != EWOULDBLOCK)
+    return TRUE;
+  g_set_error (error, G_IO_ERROR, G_IO_ERROR_BUSY,
+               _ ("The same files are being copied into “%s” already: wait until that copy "
+                  "ends, or stop it first"),
+               destination);
+  return FALSE;
+}
+
+/* The hold of ferry_journal_hold_transfer() ends; its lock file goes. */
+void
+ferry_journal_let_go_transfer (const char *id, int lock_fd)
+{
+  g_autofree char *path = NULL;
+
+  if (lock_fd < 0)
+    return;
+  path = lock_path (id);
+  g_unlink (path);
+  close (lock_fd);
 }
 
 /* The ids of every journal kept, oldest name first. */
@@ -695,6 +768,38 @@ stop_saver (FerryJournal *self)
   g_mutex_unlock (&self->lock);
   if (saver != NULL)
     g_thread_join (saver);
+}
+
+/**
+ * ferry_journal_save_at_stop:
+ * A job stopped (a cancel, its drive full or gone): what changed since
+ * the last point is saved too, files complete that got their names on
+ * the stop, whole in the page cache, as files named at once do. A
+ * journal never saved is saved only when it has something to carry:
+ * a stop at once leaves no transfer to continue. @bytes_total: of the
+ * transfer, which only points said before. Returns once saved (or the
+ * save failed).
+ */
+void
+ferry_journal_save_at_stop (FerryJournal *self, guint64 bytes_total)
+{
+  GHashTableIter iter;
+  InFlight *record;
+  gboolean worth;
+
+  g_mutex_lock (&self->lock);
+  worth = self->generation > 0 || self->saver != NULL || g_hash_table_size (self->complete) > 0;
+  g_hash_table_iter_init (&iter, self->in_flight);
+  while (!worth && g_hash_table_iter_next (&iter, NULL, (gpointer *) &record))
+    worth = record->durable > 0;
+  /* Before its first save a journal tracks no changes: it is written whole. */
+  if (worth && (!self->tracking || g_hash_table_size (self->changed) > 0))
+    {
+      self->bytes_total = bytes_total;
+      queue_save (self);
+    }
+  g_mutex_unlock (&self->lock);
+  ferry_journal_wait_saved (self);
 }
 
 /**

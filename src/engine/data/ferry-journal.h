@@ -91,6 +91,12 @@ void ferry_journal_release_held (FerryJournal *self, gconstpointer folder, gbool
 void ferry_journal_point_started (FerryJournal *self);
 void ferry_journal_point_done (FerryJournal *self, guint64 bytes_placed, guint64 bytes_total);
 void ferry_journal_wait_saved (FerryJournal *self);
+void ferry_journal_save_at_stop (FerryJournal *self, guint64 bytes_total);
+gboolean ferry_journal_hold_transfer (const char *id,
+                                      const char *destination,
+                                      int *lock_fd,
+                                      GError **error);
+void ferry_journal_let_go_transfer (const char *id, int lock_fd);
 GError *ferry_journal_dup_save_error (FerryJournal *self);
 gboolean ferry_journal_save (FerryJournal *self, GError **error);
 void ferry_journal_remove (FerryJournal *self);

@@ -366,14 +366,20 @@ finish (FerryRun *self, GError **error)
   return check_partial (self, error);
 }
 
-/* A job that stops leaves its last point saved before it says so, or
- * says why it could not. */
+/* A job that stops leaves its journal saved before it says so, or says
+ * why it could not. Cancelled, what the stop did is saved too (files
+ * named whole); stopped by its drive failing, only what points
+ * vouched for: a temporary file removed as the drive went may still be
+ * on it, where the next run must find it known. */
 static void
 keep_journal (FerryRun *self)
 {
   GError *unsaved;
 
-  ferry_journal_wait_saved (self->journal);
+  if (ferry_control_is_cancelled (self->control))
+    ferry_journal_save_at_stop (self->journal, ferry_counters_get_transfer_total (self->counters));
+  else
+    ferry_journal_wait_saved (self->journal);
   unsaved = ferry_journal_dup_save_error (self->journal);
   g_mutex_lock (&self->lock);
   g_clear_error (&self->journal_error);
@@ -753,6 +759,37 @@ find_earlier_journal (FerryRun *self, const TransferKey *key)
                                                                  : FERRY_DESTINATION_INTO_FOLDER;
 }
 
+/* The same command typed again while the drive of the copy it cut short
+ * is away found, where the drive was mounted, its folder left empty on
+ * the system disk, and copied there: ending well, it dropped the journal
+ * of the copy on the drive. It is refused as --resume ID is, naming
+ * where the drive is when it is mounted elsewhere; --restart copies
+ * anew wherever the folder leads. */
+static gboolean
+check_earlier_drive (FerryRun *self, const TransferKey *key, GError **error)
+{
+  g_auto (FerryFsId) there = { 0 };
+  g_autofree char *moved = NULL;
+  g_autofree char *display = NULL;
+  const FerryFsId *went_to;
+
+  if (self->earlier == NULL || self->options.restart || ferry_fs_id_is_known (&self->filesystem)
+      || !read_destination_filesystem (&there, key->destination))
+    return TRUE;
+  went_to = ferry_journal_get_filesystem (self->earlier);
+  if (ferry_fs_id_same (went_to, &there))
+    return TRUE;
+  ferry_run_bind (self, went_to);
+  if ((moved = ferry_journal_find_destination (self->earlier)) == NULL)
+    return refuse_unplugged (self, error);
+  display = ferry_path_display (moved);
+  g_set_error (error, FERRY_ERROR, FERRY_ERROR_NOT_PLUGGED_IN,
+               _ ("The drive this copy goes to is mounted elsewhere now: copy into “%s” to go "
+                  "on there"),
+               display);
+  return FALSE;
+}
+
 /* The earlier journal found, continued where the plan is on its
  * filesystem (else removed), or a new one, which says what the plan
  * made of the destination. */
@@ -780,18 +817,8 @@ open_journal (FerryRun *self, FerryPlan *plan, const TransferKey *key)
   ferry_journal_set_names_copy (self->journal, plan->meaning == FERRY_DESTINATION_NAMES_COPY);
 }
 
-/**
- * ferry_run_execute:
- * @sources: (array zero-terminated=1): paths, resolved by the kernel
- *
- * Runs the job to its end. Returns TRUE when everything was copied and
- * is durable (or, for a dry run, would fit).
- */
-gboolean
-ferry_run_execute (FerryRun *self,
-                   const char *const *sources,
-                   const char *destination,
-                   GError **error)
+static gboolean
+run_transfer (FerryRun *self, const char *const *sources, const char *destination, GError **error)
 {
   g_autoptr (FerryPlan) plan = NULL;
   g_autoptr (FerryScan) scan = NULL;
@@ -802,6 +829,8 @@ ferry_run_execute (FerryRun *self,
     return FALSE;
   transfer_key_init (&key, sources, destination);
   find_earlier_journal (self, &key);
+  if (!check_earlier_drive (self, &key, error))
+    return FALSE;
   if ((plan = ferry_plan_resolve (sources, destination, self->meaning, error)) == NULL
       || !bind_filesystem (self, plan, error))
     return FALSE;
@@ -822,4 +851,34 @@ ferry_run_execute (FerryRun *self,
   if (self->options.dry_run)
     return count_existing (self, plan, error);
   return check_bound_before_copy (self, plan, error) && copy (self, plan, scan, error);
+}
+
+/**
+ * ferry_run_execute:
+ * @sources: (array zero-terminated=1): paths, resolved by the kernel
+ *
+ * Runs the job to its end. Returns TRUE when everything was copied and
+ * is durable (or, for a dry run, would fit). A transfer that keeps a
+ * journal runs once at a time: the same files copied into the same
+ * folder by two runs at once shared one journal and took each other's
+ * temporary files for their own.
+ */
+gboolean
+ferry_run_execute (FerryRun *self,
+                   const char *const *sources,
+                   const char *destination,
+                   GError **error)
+{
+  g_auto (TransferKey) key = { NULL, NULL, NULL };
+  int held = -1;
+  gboolean ok;
+
+  if (!self->options.keeps_journal || self->options.dry_run)
+    return run_transfer (self, sources, destination, error);
+  transfer_key_init (&key, sources, destination);
+  if (!ferry_journal_hold_transfer (key.id, destination, &held, error))
+    return FALSE;
+  ok = run_transfer (self, sources, destination, error);
+  ferry_journal_let_go_transfer (key.id, held);
+  return ok;
 }

@@ -232,14 +232,17 @@ report_lost (FerryTreeContext *ctx, const char *src_path, const char *dst_path, 
 }
 
 /* Its name is on the device too (or, with @errsv, may not be: the file
- * fails, although its data got there). */
+ * fails, although its data got there). A cancel names it, whole in the
+ * page cache: the journal lists it complete, as a file named at once,
+ * for the run that continues the transfer to carry, not to meet as a
+ * file that exists. */
 static void
 on_name_durable (FerryFileCopy *fc, int errsv)
 {
   RegularFile *file = (RegularFile *) fc;
   g_autoptr (GError) error = NULL;
 
-  if (errsv == 0)
+  if (errsv == 0 || errsv == ECANCELED)
     ferry_continue_note_complete (file->ctx, fc->journal_path, &fc->st);
   if (errsv == 0 || errsv == ECANCELED)
     ferry_tree_context_file_done (file->ctx);
