@@ -283,30 +283,45 @@ new_cruzer (Fixture *f, const char *folder)
                                        2 * 1024 * 1024);
 }
 
-/* @name, in the source folder, dropped on SanDisk Cruzer, written the
- * way a USB stick is, from the first byte; returns once the journal has
- * a durability point behind the copy. */
+/* @name, in the source folder, dropped on SanDisk Cruzer. */
 static void
-drop_on_cruzer_as_slow (Fixture *f, const char *name, GSettings *settings)
+drop_on_cruzer (Fixture *f, const char *name)
 {
   GSList *files = ferry_test_ui_files_in (f->w.src, name, NULL);
 
-  g_settings_set_enum (settings, "device-mode", FERRY_DEVICE_MODE_SLOW);
   g_assert_true (ferry_destination_row_drop_files (
       ferry_test_window_drive_row (&f->w, "SanDisk Cruzer"), files));
   g_slist_free_full (files, g_object_unref);
+}
+
+/* @name dropped on SanDisk Cruzer, written the way a USB stick is, from
+ * the first byte; returns once the journal has a durability point
+ * behind the copy. */
+static void
+drop_on_cruzer_as_slow (Fixture *f, const char *name, GSettings *settings)
+{
+  g_settings_set_enum (settings, "device-mode", FERRY_DEVICE_MODE_SLOW);
+  drop_on_cruzer (f, name);
   g_assert_true (ferry_test_ui_wait_until (point_saved, f, 30000));
 }
 
-/* "Holiday video.mp4" (24 MiB) dropped on CRUZER, mounted at @folder
- * (see drop_on_cruzer_as_slow()); returns the mount. */
+/* CRUZER plugged in, mounted at @folder, and "Holiday video.mp4" (24
+ * MiB) in the source folder; returns the mount. */
+static FerryTestMount *
+plug_in_cruzer_with_video (Fixture *f, const char *folder)
+{
+  ferry_test_write_random (ferry_test_path (f->w.src, "Holiday video.mp4", NULL),
+                           24 * 1024 * 1024, 14);
+  return ferry_test_ui_plug_in (f->w.drives, "SanDisk Cruzer", folder);
+}
+
+/* "Holiday video.mp4" dropped on CRUZER, mounted at @folder (see
+ * drop_on_cruzer_as_slow()); returns the mount. */
 static FerryTestMount *
 drop_video_on_cruzer (Fixture *f, const char *folder, GSettings *settings)
 {
-  FerryTestMount *mount = ferry_test_ui_plug_in (f->w.drives, "SanDisk Cruzer", folder);
+  FerryTestMount *mount = plug_in_cruzer_with_video (f, folder);
 
-  ferry_test_write_random (ferry_test_path (f->w.src, "Holiday video.mp4", NULL),
-                           24 * 1024 * 1024, 14);
   drop_on_cruzer_as_slow (f, "Holiday video.mp4", settings);
   return mount;
 }
@@ -431,6 +446,60 @@ test_cancelled_mid_copy (Fixture *f, gconstpointer data)
   g_assert_null (interrupted_row (f));
   ferry_test_ui_assert_label_soon (GTK_WIDGET (f->w.window), "All data is on SanDisk Cruzer");
   ferry_test_assert_files_equal (source, copy);
+  g_assert_cmpuint (count_journals (f), ==, 0);
+  ferry_drive_list_remove_mount (f->w.drives, G_MOUNT (mount));
+}
+
+/* The transfer row in the window whose job is at @phase; NULL if none. */
+static GtkWidget *
+transfer_row_at (Fixture *f, FerryPhase phase)
+{
+  g_autoptr (GList) rows = ferry_test_ui_find_all (GTK_WIDGET (f->w.window), FERRY_TYPE_TRANSFER_ROW);
+
+  for (GList *l = rows; l != NULL; l = l->next)
+    if (ferry_job_get_phase (ferry_transfer_row_get_job (l->data)) == phase)
+      return l->data;
+  return NULL;
+}
+
+/* The same copy made again, its first "Done" row still listed, and
+ * cancelled once the stick has part of it: the cut-short copy gets its
+ * interrupted row beside the "Done" one (before, its row went and none
+ * came, the temporary file left on the stick with no Resume or Discard
+ * for it), and Discard there takes the temporary file away. */
+static void
+test_cancelled_after_done (Fixture *f, gconstpointer data)
+{
+  g_autofree char *folder = g_build_filename (f->w.scratch, "CRUZER", NULL);
+  g_autoptr (FerryTestStick) stick = new_cruzer (f, folder);
+  g_autoptr (GSettings) settings = g_settings_new (APPLICATION_ID);
+  g_autoptr (FerryTestMount) mount = NULL;
+  g_autoptr (GError) error = NULL;
+
+  if (stick == NULL)
+    return;
+  mount = plug_in_cruzer_with_video (f, folder);
+  g_assert_true (ferry_test_stick_set_rate (stick, 0, &error));
+  drop_on_cruzer (f, "Holiday video.mp4");
+  ferry_test_ui_assert_label_soon (GTK_WIDGET (f->w.window), "All data is on SanDisk Cruzer");
+  g_assert_cmpint (unlink (ferry_test_path (folder, "Holiday video.mp4", NULL)), ==, 0);
+
+  g_assert_true (ferry_test_stick_set_rate (stick, 2 * 1024 * 1024, &error));
+  g_assert_no_error (error);
+  drop_on_cruzer_as_slow (f, "Holiday video.mp4", settings);
+  gtk_widget_activate_action (transfer_row_at (f, FERRY_PHASE_COPYING), "transfer.cancel", NULL);
+  g_assert_true (ferry_test_ui_wait_until (interrupted_row_shown, f, 30000));
+  g_settings_reset (settings, "device-mode");
+  ferry_test_ui_assert_label_soon (interrupted_row (f), "“Holiday video.mp4” to CRUZER");
+  ferry_test_ui_assert_label_soon (interrupted_row (f), "of 25.2\u00a0MB copied");
+  g_assert_nonnull (transfer_row_at (f, FERRY_PHASE_DONE));
+  ferry_test_ui_wait (400);
+  ferry_test_ui_save_screenshot (GTK_WIDGET (f->w.window), "interrupted-beside-done.png");
+  g_assert_cmpuint (ferry_test_count_temp_files (folder), ==, 1);
+
+  discard (f, interrupted_row (f), "_Discard");
+  g_assert_null (interrupted_row (f));
+  g_assert_cmpuint (ferry_test_count_temp_files (folder), ==, 0);
   g_assert_cmpuint (count_journals (f), ==, 0);
   ferry_drive_list_remove_mount (f->w.drives, G_MOUNT (mount));
 }
@@ -604,6 +673,8 @@ main (int argc, char **argv)
               test_cancelled_mid_copy, fixture_tear_down);
   g_test_add ("/ui-resume/cancelled-then-discarded", Fixture, "discard", fixture_set_up,
               test_cancelled_mid_copy, fixture_tear_down);
+  g_test_add ("/ui-resume/cancelled-after-done", Fixture, NULL, fixture_set_up,
+              test_cancelled_after_done, fixture_tear_down);
   g_test_add ("/ui-resume/moved-mount", Fixture, NULL, fixture_set_up, test_resume_moved_mount,
               fixture_tear_down);
   g_test_add ("/ui-resume/full-mid-copy", Fixture, NULL, fixture_set_up, test_full_mid_copy,

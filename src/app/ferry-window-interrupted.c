@@ -20,7 +20,10 @@ unfinished_quark (void)
 /* Transfers in the list keep journals too: not rows of their own. One
  * running goes on itself; one stopped by its drive filling up or failing
  * says why on its row, whose Retry goes on from the journal. Once that
- * row is dismissed, the transfer is offered here. */
+ * row is dismissed, the transfer is offered here. A row of the same
+ * files to the same folder that ended well is not the transfer (its
+ * journal went when it ended): the same copy made again and cut short
+ * is offered beside its "Done" row. */
 static gboolean
 is_listed (FerryWindow *self, FerryUnfinished *unfinished)
 {
@@ -29,7 +32,10 @@ is_listed (FerryWindow *self, FerryUnfinished *unfinished)
   for (guint i = 0; i < g_list_model_get_n_items (jobs); i++)
     {
       g_autoptr (FerryJob) job = g_list_model_get_item (jobs, i);
+      const GError *error = NULL;
 
+      if (ferry_queue_get_outcome (self->queue, job, &error) && error == NULL)
+        continue;
       if (ferry_unfinished_is_of_job (unfinished, job))
         return TRUE;
     }
