@@ -243,6 +243,58 @@ select_drive_with_keys (Fixture *f, guint n)
     ferry_test_ui_press_keys (GTK_WINDOW (f->window), "Down");
 }
 
+/* @keys pressed until the focus leaves the drive list (at most 8 times),
+ * the drive @name staying selected at each press. */
+static void
+press_out_of_drive_list (Fixture *f, const char *keys, const char *name, const char *const *others)
+{
+  for (guint i = 0; i < 8 && focus_in_drive_list (f); i++)
+    {
+      ferry_test_ui_press_keys (GTK_WINDOW (f->window), keys);
+      assert_selected (f, name, others);
+    }
+  g_assert_false (focus_in_drive_list (f));
+}
+
+/* Tab moves the focus through the drive list, to each row and its Eject
+ * button and on past the list, without choosing a drive: the check mark
+ * stays where the arrows put it, on the way there and back with
+ * Shift+Tab (before, the row Tab came to was chosen, and a person who
+ * tabbed past the list to Choose Folder… added files to the last drive).
+ * Enter on a row Tab came to chooses it. */
+static void
+test_tab_keeps_drive (Fixture *f, gconstpointer data)
+{
+  g_autoptr (FerryTestMount) alpha = plug_in (f, "Alpha", "a");
+  g_autoptr (FerryTestMount) beta = plug_in (f, "Beta", "b");
+  g_autoptr (FerryTestMount) gamma = plug_in (f, "Gamma", "c");
+  GtkWidget *gamma_row = GTK_WIDGET (ferry_test_window_drive_row (f, "Gamma"));
+  const char *const not_beta[] = { "Alpha", "Gamma", NULL };
+
+  if (skip_without_keyboard ())
+    return;
+  select_drive_with_keys (f, 1);
+  assert_selected (f, "Beta", not_beta);
+  press_out_of_drive_list (f, "Tab", "Beta", not_beta);
+  save_screenshot (f, "tab-past-drives.png");
+  press_out_of_drive_list (f, "shift+Tab", "Beta", not_beta);
+
+  tab_to_drive_list (f);
+  for (guint i = 0; i < 4 && !gtk_widget_has_focus (gamma_row); i++)
+    ferry_test_ui_press_keys (GTK_WINDOW (f->window), "Tab");
+  g_assert_true (gtk_widget_has_focus (gamma_row));
+  assert_selected (f, "Beta", not_beta);
+  ferry_test_ui_press_keys (GTK_WINDOW (f->window), "Return");
+  assert_selected (f, "Gamma", (const char *[]){ "Alpha", "Beta", NULL });
+  /* The arrows go on from the row Tab came to: back to Beta's row (by
+   * its Eject button), and Up chooses Alpha. */
+  ferry_test_ui_press_keys (GTK_WINDOW (f->window), "shift+Tab");
+  ferry_test_ui_press_keys (GTK_WINDOW (f->window), "shift+Tab");
+  assert_selected (f, "Gamma", (const char *[]){ "Alpha", "Beta", NULL });
+  ferry_test_ui_press_keys (GTK_WINDOW (f->window), "Up");
+  assert_selected (f, "Alpha", (const char *[]){ "Beta", "Gamma", NULL });
+}
+
 /* ------------------------------------------------------------------ */
 /* Add Files… and Add Folders…                                         */
 
@@ -1127,6 +1179,7 @@ main (int argc, char **argv)
 #define ADD(path, func) g_test_add (path, Fixture, NULL, fixture_set_up, func, fixture_tear_down)
   ADD ("/ui-ways/drive-order", test_drive_order);
   ADD ("/ui-ways/keyboard-selects-drive", test_keyboard_selects_drive);
+  ADD ("/ui-ways/tab-keeps-drive", test_tab_keeps_drive);
   ADD ("/ui-ways/add-files", test_add_files);
   ADD ("/ui-ways/add-folders", test_add_folders);
   ADD ("/ui-ways/add-files-without-drive", test_add_files_without_drive);

@@ -167,10 +167,42 @@ ferry_destination_row_dispose (GObject *object)
   G_OBJECT_CLASS (ferry_destination_row_parent_class)->dispose (object);
 }
 
+/* Tab moves the focus to the row, then into it (its Eject button), then
+ * on, as GtkListBoxRow does, but without selecting the row: the drive
+ * list would choose every drive Tab passed, and one tabbing past the
+ * list to Choose Folder… or the transfers was left with the last drive
+ * chosen for Add Files… and Paste. The arrows, Enter and a click still
+ * choose. */
+static gboolean
+ferry_destination_row_focus (GtkWidget *widget, GtkDirectionType direction)
+{
+  GtkWidget *focus_child = gtk_widget_get_focus_child (widget);
+  GtkWidget *child = gtk_list_box_row_get_child (GTK_LIST_BOX_ROW (widget));
+
+  if (direction != GTK_DIR_TAB_FORWARD && direction != GTK_DIR_TAB_BACKWARD)
+    return GTK_WIDGET_CLASS (ferry_destination_row_parent_class)->focus (widget, direction);
+  if (focus_child != NULL && gtk_widget_child_focus (focus_child, direction))
+    return TRUE;
+  if (direction == GTK_DIR_TAB_FORWARD)
+    {
+      if (focus_child != NULL)
+        return FALSE;
+      if (!gtk_widget_has_focus (widget))
+        return gtk_widget_grab_focus (widget);
+      return child != NULL && gtk_widget_child_focus (child, direction);
+    }
+  if (gtk_widget_has_focus (widget))
+    return FALSE;
+  if (focus_child == NULL && child != NULL && gtk_widget_child_focus (child, direction))
+    return TRUE;
+  return gtk_widget_grab_focus (widget);
+}
+
 static void
 ferry_destination_row_class_init (FerryDestinationRowClass *klass)
 {
   G_OBJECT_CLASS (klass)->dispose = ferry_destination_row_dispose;
+  GTK_WIDGET_CLASS (klass)->focus = ferry_destination_row_focus;
 
   /**
    * FerryDestinationRow::files-dropped:

@@ -178,7 +178,8 @@ _ferry_window_eject (FerryWindow *self, FerryDestination *destination)
 }
 
 /* The drive Add Files… and Paste copy to: the one selected in the list,
- * with the keyboard (Tab, the arrows, Enter or Space) or a click. */
+ * with the keyboard (the arrows, Enter or Space; Tab only moves the
+ * focus) or a click. */
 FerryDestination *
 _ferry_window_get_selected_drive (FerryWindow *self)
 {
