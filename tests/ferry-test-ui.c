@@ -134,6 +134,22 @@ ferry_test_window_drive_row (FerryTestWindow *f, const char *name)
   return NULL;
 }
 
+/* "2.7 MB free of 4.2 MB": the space of @folder's filesystem now, as a
+ * drive's row says it. */
+char *
+ferry_test_ui_space_of (const char *folder)
+{
+  g_autoptr (GFile) root = g_file_new_for_path (folder);
+  g_autoptr (GFileInfo) info = g_file_query_filesystem_info (root, "filesystem::*", NULL, NULL);
+  g_autofree char *free_str = NULL;
+  g_autofree char *size_str = NULL;
+
+  g_assert_nonnull (info);
+  free_str = g_format_size (g_file_info_get_attribute_uint64 (info, "filesystem::free"));
+  size_str = g_format_size (g_file_info_get_attribute_uint64 (info, "filesystem::size"));
+  return g_strdup_printf ("%s free of %s", free_str, size_str);
+}
+
 /* Plugs in a made-up drive called @name over the window's drive folder. */
 FerryTestMount *
 ferry_test_window_plug_in (FerryTestWindow *f, const char *name)

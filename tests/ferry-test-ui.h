@@ -49,6 +49,7 @@ void ferry_test_mount_set_eject_error (FerryTestMount *self, const GError *error
 guint ferry_test_mount_get_n_ejects (FerryTestMount *self);
 
 FerryTestMount *ferry_test_window_plug_in (FerryTestWindow *f, const char *name);
+char *ferry_test_ui_space_of (const char *folder);
 FerryTestMount *ferry_test_ui_plug_in (FerryDriveList *drives, const char *name, const char *folder);
 
 void ferry_test_ui_xdotool (const char *const *args);

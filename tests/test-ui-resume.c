@@ -402,13 +402,39 @@ cancel_video_on_cruzer (Fixture *f, const char *folder, GSettings *settings)
   return mount;
 }
 
+static gboolean
+cruzer_space_shown (gpointer data)
+{
+  const char *const *args = data;
+  Fixture *f = (Fixture *) args[0];
+  g_autofree char *expected = ferry_test_ui_space_of (args[1]);
+  FerryDestinationRow *row = ferry_test_window_drive_row (&f->w, "SanDisk Cruzer");
+
+  return g_strcmp0 (adw_action_row_get_subtitle (ADW_ACTION_ROW (row)), expected) == 0;
+}
+
+/* CRUZER's row says the free space its filesystem, mounted at @folder,
+ * has now. */
+static void
+assert_space_shown_soon (Fixture *f, const char *folder)
+{
+  const void *args[] = { f, folder };
+
+  if (!ferry_test_ui_wait_until (cruzer_space_shown, args, 5000))
+    g_error ("CRUZER's row said “%s”, not “%s”",
+             adw_action_row_get_subtitle (
+                 ADW_ACTION_ROW (ferry_test_window_drive_row (&f->w, "SanDisk Cruzer"))),
+             ferry_test_ui_space_of (folder));
+}
+
 /* Cancel on a copy to a stick that has a durability point behind it:
  * its journal is kept (the next start would offer it anyway), and so is
  * the video's temporary file, for the copy to go on from; its row gives
  * way to an interrupted "… to CRUZER" at once, and Resume there finishes
  * the copy. With @data, Discard instead takes the temporary file away
  * with the journal, although the window that wrote it still runs:
- * nothing of the transfer is left. */
+ * nothing of the transfer is left, and the drive's row says the space
+ * that gave back (before, what it said when the copy stopped). */
 static void
 test_cancelled_mid_copy (Fixture *f, gconstpointer data)
 {
@@ -437,6 +463,7 @@ test_cancelled_mid_copy (Fixture *f, gconstpointer data)
       g_assert_null (interrupted_row (f));
       g_assert_cmpuint (ferry_test_count_temp_files (folder), ==, 0);
       g_assert_cmpuint (count_journals (f), ==, 0);
+      assert_space_shown_soon (f, folder);
       ferry_drive_list_remove_mount (f->w.drives, G_MOUNT (mount));
       return;
     }

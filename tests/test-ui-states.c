@@ -163,26 +163,13 @@ drive_subtitle (Fixture *f)
   return adw_action_row_get_subtitle (ADW_ACTION_ROW (ferry_test_window_drive_row (&f->w, "STICK")));
 }
 
-/* "2.7 MB free of 4.2 MB" as the filesystem says now. */
-static char *
-space_now (Fixture *f)
-{
-  g_autoptr (GFile) root = g_file_new_for_path (f->w.stick);
-  g_autoptr (GFileInfo) info = g_file_query_filesystem_info (root, "filesystem::*", NULL, NULL);
-  g_autofree char *free_str = NULL;
-  g_autofree char *size_str = NULL;
-
-  g_assert_nonnull (info);
-  free_str = g_format_size (g_file_info_get_attribute_uint64 (info, "filesystem::free"));
-  size_str = g_format_size (g_file_info_get_attribute_uint64 (info, "filesystem::size"));
-  return g_strdup_printf ("%s free of %s", free_str, size_str);
-}
-
 static gboolean
 subtitle_is_space_now (gpointer data)
 {
-  g_autofree char *expected = space_now (data);
-  return g_strcmp0 (drive_subtitle (data), expected) == 0;
+  Fixture *f = data;
+  g_autofree char *expected = ferry_test_ui_space_of (f->w.stick);
+
+  return g_strcmp0 (drive_subtitle (f), expected) == 0;
 }
 
 /* Item 4: the drive's free space is read again after each copy to it,

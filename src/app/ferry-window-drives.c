@@ -242,22 +242,29 @@ on_drives_changed (GListModel *model, guint position, guint removed, guint added
   _ferry_window_update_eject_offers (self);
 }
 
-/* Back in Ferry's window after files were deleted on a drive (in a file
- * manager), its free space is read again: it stayed as it was when the
- * drive was plugged in or last copied to. */
-static void
-on_active_changed (FerryWindow *self, GParamSpec *pspec, gpointer user_data)
+/* Each drive's free space read again, after something the window did
+ * not copy freed some (or took some). */
+void
+_ferry_window_refresh_drives_space (FerryWindow *self)
 {
   GListModel *drives = G_LIST_MODEL (self->drives);
 
-  if (!gtk_window_is_active (GTK_WINDOW (self)))
-    return;
   for (guint i = 0; i < g_list_model_get_n_items (drives); i++)
     {
       g_autoptr (FerryDestination) drive = g_list_model_get_item (drives, i);
 
       ferry_destination_refresh_space (drive);
     }
+}
+
+/* Back in Ferry's window after files were deleted on a drive (in a file
+ * manager), its free space is read again: it stayed as it was when the
+ * drive was plugged in or last copied to. */
+static void
+on_active_changed (FerryWindow *self, GParamSpec *pspec, gpointer user_data)
+{
+  if (gtk_window_is_active (GTK_WINDOW (self)))
+    _ferry_window_refresh_drives_space (self);
 }
 
 /* The drive list follows the drives plugged in, a row each. */

@@ -66,6 +66,9 @@ on_discard_response (AdwMessageDialog *dialog, const char *response, FerryWindow
     return;
   ferry_unfinished_discard (g_object_get_qdata (G_OBJECT (dialog), unfinished_quark ()));
   _ferry_window_load_interrupted (self);
+  /* The part of the file it was writing is gone: its drive (wherever it
+   * is mounted now) has that room again. */
+  _ferry_window_refresh_drives_space (self);
 }
 
 /* Discard cannot be undone (the part copied of a big file goes, and

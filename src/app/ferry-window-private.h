@@ -65,6 +65,7 @@ FerryDestination *_ferry_window_destination_for (FerryWindow *self, GFile *file)
 void _ferry_window_update_eject_offers (FerryWindow *self);
 void _ferry_window_eject (FerryWindow *self, FerryDestination *destination);
 FerryDestination *_ferry_window_get_selected_drive (FerryWindow *self);
+void _ferry_window_refresh_drives_space (FerryWindow *self);
 
 /* ferry-window-drops.c */
 void _ferry_window_drops_init (FerryWindow *self);
