@@ -134,6 +134,32 @@ ferry_test_window_drive_row (FerryTestWindow *f, const char *name)
   return NULL;
 }
 
+/* The text @label shows as it is laid out now: an ellipsized part
+ * replaced by the "…" drawn for it, and wrapped lines joined again. */
+char *
+ferry_test_ui_label_shown_text (GtkLabel *label)
+{
+  PangoLayout *layout = gtk_label_get_layout (label);
+  const char *text = pango_layout_get_text (layout);
+  PangoLayoutIter *iter = pango_layout_get_iter (layout);
+  GString *shown = g_string_new (NULL);
+
+  do
+    {
+      PangoLayoutRun *run = pango_layout_iter_get_run_readonly (iter);
+
+      if (run == NULL)
+        continue;
+      if (run->item->analysis.flags & PANGO_ANALYSIS_FLAG_IS_ELLIPSIS)
+        g_string_append (shown, "…");
+      else
+        g_string_append_len (shown, text + run->item->offset, run->item->length);
+    }
+  while (pango_layout_iter_next_run (iter));
+  pango_layout_iter_free (iter);
+  return g_string_free (shown, FALSE);
+}
+
 /* "2.7 MB free of 4.2 MB": the space of @folder's filesystem now, as a
  * drive's row says it. */
 char *

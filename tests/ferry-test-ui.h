@@ -50,6 +50,7 @@ guint ferry_test_mount_get_n_ejects (FerryTestMount *self);
 
 FerryTestMount *ferry_test_window_plug_in (FerryTestWindow *f, const char *name);
 char *ferry_test_ui_space_of (const char *folder);
+char *ferry_test_ui_label_shown_text (GtkLabel *label);
 FerryTestMount *ferry_test_ui_plug_in (FerryDriveList *drives, const char *name, const char *folder);
 
 void ferry_test_ui_xdotool (const char *const *args);

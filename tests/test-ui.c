@@ -229,6 +229,53 @@ test_title_names_folder_on_drive (Fixture *f, gconstpointer data)
   ferry_queue_remove (f->queue, job);
 }
 
+/* The title of a paused transfer of @name to CRUZER, as a 400 px wide
+ * window shows it. */
+static char *
+narrow_title_shown (Fixture *f, const char *name)
+{
+  g_autoptr (GFile) source = g_file_new_build_filename (f->src, name, NULL);
+  g_autoptr (GFile) folder = g_file_new_for_path (f->stick);
+  g_autoptr (FerryJob) job = ferry_job_new (&source, 1, folder);
+  g_autofree char *shown = NULL;
+  GtkWidget *row;
+  GtkWidget *title;
+
+  ferry_test_write_text (g_file_peek_path (source), "video");
+  gtk_window_set_default_size (GTK_WINDOW (f->window), 400, 660);
+  ferry_job_pause (job);
+  ferry_queue_add (f->queue, job);
+  ferry_test_ui_wait (500);
+  row = ferry_test_ui_find (GTK_WIDGET (f->window), FERRY_TYPE_TRANSFER_ROW, NULL);
+  title = ferry_test_ui_find_label (row, " to CRUZER");
+  g_assert_nonnull (title);
+  g_assert_cmpint (gtk_widget_get_width (GTK_WIDGET (f->window)), <=, 400);
+  shown = ferry_test_ui_label_shown_text (GTK_LABEL (title));
+  save_screenshot (f, strlen (name) > 40 ? "title-narrow-long.png" : "title-narrow.png");
+  ferry_queue_remove (f->queue, job);
+  return g_steal_pointer (&shown);
+}
+
+/* In a narrow window a transfer's title says what goes where: a short
+ * name whole (the title wraps), a long one cut short in its middle, on
+ * its third line, with "” to CRUZER" whole after it (before, the title
+ * was one line cut short in its middle: "“big-video.mp4” to CRUZER" read
+ * "“big-vid…  CRUZER"). */
+static void
+test_title_narrow (Fixture *f, gconstpointer data)
+{
+  g_autoptr (FerryTestMount) mount = ferry_test_window_plug_in (f, "CRUZER");
+  const char *long_name = "Holiday video from the summer of 2026 at the lake, the whole "
+                          "afternoon, uncut.mp4";
+  g_autofree char *short_shown = narrow_title_shown (f, "big-video.mp4");
+  g_autofree char *long_shown = narrow_title_shown (f, long_name);
+
+  g_assert_cmpstr (short_shown, ==, "“big-video.mp4” to CRUZER");
+  g_assert_true (g_str_has_prefix (long_shown, "“Holiday video"));
+  g_assert_true (g_str_has_suffix (long_shown, "” to CRUZER"));
+  g_assert_nonnull (strstr (long_shown, "…"));
+}
+
 static gboolean
 window_active (gpointer data)
 {
@@ -1477,6 +1524,7 @@ main (int argc, char **argv)
   ADD ("/ui/eject-busy", test_eject_busy);
   ADD ("/ui/eject-offered-once", test_eject_offered_once);
   ADD ("/ui/title-names-folder-on-drive", test_title_names_folder_on_drive);
+  ADD ("/ui/title-narrow", test_title_narrow);
   ADD ("/ui/free-space-read-when-active", test_free_space_read_when_active);
   ADD ("/ui/closed-revealers-take-no-room", test_closed_revealers_take_no_room);
   ADD ("/ui/drop-on-unplugged", test_drop_on_unplugged);

@@ -91,8 +91,8 @@ describe_sources (FerryJob *job, FerryDestination *destination)
   return ferry_transfer_title (sources->len, g_ptr_array_index (sources, 0), where);
 }
 
-/* A title cut short in the middle shows whole as its tooltip; one that
- * fits has none, which would only repeat it. */
+/* A title cut short shows whole as its tooltip; one that fits has none,
+ * which would only repeat it. */
 static gboolean
 on_title_query_tooltip (GtkLabel *title, int x, int y, gboolean keyboard, GtkTooltip *tooltip)
 {
