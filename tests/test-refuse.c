@@ -16,6 +16,7 @@
 
 #include "ferry-device.h"
 #include "ferry-plan.h"
+#include "ferry-test-stick.h"
 #include "ferry-test-util.h"
 
 /* A test's child process works in its parent's scratch folder, where the
@@ -562,23 +563,23 @@ test_read_only_mount (Fixture *f, gconstpointer data)
   check_with_mount (f, mount_read_only, check_read_only);
 }
 
-/* A drive that refuses writes itself (an SD card's lock switch on): an
- * ext4 image on a loop device made read-only, as the kernel makes a
- * locked card's device. The loop device goes with the unmount. */
+/* An ext4 image of @size, made with mkfs.ext4 @mkfs_options, mounted
+ * with @mount_options on a loop device, which goes with the unmount. */
 static gboolean
-mount_write_protected (Fixture *f)
+mount_ext4 (Fixture *f, const char *size, const char *mkfs_options, const char *mount_options)
 {
-  g_autofree char *image = g_build_filename (f->scratch, "card.img", NULL);
-  g_autofree char *mkfs = g_strdup_printf ("mkfs.ext4 -q -F '%s' 8M", image);
-  g_autofree char *mount = g_strdup_printf ("mount -o loop,ro '%s' '%s'", image, f->mnt);
+  g_autofree char *image = g_build_filename (f->scratch, "drive.img", NULL);
+  g_autofree char *mkfs
+      = g_strdup_printf ("mkfs.ext4 -q -F %s '%s' %s", mkfs_options, image, size);
+  g_autofree char *mount
+      = g_strdup_printf ("mount -o loop%s '%s' '%s'", mount_options, image, f->mnt);
   int status;
 
-  ferry_test_write_text (ferry_test_path (f->src, "a.txt", NULL), "to a locked card\n");
   ferry_test_make_dirs (f->mnt);
   if (!g_spawn_command_line_sync (mkfs, NULL, NULL, &status, NULL)
       || !g_spawn_check_wait_status (status, NULL))
     {
-      g_test_skip ("mkfs.ext4 is not there to make a card image");
+      g_test_skip ("mkfs.ext4 is not there to make a drive image");
       return FALSE;
     }
   if (!g_spawn_command_line_sync (mount, NULL, NULL, &status, NULL)
@@ -588,6 +589,16 @@ mount_write_protected (Fixture *f)
       return FALSE;
     }
   return TRUE;
+}
+
+/* A drive that refuses writes itself (an SD card's lock switch on): an
+ * ext4 image on a loop device made read-only, as the kernel makes a
+ * locked card's device. */
+static gboolean
+mount_write_protected (Fixture *f)
+{
+  ferry_test_write_text (ferry_test_path (f->src, "a.txt", NULL), "to a locked card\n");
+  return mount_ext4 (f, "8M", "", ",ro");
 }
 
 /* Said to be write-protected, with the way out a person would not guess. */
@@ -724,6 +735,146 @@ static void
 test_room_of_files_there (Fixture *f, gconstpointer data)
 {
   check_with_mount (f, mount_small_tmpfs_with_copy, check_room_of_files_there);
+}
+
+/* Copies @sources onto the stick: either refused before anything is
+ * written, or copied whole; never out of space halfway. TRUE when it
+ * was copied. */
+static gboolean
+copy_fits_or_is_refused (Fixture *f, const char *const *sources)
+{
+  g_autofree char *before = ferry_test_describe_tree (f->mnt);
+  g_autoptr (FerryJob) job = ferry_test_job_new (sources, f->mnt);
+  g_autoptr (GError) error = NULL;
+  g_autofree char *after = NULL;
+
+  if (ferry_test_run_job (job, &error))
+    return TRUE;
+  g_assert_error (error, FERRY_ERROR, FERRY_ERROR_NOT_ENOUGH_SPACE);
+  after = ferry_test_describe_tree (f->mnt);
+  g_assert_cmpstr (after, ==, before);
+  return FALSE;
+}
+
+static guint64
+available_to_users (const char *path)
+{
+  struct statvfs vfs;
+
+  g_assert_no_errno (statvfs (path, &vfs));
+  return (guint64) vfs.f_bavail * vfs.f_frsize;
+}
+
+/* One file, its size around what the stick has free (the tester's 49.5
+ * to 50.4 MB on a 60 MB stick): root cannot fill the clusters ext4 keeps,
+ * and a file of ten extents takes a block to map them. */
+static void
+test_ext4_file_at_the_edge (Fixture *f, gconstpointer data)
+{
+  g_autofree char *workdir = g_build_filename (f->scratch, "stick", NULL);
+  /* 1 KiB blocks, 1,171 of them kept by ext4 for its metadata */
+  FerryTestStickOptions options = { .workdir = workdir,
+                                    .mountpoint = f->mnt,
+                                    .label = "EDGE",
+                                    .size_bytes = 60 * 1000 * 1000,
+                                    .rate_bytes_per_sec = 200 * 1000 * 1000 };
+  g_autoptr (FerryTestStick) stick = ferry_test_stick_new_or_skip_full (&options);
+  g_autofree char *file = g_build_filename (f->src, "f.bin", NULL);
+  g_autofree char *copy = g_build_filename (f->mnt, "f.bin", NULL);
+  const char *sources[] = { file, NULL };
+  guint64 available;
+  guint copied = 0, refused = 0;
+
+  if (stick == NULL)
+    return;
+  available = available_to_users (f->mnt);
+
+  ferry_test_write_random (file, available + 8192, 52);
+  for (gint64 delta = 8192; delta >= -16384; delta -= 2048)
+    {
+      g_assert_no_errno (truncate (file, available + delta));
+      if (!copy_fits_or_is_refused (f, sources))
+        {
+          refused++;
+          continue;
+        }
+      ferry_test_assert_files_equal (file, copy);
+      g_assert_no_errno (unlink (copy));
+      sync ();
+      copied++;
+    }
+  g_assert_cmpuint (copied, >, 0);
+  g_assert_cmpuint (refused, >, 0);
+}
+
+/* 3,000 empty files in one folder take no room for data, but their
+ * entries (28 bytes each for these names) grow the folder to 28 blocks
+ * and more. */
+#define N_EMPTY_FILES 3000
+
+static gboolean
+mount_ext4_for_entries (Fixture *f)
+{
+  g_autofree char *tree = g_build_filename (f->src, "many", NULL);
+
+  ferry_test_make_dirs (tree);
+  for (guint i = 0; i < N_EMPTY_FILES; i++)
+    {
+      g_autofree char *name = g_strdup_printf ("empty-file-%05u.txt", i);
+      ferry_test_write_text (ferry_test_path (tree, name, NULL), "");
+    }
+  /* as ferry-stick-run makes one, with 4 KiB blocks */
+  return mount_ext4 (f, "16M", "-m 0 -b 4096 -N 8192", "");
+}
+
+/* A file that leaves about @keep bytes for anyone to write. */
+static char *
+fill_leaving_available (const char *dir, guint64 keep)
+{
+  char *path = g_build_filename (dir, "filler.bin", NULL);
+  int fd = open (path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+  guint64 size = available_to_users (dir) - keep;
+
+  g_assert_cmpint (fd, >=, 0);
+  /* its own map takes a block or two */
+  while (posix_fallocate (fd, 0, (off_t) size) == ENOSPC)
+    size -= 4096;
+  g_assert_no_errno (close (fd));
+  return path;
+}
+
+/* With the stick filled to a few blocks of what the entries take, and
+ * then to a little more, the folder is refused or copied whole. */
+static void
+check_folder_entries (Fixture *f)
+{
+  g_autofree char *tree = g_build_filename (f->src, "many", NULL);
+  g_autofree char *copy = g_build_filename (f->mnt, "many", NULL);
+  const char *sources[] = { tree, NULL };
+  const guint64 keep[] = { 64 * 1024, 96 * 1024, 256 * 1024 };
+  guint copied = 0;
+
+  for (guint i = 0; i < G_N_ELEMENTS (keep); i++)
+    {
+      g_autofree char *filler = fill_leaving_available (f->mnt, keep[i]);
+
+      sync ();
+      if (copy_fits_or_is_refused (f, sources))
+        {
+          ferry_test_assert_trees_equal (tree, copy, FERRY_TEST_COMPARE_CONTENT);
+          ferry_test_remove_tree (copy);
+          copied++;
+        }
+      g_assert_no_errno (unlink (filler));
+      sync ();
+    }
+  g_assert_cmpuint (copied, >, 0);
+}
+
+static void
+test_ext4_folder_entries (Fixture *f, gconstpointer data)
+{
+  check_with_mount (f, mount_ext4_for_entries, check_folder_entries);
 }
 
 /* A video deleted in a file manager, 5 MB, still in the Trash on the
@@ -1049,6 +1200,8 @@ main (int argc, char **argv)
   ADD ("/refuse/no-room/trash-shared", test_trash_shared);
   ADD ("/refuse/no-room/trash-at-home", test_trash_at_home);
   ADD ("/refuse/no-room/room-within-one-filesystem", test_room_within_one_filesystem);
+  ADD ("/refuse/no-room/ext4-file-at-the-edge", test_ext4_file_at_the_edge);
+  ADD ("/refuse/no-room/ext4-folder-entries", test_ext4_folder_entries);
   ADD ("/refuse/usage/several-sources-into-non-folder", test_several_sources_into_non_folder);
   ADD ("/refuse/usage/folder-onto-file", test_folder_onto_file);
   ADD ("/refuse/dry-run/totals", test_dry_run_totals);

@@ -434,6 +434,24 @@ ferry_plan_resolve (const char *const *sources,
   return g_steal_pointer (&plan);
 }
 
+/* The blocks this process may fill. Root may take what ext4 keeps for
+ * root (mkfs -m), but not the clusters it keeps for its own metadata,
+ * which f_bfree counts too: on a 60 MB stick a file of 50.0 MB was
+ * accepted and ran out of space halfway. Elsewhere f_bavail, which is
+ * f_bfree where there is no reserve (btrfs counts in f_bfree room no one
+ * can fill). */
+static guint64
+writable_blocks (FerryPlan *plan, const struct statvfs *vfs)
+{
+  struct statfs fs;
+  guint64 kept;
+
+  if (geteuid () != 0 || fstatfs (plan->dst_fd, &fs) != 0 || fs.f_type != EXT4_SUPER_MAGIC
+      || !ferry_block_ext4_kept_clusters (plan->dst_st.st_dev, &kept) || kept > vfs->f_bfree)
+    return vfs->f_bavail;
+  return MAX (vfs->f_bavail, vfs->f_bfree - kept);
+}
+
 /* G_MAXUINT64 where the destination does not say: fusefat reports no
  * size at all (0 blocks, 0 free) for FAT32 with clusters under 1 KiB,
  * as mkfs.vfat makes them below 260 MB; every copy there was refused
@@ -445,8 +463,7 @@ available_bytes (FerryPlan *plan)
 
   if (fstatvfs (plan->dst_fd, &vfs) != 0 || vfs.f_blocks == 0)
     return G_MAXUINT64;
-  return (guint64) (geteuid () == 0 ? vfs.f_bfree : vfs.f_bavail) * vfs.f_frsize
-         + plan->reclaimable;
+  return writable_blocks (plan, &vfs) * vfs.f_frsize + plan->reclaimable;
 }
 
 /* When the destination has more room than all the source filesystems
@@ -541,7 +558,7 @@ set_no_space_error (FerryPlan *plan, guint64 needed, guint64 available, GError *
 gboolean
 ferry_plan_check_space (FerryPlan *plan, const FerryTreeTotals *totals, GError **error)
 {
-  guint64 needed = totals->needed;
+  guint64 needed = totals->needed + totals->metadata;
   guint64 available = available_bytes (plan);
   struct statvfs vfs;
 

@@ -206,3 +206,28 @@ ferry_block_is_write_protected (dev_t dev, const char *source)
   path = g_strdup_printf ("/sys/dev/block/%u:%u/ro", major (devnum), minor (devnum));
   return g_file_get_contents (path, &text, NULL, NULL) && g_strstrip (text)[0] == '1';
 }
+
+/**
+ * ferry_block_ext4_kept_clusters:
+ * The clusters ext4 on the device @dev keeps back for its own metadata
+ * (its reserved_clusters in sysfs, 2 % of the drive up to 4,096): statfs
+ * counts them free (f_bfree), and not even root can write a file into
+ * them. FALSE where sysfs does not say.
+ */
+gboolean
+ferry_block_ext4_kept_clusters (dev_t dev, guint64 *clusters)
+{
+  g_autofree char *link = g_strdup_printf ("/sys/dev/block/%u:%u", major (dev), minor (dev));
+  g_autofree char *target = g_file_read_link (link, NULL);
+  g_autofree char *name = NULL;
+  g_autofree char *path = NULL;
+  g_autofree char *text = NULL;
+
+  if (target == NULL)
+    return FALSE;
+  /* ext4 names its folder as the kernel names the device ("sdb1") */
+  name = g_path_get_basename (target);
+  path = g_build_filename ("/sys/fs/ext4", name, "reserved_clusters", NULL);
+  return g_file_get_contents (path, &text, NULL, NULL)
+         && g_ascii_string_to_unsigned (g_strstrip (text), 10, 0, G_MAXUINT64, clusters, NULL);
+}

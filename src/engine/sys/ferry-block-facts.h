@@ -22,6 +22,7 @@ typedef struct
 
 gboolean ferry_block_facts_read (FerryBlockFacts *facts, dev_t dev, const char *source);
 gboolean ferry_block_is_write_protected (dev_t dev, const char *source);
+gboolean ferry_block_ext4_kept_clusters (dev_t dev, guint64 *clusters);
 void ferry_block_facts_clear (FerryBlockFacts *facts);
 
 G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (FerryBlockFacts, ferry_block_facts_clear)

@@ -7,12 +7,16 @@ G_BEGIN_DECLS
 
 /* What a tree holds: every entry counts as a file (folders, links and
  * special files too), bytes are the data of regular files (each hard
- * linked file once), and @needed is the space the copy will take. */
+ * linked file once), and @needed is the space the copy will take, its
+ * data in whole blocks and a block for each folder; @metadata what its
+ * copy takes beyond that where it is written (the maps of large files,
+ * the entries of folders that outgrow their first block). */
 typedef struct
 {
   guint64 files;
   guint64 bytes;
   guint64 needed;
+  guint64 metadata;
 } FerryTreeTotals;
 
 typedef struct _FerryTreeSize FerryTreeSize;
