@@ -29,6 +29,7 @@
 #include "ferry-test-util.h"
 
 #define MB       1000000
+#define MIB      (1024 * 1024)
 #define NOBODY   65534
 #define UMASK    022
 #define DEADLINE (120 * G_USEC_PER_SEC)
@@ -616,6 +617,97 @@ test_rename_asked_once_exfat (Fixture *f, gconstpointer data)
   g_assert_cmpuint (ferry_test_count_temp_files (copy), ==, 0);
 }
 
+/* The tree of a copy killed while its first large file (named for the
+ * transfer's journal) and a folder built hidden were on their way, with
+ * nothing durable yet, as a tester met it. */
+static void
+make_discarded_tree (const char *tree)
+{
+  ferry_test_make_dirs (ferry_test_path (tree, "sub1", "deep", NULL));
+  ferry_test_make_dirs (ferry_test_path (tree, "sub2", NULL));
+  ferry_test_write_random (ferry_test_path (tree, "big1.bin", NULL), 40 * MIB, 7);
+  ferry_test_write_random (ferry_test_path (tree, "sub1", "big2.bin", NULL), 25 * MIB, 8);
+  ferry_test_write_random (ferry_test_path (tree, "sub1", "mid.bin", NULL), 12 * MIB, 9);
+  for (guint i = 0; i < 60; i++)
+    {
+      g_autofree char *name = g_strdup_printf ("small-%02u.txt", i);
+      ferry_test_write_random (ferry_test_path (tree, "sub2", name, NULL), 3000, 100 + i);
+    }
+  for (guint i = 0; i < 30; i++)
+    {
+      g_autofree char *name = g_strdup_printf ("deep-%02u.txt", i);
+      ferry_test_write_random (ferry_test_path (tree, "sub1", "deep", name, NULL), 2000, 200 + i);
+    }
+}
+
+/* The size of the largest temporary file directly in @dir. */
+static guint64
+largest_temp (const char *dir)
+{
+  g_autoptr (GDir) listing = g_dir_open (dir, 0, NULL);
+  const char *name;
+  guint64 largest = 0;
+
+  while (listing != NULL && (name = g_dir_read_name (listing)) != NULL)
+    if (g_str_has_prefix (name, ".ferry-") && !g_str_has_suffix (name, "-d.part"))
+      largest = MAX (largest, file_size (ferry_test_path (dir, name, NULL)));
+  return largest;
+}
+
+/* Waits until the copy into @copy has a temporary file of @at_least
+ * bytes and a folder built hidden there. */
+static void
+wait_for_temp_and_hidden (GSubprocess *process, const char *copy, guint64 at_least)
+{
+  gint64 deadline = g_get_monotonic_time () + DEADLINE;
+
+  while (ferry_test_count_hidden_folders (copy) == 0 || largest_temp (copy) < at_least)
+    {
+      g_assert_nonnull (g_subprocess_get_identifier (process));
+      g_assert_cmpint (g_get_monotonic_time (), <, deadline);
+      g_usleep (10000);
+    }
+}
+
+/* ferry-copy --discard, the stick plugged in, removes now what the copy
+ * it discards left: the temporary file named for it (which no save of
+ * its journal recorded) and the folder built hidden. It left them, and
+ * said "0 bytes of 89.1 MB", until a later copy into the folder. Ferry's
+ * file of another transfer and a file only named like Ferry's stay. */
+static void
+test_discard_removes_leftovers (Fixture *f, gconstpointer data)
+{
+  g_autoptr (FerryTestStick) stick = new_stick (f->scratch, FERRY_TEST_STICK_FS_EXT4, 200 * MB, 15 * MB);
+  g_autofree char *tree = g_build_filename (f->src, "tree", NULL);
+  g_autofree char *state = g_build_filename (f->scratch, "state", NULL);
+  g_autofree char *boot = boot_tag ();
+  g_autofree char *other_temp = NULL;
+  g_autoptr (GSubprocess) process = NULL;
+  const char *mnt;
+  const char *copy;
+
+  if (stick == NULL)
+    return;
+  mnt = ferry_test_stick_get_mountpoint (stick);
+  copy = ferry_test_path (mnt, "tree", NULL);
+  make_discarded_tree (tree);
+  g_setenv ("XDG_STATE_HOME", state, TRUE);
+  process = ferry_test_spawn_copy (NULL, ARGS ("--progress=none", tree, mnt));
+  wait_for_temp_and_hidden (process, copy, 8 * MB);
+  kill_copy (process);
+
+  other_temp = g_strdup_printf (".ferry-%s-%d-1-0a0b0c0d-j0123456789abcdef.part", boot, dead_pid ());
+  ferry_test_write_text (ferry_test_path (copy, other_temp, NULL), "another transfer's\n");
+  ferry_test_write_text (ferry_test_path (copy, ".ferry-mine.part", NULL), "not Ferry's\n");
+  copy_ok (ARGS ("--discard", "all"));
+  g_unsetenv ("XDG_STATE_HOME");
+
+  g_assert_cmpuint (ferry_test_count_hidden_folders (copy), ==, 0);
+  g_assert_cmpuint (ferry_test_count_temp_files (mnt), ==, 2);
+  g_assert_true (g_file_test (ferry_test_path (copy, other_temp, NULL), G_FILE_TEST_IS_REGULAR));
+  g_assert_true (g_file_test (ferry_test_path (copy, ".ferry-mine.part", NULL), G_FILE_TEST_IS_REGULAR));
+}
+
 /* exFAT keeps no extended attributes: the copy learns it from the first
  * file it asks about and asks no more (it used to ask for each of the 43
  * entries). One thread, so that no other asks at the same moment. */
@@ -777,6 +869,7 @@ main (int argc, char **argv)
   ADD ("/leftovers/overwrite-kill/local", test_overwrite_kill);
   ADD ("/leftovers/overwrite-kill/fit-ext4-stick", test_overwrite_kill_fit);
   ADD ("/leftovers/folders-after-kill", test_folders_after_kill);
+  ADD ("/leftovers/discard-removes-leftovers", test_discard_removes_leftovers);
   ADD ("/leftovers/xattrless-source/exfat", test_xattrless_source_exfat);
   ADD ("/leftovers/rename-asked-once/exfat", test_rename_asked_once_exfat);
 #undef ADD

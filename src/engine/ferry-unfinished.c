@@ -2,6 +2,7 @@
 #include "config.h"
 
 #include <fcntl.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "ferry-fs-id.h"
@@ -240,26 +241,90 @@ dup_folder_of_paths (FerryUnfinished *self)
   return g_path_get_dirname (trimmed);
 }
 
+/* The name the copy of @source has in the folder of the journal's paths
+ * (as ferry_plan_resolve() names it): "." where its entries go into
+ * that folder itself. */
+static char *
+dup_copy_name (FerryUnfinished *self, const char *source)
+{
+  g_autofree char *trimmed = NULL;
+  g_autofree char *base = NULL;
+
+  if (ferry_journal_get_names_copy (self->journal))
+    source = ferry_unfinished_get_destination (self);
+  trimmed = ferry_path_trim_slashes (source);
+  base = g_path_get_basename (trimmed);
+  return g_strdup (ferry_is_dot_or_dotdot (base) ? "." : base);
+}
+
+static void
+add_with_parents (GHashTable *folders, const char *relpath)
+{
+  g_autofree char *folder = g_strdup (relpath);
+
+  while (g_hash_table_add (folders, g_strdup (folder)) && strcmp (folder, ".") != 0)
+    {
+      char *parent = g_path_get_dirname (folder);
+      g_free (folder);
+      folder = parent;
+    }
+}
+
+/* The folders below the folder of the journal's paths where the
+ * transfer is known to have written: that folder, the copies of its
+ * sources, and the folders of the files it had in flight. */
+static GHashTable *
+dup_folders_written (FerryUnfinished *self)
+{
+  GHashTable *folders = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  const char *const *sources = ferry_journal_get_sources (self->journal);
+  g_auto (GStrv) temps = ferry_journal_dup_temp_paths (self->journal);
+
+  g_hash_table_add (folders, g_strdup ("."));
+  for (guint i = 0; sources[i] != NULL; i++)
+    {
+      g_autofree char *name = dup_copy_name (self, sources[i]);
+      add_with_parents (folders, name);
+    }
+  for (guint i = 0; temps[i] != NULL; i++)
+    {
+      g_autofree char *folder = g_path_get_dirname (temps[i]);
+      add_with_parents (folders, folder);
+    }
+  return folders;
+}
+
 /**
  * ferry_unfinished_discard:
  * Forgets the transfer; the temporary files it kept on its drive go
  * now when the drive is present, else with the next copy into their
- * folders.
+ * folders. So do those it made after its journal was last saved, and
+ * the hidden folders a killed run left, in the folders it wrote to.
  */
 void
 ferry_unfinished_discard (FerryUnfinished *self)
 {
-  g_auto (GStrv) temps = NULL;
+  g_autoptr (GHashTable) folders = NULL;
   g_autofree char *folder = NULL;
   ferry_autofd dst_fd = -1;
+  GHashTableIter iter;
+  const char *relpath;
 
   g_return_if_fail (FERRY_IS_UNFINISHED (self));
   ferry_journal_remove (self->journal);
   if (!ferry_unfinished_is_present (self))
     return;
-  temps = ferry_journal_dup_temp_paths (self->journal);
   folder = dup_folder_of_paths (self);
   dst_fd = open (folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-  for (guint i = 0; dst_fd >= 0 && temps[i] != NULL; i++)
-    ferry_temp_remove_discarded_below (dst_fd, temps[i]);
+  if (dst_fd < 0)
+    return;
+  folders = dup_folders_written (self);
+  g_hash_table_iter_init (&iter, folders);
+  while (g_hash_table_iter_next (&iter, (gpointer *) &relpath, NULL))
+    {
+      ferry_autofd fd = ferry_open_folder_beneath (dst_fd, relpath);
+
+      if (fd >= 0)
+        ferry_temp_sweep_discarded (fd, ferry_journal_get_id (self->journal));
+    }
 }

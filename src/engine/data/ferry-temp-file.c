@@ -133,6 +133,17 @@ ferry_temp_name_parse (const char *name, FerryProcessId *owner)
   return ending != NULL && take_ending (ending, NULL);
 }
 
+/* Whether @name is exactly a name ferry_temp_name_new_for() gives for
+ * the journal @journal_id. */
+gboolean
+ferry_temp_name_is_for (const char *name, const char *journal_id)
+{
+  const char *ending = parse_maker (name, NULL);
+  g_autofree char *id = NULL;
+
+  return ending != NULL && take_ending (ending, &id) && g_strcmp0 (id, journal_id) == 0;
+}
+
 /* Whether @name is exactly a name ferry_temp_name_new_folder() gives,
  * and of which process (@owner may be NULL). */
 gboolean

@@ -70,6 +70,7 @@ char *ferry_temp_name_new (void);
 char *ferry_temp_name_new_for (const char *journal_id);
 gboolean ferry_temp_name_is_claimed (const char *name);
 gboolean ferry_temp_name_parse (const char *name, FerryProcessId *owner);
+gboolean ferry_temp_name_is_for (const char *name, const char *journal_id);
 char *ferry_temp_name_new_folder (void);
 gboolean ferry_temp_name_parse_folder (const char *name, FerryProcessId *owner);
 int ferry_temp_file_claim_stale (int dir_fd, const char *name, struct stat *st);

@@ -134,20 +134,28 @@ ferry_temp_remove_stale_below (int root_fd, const char *relpath)
              || ferry_temp_folder_remove_stale (dir_fd, name));
 }
 
-/**
- * ferry_temp_remove_discarded_below:
- * Removes @relpath, a path below the folder @root_fd, when it is the
- * temporary file of a transfer just discarded that no one writes any
- * more (ferry_temp_file_remove_discarded()).
- */
-gboolean
-ferry_temp_remove_discarded_below (int root_fd, const char *relpath)
+/* The names in the folder @dir_fd that are named as Ferry's temporary
+ * @files and hidden @folders are. */
+static void
+list_temps (int dir_fd, GPtrArray *files, GPtrArray *folders)
 {
-  g_autofree char *folder = g_path_get_dirname (relpath);
-  g_autofree char *name = g_path_get_basename (relpath);
-  ferry_autofd dir_fd = ferry_open_folder_beneath (root_fd, folder);
+  ferry_autofd fd = openat (dir_fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  FerryDirReader reader;
+  const char *name;
+  unsigned char d_type;
+  int errsv;
 
-  return dir_fd >= 0 && ferry_temp_file_remove_discarded (dir_fd, name);
+  if (fd < 0)
+    return;
+  ferry_dir_reader_init (&reader, fd, LISTING_BUFFER_SIZE);
+  while (ferry_dir_reader_next (&reader, &name, &d_type, &errsv))
+    {
+      if ((d_type == DT_REG || d_type == DT_UNKNOWN) && ferry_temp_name_parse (name, NULL))
+        g_ptr_array_add (files, g_strdup (name));
+      if ((d_type == DT_DIR || d_type == DT_UNKNOWN) && ferry_temp_name_parse_folder (name, NULL))
+        g_ptr_array_add (folders, g_strdup (name));
+    }
+  ferry_dir_reader_clear (&reader);
 }
 
 /**
@@ -158,30 +166,60 @@ ferry_temp_remove_discarded_below (int root_fd, const char *relpath)
 guint
 ferry_temp_sweep (int dir_fd)
 {
-  ferry_autofd fd = openat (dir_fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
   g_autoptr (GPtrArray) files = g_ptr_array_new_with_free_func (g_free);
   g_autoptr (GPtrArray) folders = g_ptr_array_new_with_free_func (g_free);
-  FerryDirReader reader;
-  const char *name;
-  unsigned char d_type;
-  int errsv;
   guint removed = 0;
 
-  if (fd < 0)
-    return 0;
-  ferry_dir_reader_init (&reader, fd, LISTING_BUFFER_SIZE);
-  while (ferry_dir_reader_next (&reader, &name, &d_type, &errsv))
-    {
-      if ((d_type == DT_REG || d_type == DT_UNKNOWN) && ferry_temp_name_parse (name, NULL))
-        g_ptr_array_add (files, g_strdup (name));
-      if ((d_type == DT_DIR || d_type == DT_UNKNOWN) && ferry_temp_name_parse_folder (name, NULL))
-        g_ptr_array_add (folders, g_strdup (name));
-    }
-  ferry_dir_reader_clear (&reader);
-
+  list_temps (dir_fd, files, folders);
   for (guint i = 0; i < files->len; i++)
     removed += ferry_temp_file_remove_stale (dir_fd, g_ptr_array_index (files, i));
   for (guint i = 0; i < folders->len; i++)
     removed += ferry_temp_folder_remove_stale (dir_fd, g_ptr_array_index (folders, i));
+  return removed;
+}
+
+/* A hidden folder of another user's is theirs, as their temporary files
+ * are (see ferry_temp_file_claim_stale()). */
+static gboolean
+is_own_folder (int parent_fd, const char *name)
+{
+  struct stat st;
+
+  return fstatat (parent_fd, name, &st, AT_SYMLINK_NOFOLLOW) == 0
+         && (st.st_uid == geteuid () || !ferry_fs_keeps_file_owners (parent_fd));
+}
+
+/**
+ * ferry_temp_sweep_discarded:
+ * Removes from the folder @dir_fd what the transfer @journal_id, just
+ * discarded, left there, as far as its name tells: its temporary files
+ * that no job writes (ferry_temp_file_remove_discarded()), recorded by
+ * its journal or made after its last save, and the hidden folders of
+ * runs that are gone, which carry no transfer's name (no run continues
+ * one: the next copy into the folder would remove them). Temporary files
+ * of other transfers stay for them. Returns how many went.
+ */
+guint
+ferry_temp_sweep_discarded (int dir_fd, const char *journal_id)
+{
+  g_autoptr (GPtrArray) files = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr (GPtrArray) folders = g_ptr_array_new_with_free_func (g_free);
+  guint removed = 0;
+
+  list_temps (dir_fd, files, folders);
+  for (guint i = 0; i < files->len; i++)
+    {
+      const char *name = g_ptr_array_index (files, i);
+
+      if (ferry_temp_name_is_for (name, journal_id))
+        removed += ferry_temp_file_remove_discarded (dir_fd, name);
+    }
+  for (guint i = 0; i < folders->len; i++)
+    {
+      const char *name = g_ptr_array_index (folders, i);
+
+      if (is_own_folder (dir_fd, name))
+        removed += ferry_temp_folder_remove_stale (dir_fd, name);
+    }
   return removed;
 }

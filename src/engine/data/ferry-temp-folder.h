@@ -10,7 +10,7 @@ gboolean ferry_temp_folder_remove (int parent_fd, const char *name);
 int ferry_temp_folder_claim_stale (int parent_fd, const char *name);
 gboolean ferry_temp_folder_remove_stale (int parent_fd, const char *name);
 gboolean ferry_temp_remove_stale_below (int root_fd, const char *relpath);
-gboolean ferry_temp_remove_discarded_below (int root_fd, const char *relpath);
 guint ferry_temp_sweep (int dir_fd);
+guint ferry_temp_sweep_discarded (int dir_fd, const char *journal_id);
 
 G_END_DECLS
