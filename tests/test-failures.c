@@ -15,6 +15,7 @@
 #include <grp.h>
 #include <linux/fiemap.h>
 #include <linux/fs.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
@@ -530,6 +531,33 @@ test_vanished_in_flight (Fixture *f, gconstpointer data)
   waiting_copy = copy_path_of (f, files.waiting);
   assert_absent (in_flight_copy);
   ferry_test_assert_files_equal (files.waiting, waiting_copy);
+  assert_no_temp_files (f->dst);
+}
+
+/* The file in flight is replaced, a new file renamed over it (as
+ * editors and downloads save): discarded, and said to be replaced, not
+ * deleted, for a file is there. */
+static void
+test_replaced_in_flight (Fixture *f, gconstpointer data)
+{
+  g_autoptr (FerryJob) job = job_new_one_worker (f->src, f->dst);
+  g_auto (FerryTestJobRun) run = { 0 };
+  g_auto (TwoFiles) files = { 0 };
+  g_autofree char *new_version = g_build_filename (f->scratch, "new-version", NULL);
+  g_autofree char *in_flight_copy = NULL;
+
+  make_two_big_files (f, &files);
+  pause_in_one_of_two (job, &run, &files);
+  ferry_test_write_random (new_version, 1000, 3);
+  g_assert_cmpint (rename (new_version, files.in_flight), ==, 0);
+  ferry_job_resume (job);
+  ferry_test_job_wait (&run, JOB_TIMEOUT_MS);
+
+  g_assert_false (run.ok);
+  assert_one_failure (job, files.in_flight, FERRY_ERROR, FERRY_ERROR_CHANGED,
+                      "was replaced by another file while it was being copied");
+  in_flight_copy = copy_path_of (f, files.in_flight);
+  assert_absent (in_flight_copy);
   assert_no_temp_files (f->dst);
 }
 
@@ -1493,6 +1521,7 @@ main (int argc, char **argv)
   ADD ("/failures/unreadable/folders/stop", test_unreadable, &unreadable_folders_stop);
   ADD ("/failures/vanished/waiting", test_vanished_waiting, NULL);
   ADD ("/failures/vanished/in-flight", test_vanished_in_flight, NULL);
+  ADD ("/failures/replaced/in-flight", test_replaced_in_flight, NULL);
   ADD ("/failures/changed/appended", test_changed_size, GINT_TO_POINTER (CHANGE_APPEND));
   ADD ("/failures/changed/truncated", test_changed_size, GINT_TO_POINTER (CHANGE_TRUNCATE));
   ADD ("/failures/no-space", test_no_space, NULL);

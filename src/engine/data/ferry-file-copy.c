@@ -65,6 +65,15 @@ ferry_file_copy_fail_changed (FerryFileCopy *fc, GError **error)
 }
 
 static gboolean
+fail_replaced (const char *path, GError **error)
+{
+  return ferry_set_ferry_error (
+      error, FERRY_ERROR_CHANGED,
+      _ ("“%s” was replaced by another file while it was being copied; the copy was discarded"),
+      path);
+}
+
+static gboolean
 same_time (const struct timespec *a, const struct timespec *b)
 {
   return a->tv_sec == b->tv_sec && a->tv_nsec == b->tv_nsec;
@@ -83,6 +92,12 @@ ferry_file_copy_check_source_unchanged (FerryFileCopy *fc, GError **error)
   if (now.st_nlink == 0)
     {
       g_autofree char *path = ferry_file_copy_path (fc, TRUE);
+      struct stat there;
+
+      /* Saved the way editors and downloads save, a new file renamed
+       * over the old: a file is there again, and "deleted" misled. */
+      if (lstat (path, &there) == 0)
+        return fail_replaced (path, error);
       return ferry_set_ferry_error (error, FERRY_ERROR_VANISHED,
                                     _ ("“%s” was deleted while it was being copied"), path);
     }

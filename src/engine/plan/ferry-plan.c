@@ -518,9 +518,9 @@ shares_extents (FerryPlan *plan)
          && (fs.f_type == XFS_SUPER_MAGIC || fs.f_type == BTRFS_SUPER_MAGIC);
 }
 
-/* How much is needed and how much there is; and, as files deleted on a
- * stick stay on it in its Trash (a stick that looks empty may be full),
- * how much emptying the Trash would give back. */
+/* How much is needed and how much there is, and what to do: as files
+ * deleted on a stick stay on it in its Trash (a stick that looks empty
+ * may be full), how much emptying the Trash would give back. */
 static void
 set_no_space_error (FerryPlan *plan, guint64 needed, guint64 available, GError **error)
 {
@@ -539,13 +539,14 @@ set_no_space_error (FerryPlan *plan, guint64 needed, guint64 available, GError *
   trash_str = g_format_size (trash);
   if (trash == 0)
     g_set_error (error, FERRY_ERROR, FERRY_ERROR_NOT_ENOUGH_SPACE,
-                 _ ("There is not enough space in “%s”: %s are needed, only %s are available"),
+                 _ ("There is not enough space in “%s”: %s are needed, only %s are available. "
+                    "Make room there, or choose another destination."),
                  display, needed_str, available_str);
   else
     g_set_error (error, FERRY_ERROR, FERRY_ERROR_NOT_ENOUGH_SPACE,
                  /* TRANSLATORS: the last size is what the Trash holds on that drive */
                  _ ("There is not enough space in “%s”: %s are needed, only %s are available; "
-                    "emptying the Trash would free %s more"),
+                    "emptying the Trash would free %s more."),
                  display, needed_str, available_str, trash_str);
 }
 
