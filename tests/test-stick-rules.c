@@ -878,6 +878,70 @@ test_merge_spelled_otherwise (Fixture *f, gconstpointer data)
   assert_file_text (ferry_test_path (there, "b.jpg", NULL), "new b\n");
 }
 
+/* Runs a job copying @source to @destination (settling a file already
+ * there as @policy says), which must be refused before it writes
+ * anything on the stick; returns the refusal. */
+static GError *
+refused_on_stick (Fixture *f,
+                  const char *source,
+                  const char *destination,
+                  FerryConflictPolicy policy)
+{
+  g_autofree char *before = ferry_test_describe_tree (f->mnt);
+  g_autofree char *after = NULL;
+  g_autoptr (FerryJob) job = job_for (source, destination, FERRY_UNSUPPORTED_POLICY_STOP);
+  GError *error = NULL;
+
+  ferry_job_set_conflict_policy (job, policy);
+  if (ferry_test_run_job (job, &error))
+    g_error ("“%s” was copied to “%s”", source, destination);
+  g_assert_nonnull (error);
+  after = ferry_test_describe_tree (f->mnt);
+  g_assert_cmpstr (after, ==, before);
+  return error;
+}
+
+/* A folder on the stick copied into itself spelled in other capitals
+ * ("A" into "a/sub"). exfat-fuse and fusefat give each spelling an inode
+ * number of its own, so the copy was not found to go into itself: it
+ * built A/sub/A/sub/… some 5,000 levels deep in the source, reading its
+ * own temporary files as sources, until it ran out of descriptors. It
+ * is refused as when spelled alike; on NTFS, which tells capitals apart,
+ * "a" is another folder, and the copy is done. */
+static void
+test_into_itself_spelled_otherwise (Fixture *f, gconstpointer data)
+{
+  g_autofree char *folder = g_build_filename (f->mnt, "A", NULL);
+  g_autofree char *inside = g_build_filename (f->mnt, "a", "sub", NULL);
+  g_autofree char *itself = g_build_filename (f->mnt, "a", NULL);
+  g_autoptr (GError) into_sub = NULL;
+  g_autoptr (GError) into_itself = NULL;
+  g_autoptr (FerryJob) job = NULL;
+  g_autoptr (GError) error = NULL;
+
+  if (f->stick == NULL)
+    return;
+  ferry_test_make_dirs (ferry_test_path (folder, "sub", NULL));
+  ferry_test_write_text (ferry_test_path (folder, "f", NULL), "1\n");
+  ferry_test_write_text (ferry_test_path (folder, "sub", "g", NULL), "2\n");
+  if (GPOINTER_TO_INT (data) == FERRY_TEST_STICK_FS_NTFS)
+    {
+      ferry_test_make_dirs (inside);
+      job = job_for (folder, inside, FERRY_UNSUPPORTED_POLICY_STOP);
+      if (!ferry_test_run_job (job, &error))
+        g_error ("%s\n%s", error->message, ferry_test_describe_failures (job));
+      assert_file_text (ferry_test_path (inside, "A", "sub", "g", NULL), "2\n");
+      g_assert_cmpuint (ferry_test_count_entries (folder), ==, 3);
+      return;
+    }
+  into_sub = refused_on_stick (f, folder, inside, FERRY_CONFLICT_POLICY_ASK);
+  g_assert_error (into_sub, FERRY_ERROR, FERRY_ERROR_INTO_ITSELF);
+  g_assert_nonnull (strstr (into_sub->message, "(“"));
+  into_itself = refused_on_stick (f, folder, itself, FERRY_CONFLICT_POLICY_ASK);
+  g_assert_error (into_itself, FERRY_ERROR, FERRY_ERROR_INTO_ITSELF);
+  g_assert_null (strstr (into_itself->message, "(“"));
+}
+
 /* --verify reads each copy back from the stick itself. exfat-fuse and
  * ntfs-3g read the device through the kernel's cache of it, which still
  * held what they had just written: a 20 MB file verified on an exFAT
@@ -1026,6 +1090,12 @@ main (int argc, char **argv)
   ADD ("/stick-rules/times-out-of-range/exfat", exfat, test_times_out_of_range);
   ADD ("/stick-rules/merge-spelled-otherwise/exfat", exfat, test_merge_spelled_otherwise);
   ADD ("/stick-rules/merge-spelled-otherwise/fat32", fat32, test_merge_spelled_otherwise);
+  ADD ("/stick-rules/into-itself-spelled-otherwise/exfat", exfat,
+       test_into_itself_spelled_otherwise);
+  ADD ("/stick-rules/into-itself-spelled-otherwise/fat32", fat32,
+       test_into_itself_spelled_otherwise);
+  ADD ("/stick-rules/into-itself-spelled-otherwise/ntfs", ntfs,
+       test_into_itself_spelled_otherwise);
   ADD ("/stick-rules/verify-reads-device/exfat", exfat, test_verify_reads_device);
   ADD ("/stick-rules/verify-reads-device/ntfs", ntfs, test_verify_reads_device);
   ADD ("/stick-rules/verify-from-cache/ntfs", ntfs, test_verify_from_cache);

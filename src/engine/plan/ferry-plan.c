@@ -13,6 +13,7 @@
 #include "ferry-block-facts.h"
 #include "ferry-error.h"
 #include "ferry-format.h"
+#include "ferry-fs-rules.h"
 #include "ferry-fs.h"
 #include "ferry-plan.h"
 #include "ferry-trash.h"
@@ -290,6 +291,53 @@ is_inside_through_mount (int folder_fd, const FerrySourceRoot *root)
   return folder_path != NULL && src_path != NULL && path_is_within (folder_path, src_path);
 }
 
+/* Where @dir_fd's entry @name ("." for the folder itself) lies in its
+ * filesystem (see ferry_fs_path_in_filesystem()), its names folded as
+ * @rules compare them; NULL where the kernel cannot say. */
+static char *
+folded_path_in_filesystem (int dir_fd, const char *name, const FerryFsRules *rules)
+{
+  g_autofree char *folder = ferry_fs_path_in_filesystem (dir_fd);
+  g_autofree char *path = NULL;
+
+  if (folder == NULL)
+    return NULL;
+  path = strcmp (name, ".") == 0 ? g_steal_pointer (&folder)
+                                 : g_build_filename (folder, name, NULL);
+  return ferry_fs_rules_fold_name (rules, path);
+}
+
+/* Whether the destination's entry @dst_name ("." for the destination
+ * folder itself) is the source spelled in other capitals on a drive that
+ * ignores them, or, with @or_below, lies below it. exfat-fuse and fusefat
+ * give each spelling an inode number of its own ("A" 2, "a" 6), so
+ * neither stat nor a walk up with ".." finds it: "A" copied into "a/sub"
+ * copied itself into itself until it ran out of descriptors. There the
+ * two are compared by where each lies in the filesystem, whichever mount
+ * or link reached it, as the drive compares names. */
+static gboolean
+is_spelled_otherwise (FerryPlan *plan,
+                      const FerrySourceRoot *root,
+                      const char *dst_name,
+                      gboolean or_below)
+{
+  FerryFsRules rules;
+  g_autofree char *src = NULL;
+  g_autofree char *dst = NULL;
+
+  if (plan->dst_st.st_dev != root->st.st_dev)
+    return FALSE;
+  ferry_fs_rules_for_kind (FERRY_FS_KIND_EXFAT, 0, &rules);
+  src = folded_path_in_filesystem (root->parent_fd, root->name, &rules);
+  dst = folded_path_in_filesystem (plan->dst_fd, dst_name, &rules);
+  if (src == NULL || dst == NULL
+      || !(or_below ? path_is_within (dst, src) : strcmp (dst, src) == 0))
+    return FALSE;
+  /* Asked only now: of a FUSE mount, it reads the device. */
+  ferry_fs_rules_for_fd (plan->dst_fd, &rules);
+  return rules.folds_case;
+}
+
 /* A folder opened as itself (its entry ".") is named by its own path. */
 static char *
 root_source_path (const FerrySourceRoot *root)
@@ -306,14 +354,16 @@ check_not_onto_itself (FerryPlan *plan, FerrySourceRoot *root, GError **error)
   struct stat dst_st;
 
   if (S_ISDIR (root->st.st_mode)
-      && (is_inside (plan->dst_fd, &root->st) || is_inside_through_mount (plan->dst_fd, root)))
+      && (is_inside (plan->dst_fd, &root->st) || is_inside_through_mount (plan->dst_fd, root)
+          || is_spelled_otherwise (plan, root, ".", TRUE)))
     {
       g_autofree char *src = ferry_path_display (src_path);
       g_autofree char *dst = ferry_path_display (plan->dst_path);
       struct stat dst_folder;
 
       /* Named as its own destination, the folder is not "inside" itself. */
-      if (fstat (plan->dst_fd, &dst_folder) == 0 && ferry_stat_same_file (&dst_folder, &root->st))
+      if ((fstat (plan->dst_fd, &dst_folder) == 0 && ferry_stat_same_file (&dst_folder, &root->st))
+          || is_spelled_otherwise (plan, root, ".", FALSE))
         g_set_error (error, FERRY_ERROR, FERRY_ERROR_INTO_ITSELF,
                      _ ("The folder “%s” cannot be copied into itself"), src);
       else
