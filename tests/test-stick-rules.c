@@ -942,6 +942,47 @@ test_into_itself_spelled_otherwise (Fixture *f, gconstpointer data)
   g_assert_null (strstr (into_itself->message, "(“"));
 }
 
+/* A file on the stick copied onto itself spelled in other capitals
+ * ("A/f" to "A/F", "A/big" to "a/BIG"): exfat-fuse and fusefat give
+ * each spelling an inode number of its own, so the two were not found
+ * to be one file. Replacing it renamed the stick's "big" to "BIG",
+ * keeping both made "F (2)" beside it. It is refused as the same file,
+ * as when spelled alike. */
+static void
+test_same_file_spelled_otherwise (Fixture *f, gconstpointer data)
+{
+  const char *file, *big;
+
+  if (f->stick == NULL)
+    return;
+  file = ferry_test_path (f->mnt, "A", "f", NULL);
+  big = ferry_test_path (f->mnt, "A", "big", NULL);
+  ferry_test_make_dirs (ferry_test_path (f->mnt, "A", NULL));
+  ferry_test_write_text (file, "1\n");
+  ferry_test_write_random (big, 3 * MB, 5);
+  {
+    const struct
+    {
+      const char *source;
+      const char *destination;
+      FerryConflictPolicy policy;
+    } tries[] = {
+      { file, ferry_test_path (f->mnt, "A", "F", NULL), FERRY_CONFLICT_POLICY_KEEP_BOTH },
+      { file, ferry_test_path (f->mnt, "a", NULL), FERRY_CONFLICT_POLICY_KEEP_BOTH },
+      { big, ferry_test_path (f->mnt, "a", "BIG", NULL), FERRY_CONFLICT_POLICY_OVERWRITE },
+    };
+
+    for (gsize i = 0; i < G_N_ELEMENTS (tries); i++)
+      {
+        g_autoptr (GError) error
+            = refused_on_stick (f, tries[i].source, tries[i].destination, tries[i].policy);
+
+        g_assert_error (error, FERRY_ERROR, FERRY_ERROR_SAME_FILE);
+      }
+  }
+  g_assert_cmpuint (ferry_test_count_entries (ferry_test_path (f->mnt, "A", NULL)), ==, 2);
+}
+
 /* --verify reads each copy back from the stick itself. exfat-fuse and
  * ntfs-3g read the device through the kernel's cache of it, which still
  * held what they had just written: a 20 MB file verified on an exFAT
@@ -1096,6 +1137,8 @@ main (int argc, char **argv)
        test_into_itself_spelled_otherwise);
   ADD ("/stick-rules/into-itself-spelled-otherwise/ntfs", ntfs,
        test_into_itself_spelled_otherwise);
+  ADD ("/stick-rules/same-file-spelled-otherwise/exfat", exfat, test_same_file_spelled_otherwise);
+  ADD ("/stick-rules/same-file-spelled-otherwise/fat32", fat32, test_same_file_spelled_otherwise);
   ADD ("/stick-rules/verify-reads-device/exfat", exfat, test_verify_reads_device);
   ADD ("/stick-rules/verify-reads-device/ntfs", ntfs, test_verify_reads_device);
   ADD ("/stick-rules/verify-from-cache/ntfs", ntfs, test_verify_from_cache);

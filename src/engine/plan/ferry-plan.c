@@ -312,9 +312,10 @@ folded_path_in_filesystem (int dir_fd, const char *name, const FerryFsRules *rul
  * ignores them, or, with @or_below, lies below it. exfat-fuse and fusefat
  * give each spelling an inode number of its own ("A" 2, "a" 6), so
  * neither stat nor a walk up with ".." finds it: "A" copied into "a/sub"
- * copied itself into itself until it ran out of descriptors. There the
- * two are compared by where each lies in the filesystem, whichever mount
- * or link reached it, as the drive compares names. */
+ * copied itself into itself until it ran out of descriptors, and "A/f"
+ * was copied onto "A/F". There the two are compared by where each lies
+ * in the filesystem, whichever mount or link reached it, as the drive
+ * compares names. */
 static gboolean
 is_spelled_otherwise (FerryPlan *plan,
                       const FerrySourceRoot *root,
@@ -373,7 +374,8 @@ check_not_onto_itself (FerryPlan *plan, FerrySourceRoot *root, GError **error)
       return FALSE;
     }
   if (fstatat (plan->dst_fd, root->dst_name, &dst_st, AT_SYMLINK_NOFOLLOW) == 0
-      && ferry_stat_same_file (&dst_st, &root->st))
+      && (ferry_stat_same_file (&dst_st, &root->st)
+          || is_spelled_otherwise (plan, root, root->dst_name, FALSE)))
     {
       g_autofree char *src = ferry_path_display (src_path);
       g_autofree char *dst = ferry_path_display_join (plan->dst_path, root->dst_name);
