@@ -983,6 +983,78 @@ test_same_file_spelled_otherwise (Fixture *f, gconstpointer data)
   g_assert_cmpuint (ferry_test_count_entries (ferry_test_path (f->mnt, "A", NULL)), ==, 2);
 }
 
+/* Names the drive stores as they are beside names whose adapted form is
+ * theirs: "CON" adapts to "CON_", "a\x01" to "a_", "x?.txt" to
+ * "x？.txt". */
+static char *
+make_taken_names_tree (const char *scratch)
+{
+  g_autofree char *tree = g_build_filename (scratch, "coll", NULL);
+  const char *names[] = { "CON", "CON_", "a\x01", "a_", "x?.txt", "x？.txt" };
+
+  ferry_test_make_dirs (tree);
+  for (gsize i = 0; i < G_N_ELEMENTS (names); i++)
+    ferry_test_write_text (ferry_test_path (tree, names[i], NULL), names[i]);
+  return g_steal_pointer (&tree);
+}
+
+static void
+copy_taken_names (const char *tree, const char *destination, FerryUnsupportedPolicy policy)
+{
+  g_autoptr (FerryJob) job = job_for (tree, destination, policy);
+  g_autoptr (GError) error = NULL;
+
+  if (!ferry_test_run_job (job, &error))
+    g_error ("%s\n%s", error->message, ferry_test_describe_failures (job));
+}
+
+/* A name the drive stores as it is keeps it, though another entry's
+ * adapted name is the same: that one takes the number. Before, "CON_"
+ * was listed as "the same name as another for NTFS (it ignores
+ * capitals)", the stick's CON_ held CON's content and the real CON_
+ * became "CON_ (2)"; skipping what cannot be stored left out CON_, a_
+ * and x？.txt too, which collide with nothing once the others are left
+ * out. */
+static void
+test_taken_names_kept (Fixture *f, gconstpointer data)
+{
+  g_autofree char *tree = make_taken_names_tree (f->scratch);
+  g_autoptr (FerryJob) refused = NULL;
+  g_autoptr (FerryUnsupportedReport) report = NULL;
+  g_autoptr (GError) error = NULL;
+  const char *adapted, *skipped;
+
+  if (f->stick == NULL)
+    return;
+  refused = job_for (tree, f->mnt, FERRY_UNSUPPORTED_POLICY_STOP);
+  g_assert_false (ferry_test_run_job (refused, &error));
+  g_assert_error (error, FERRY_ERROR, FERRY_ERROR_UNSUPPORTED);
+  report = ferry_job_dup_unsupported_report (refused);
+  g_assert_true (report_has (report, FERRY_UNSUPPORTED_NAME_RESERVED, "coll/CON", "CON_ (2)"));
+  g_assert_true (report_has (report, FERRY_UNSUPPORTED_NAME_CHARACTERS, "coll/a\x01", "a_ (2)"));
+  g_assert_true (
+      report_has (report, FERRY_UNSUPPORTED_NAME_CHARACTERS, "coll/x?.txt", "x？ (2).txt"));
+  g_assert_cmpuint (ferry_unsupported_report_get_items (report)->len, ==, 3);
+
+  adapted = ferry_test_path (f->mnt, "adapted", NULL);
+  ferry_test_make_dirs (adapted);
+  copy_taken_names (tree, adapted, FERRY_UNSUPPORTED_POLICY_ADAPT);
+  assert_file_text (ferry_test_path (adapted, "coll", "CON_", NULL), "CON_");
+  assert_file_text (ferry_test_path (adapted, "coll", "CON_ (2)", NULL), "CON");
+  assert_file_text (ferry_test_path (adapted, "coll", "a_", NULL), "a_");
+  assert_file_text (ferry_test_path (adapted, "coll", "a_ (2)", NULL), "a\x01");
+  assert_file_text (ferry_test_path (adapted, "coll", "x？.txt", NULL), "x？.txt");
+  assert_file_text (ferry_test_path (adapted, "coll", "x？ (2).txt", NULL), "x?.txt");
+
+  skipped = ferry_test_path (f->mnt, "skipped", NULL);
+  ferry_test_make_dirs (skipped);
+  copy_taken_names (tree, skipped, FERRY_UNSUPPORTED_POLICY_SKIP);
+  g_assert_cmpuint (ferry_test_count_entries (ferry_test_path (skipped, "coll", NULL)), ==, 3);
+  assert_file_text (ferry_test_path (skipped, "coll", "CON_", NULL), "CON_");
+  assert_file_text (ferry_test_path (skipped, "coll", "a_", NULL), "a_");
+  assert_file_text (ferry_test_path (skipped, "coll", "x？.txt", NULL), "x？.txt");
+}
+
 /* --verify reads each copy back from the stick itself. exfat-fuse and
  * ntfs-3g read the device through the kernel's cache of it, which still
  * held what they had just written: a 20 MB file verified on an exFAT
@@ -1139,6 +1211,8 @@ main (int argc, char **argv)
        test_into_itself_spelled_otherwise);
   ADD ("/stick-rules/same-file-spelled-otherwise/exfat", exfat, test_same_file_spelled_otherwise);
   ADD ("/stick-rules/same-file-spelled-otherwise/fat32", fat32, test_same_file_spelled_otherwise);
+  ADD ("/stick-rules/taken-names-kept/ntfs", ntfs, test_taken_names_kept);
+  ADD ("/stick-rules/taken-names-kept/exfat", exfat, test_taken_names_kept);
   ADD ("/stick-rules/verify-reads-device/exfat", exfat, test_verify_reads_device);
   ADD ("/stick-rules/verify-reads-device/ntfs", ntfs, test_verify_reads_device);
   ADD ("/stick-rules/verify-from-cache/ntfs", ntfs, test_verify_from_cache);

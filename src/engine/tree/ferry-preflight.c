@@ -486,23 +486,38 @@ count_entry (FerryPreflight *self, Folder *folder, const char *copy_name)
     folder->entries += entries;
 }
 
+/* @kept: the name claimed for the entry before (see claim_kept_names()),
+ * which it takes; NULL to claim one now. */
 static void
-walk_entry (FerryPreflight *self, Folder *folder, const char *name, const char *dst_name)
+walk_entry (FerryPreflight *self,
+            Folder *folder,
+            const char *name,
+            const char *dst_name,
+            char *kept)
 {
   Entry entry = { name, dst_name };
   int kind, bad_name;
   gboolean collided;
 
   if (fstatat (folder->src_fd, name, &entry.st, AT_SYMLINK_NOFOLLOW) != 0)
-    return; /* the copy reports it */
+    {
+      g_free (kept);
+      return; /* the copy reports it */
+    }
   entry.src_path = join (folder->src_path, name);
   kind = kind_problem (self, folder, &entry);
   bad_name = name_problem (self, dst_name);
-  {
-    g_autofree char *fit = bad_name >= 0 ? ferry_fs_rules_adapt_name (&self->rules, dst_name)
-                                         : g_strdup (dst_name);
-    entry.copy_name = names_claim (&folder->names, fit, S_ISDIR (entry.st.st_mode), &collided);
-  }
+  if (kept != NULL)
+    {
+      entry.copy_name = kept;
+      collided = strcmp (kept, dst_name) != 0;
+    }
+  else
+    {
+      g_autofree char *fit = bad_name >= 0 ? ferry_fs_rules_adapt_name (&self->rules, dst_name)
+                                           : g_strdup (dst_name);
+      entry.copy_name = names_claim (&folder->names, fit, S_ISDIR (entry.st.st_mode), &collided);
+    }
   if (kind < 0)
     kind = bad_name >= 0 ? bad_name : collided ? FERRY_UNSUPPORTED_CASE_COLLISION : -1;
   if (kind >= 0)
@@ -524,15 +539,56 @@ compare_names (gconstpointer a, gconstpointer b)
   return strcmp (*(char *const *) a, *(char *const *) b);
 }
 
-/* In name order, so the report reads the same every time. */
+/* The copies' names of the entries whose names the drive stores as
+ * they are, claimed in name order (README.txt before readme.txt, which
+ * collides with it), in @names' places; NULL where a name must be
+ * adapted. */
+static GPtrArray *
+claim_kept_names (FerryPreflight *self, Folder *folder, GPtrArray *names)
+{
+  GPtrArray *kept = g_ptr_array_new_full (names->len, g_free);
+
+  for (guint i = 0; i < names->len; i++)
+    {
+      const char *name = g_ptr_array_index (names, i);
+      g_autofree char *folded = NULL;
+      gboolean is_dir = FALSE, collided;
+      struct stat st;
+
+      if (name_problem (self, name) >= 0)
+        {
+          g_ptr_array_add (kept, NULL);
+          continue;
+        }
+      /* Only a name that collides needs to know what it names. */
+      folded = ferry_fs_rules_fold_name (&self->rules, name);
+      if (g_hash_table_contains (folder->names.used, folded))
+        is_dir = fstatat (folder->src_fd, name, &st, AT_SYMLINK_NOFOLLOW) == 0
+                 && S_ISDIR (st.st_mode);
+      g_ptr_array_add (kept, names_claim (&folder->names, name, is_dir, &collided));
+    }
+  return kept;
+}
+
+/* In name order, so the report reads the same every time. A name the
+ * drive stores as it is keeps it: the names to adapt are claimed after
+ * all of those, so "CON" adapted to "CON_" becomes "CON_ (2)" beside a
+ * "CON_" of the folder. Before, CON came first in name order and took
+ * "CON_", and the real CON_ was listed as "the same name as another" (on
+ * NTFS too, for a drive that "ignores capitals"), copied as "CON_ (2)"
+ * when adapting and left out with the others when skipping them, where
+ * it collides with nothing. */
 static void
 walk_entries (FerryPreflight *self, Folder *folder)
 {
   g_autoptr (GPtrArray) names = list_names (folder->src_fd);
+  g_autoptr (GPtrArray) kept = NULL;
 
   g_ptr_array_sort (names, compare_names);
+  kept = claim_kept_names (self, folder, names);
   for (guint i = 0; i < names->len && !g_cancellable_is_cancelled (self->cancellable); i++)
-    walk_entry (self, folder, g_ptr_array_index (names, i), g_ptr_array_index (names, i));
+    walk_entry (self, folder, g_ptr_array_index (names, i), g_ptr_array_index (names, i),
+                g_steal_pointer (&kept->pdata[i]));
 }
 
 static void
@@ -587,7 +643,7 @@ ferry_preflight_add_root (FerryPreflight *self, const FerryTreeRoot *root)
   if (strcmp (root->dst_name, ".") == 0)
     walk_entries (self, &top);
   else
-    walk_entry (self, &top, root->src_name, root->dst_name);
+    walk_entry (self, &top, root->src_name, root->dst_name, NULL);
 }
 
 /* "“…/Camera” would hold 70010 entries, and a folder on a FAT32 drive
