@@ -618,7 +618,10 @@ test_cli_adapted (Fixture *f, gconstpointer data)
 
 /* Names listed as a terminal can show them: an escape sequence in a
  * name does not colour the terminal, and a newline does not split the
- * list, before the copy or after it. */
+ * list, before the copy or after it. Bytes that are not UTF-8 are
+ * escaped as in Ferry's messages: "lat\xE9.txt" and "lat\xE8.txt" were
+ * both "lat\uFFFD.txt", and a person could not tell which became
+ * "lat_.txt" and which "lat_ (2).txt". */
 static void
 test_cli_names_shown_safely (Fixture *f, gconstpointer data)
 {
@@ -631,14 +634,23 @@ test_cli_names_shown_safely (Fixture *f, gconstpointer data)
   ferry_test_make_dirs (odd);
   ferry_test_write_text (ferry_test_path (odd, "red\033[31m?.txt", NULL), "red\n");
   ferry_test_write_text (ferry_test_path (odd, "two\nlines?.txt", NULL), "two\n");
+  ferry_test_write_text (ferry_test_path (odd, "lat\xe9.txt", NULL), "e acute\n");
+  ferry_test_write_text (ferry_test_path (odd, "lat\xe8.txt", NULL), "e grave\n");
   g_assert_false (copy_by_cli (f, odd, NULL, &refused));
   g_assert_nonnull (strstr (refused, "  Odd/red\\x1B[31m?.txt uses characters"));
   g_assert_nonnull (strstr (refused, "  Odd/two\\nlines?.txt uses characters"));
+  g_assert_nonnull (strstr (refused, "  Odd/lat\\xE8.txt is not valid UTF-8 (adapted: named "
+                                     "“lat_.txt”)\n"));
   g_assert_true (copy_by_cli (f, odd, "--unsupported=adapt", &adapted));
   g_assert_nonnull (strstr (adapted, "Adapted: Odd/red\\x1B[31m?.txt, named “red_[31m？.txt”\n"));
   g_assert_nonnull (strstr (adapted, "Adapted: Odd/two\\nlines?.txt, named “two_lines？.txt”\n"));
+  g_assert_nonnull (strstr (adapted, "Adapted: Odd/lat\\xE8.txt, named “lat_.txt”\n"));
+  g_assert_nonnull (strstr (adapted, "Adapted: Odd/lat\\xE9.txt, named “lat_ (2).txt”\n"));
   g_assert_null (strchr (refused, '\033'));
   g_assert_null (strchr (adapted, '\033'));
+  g_assert_null (strstr (adapted, "\xEF\xBF\xBD")); /* U+FFFD */
+  assert_file_text (ferry_test_path (f->mnt, "Odd", "lat_.txt", NULL), "e grave\n");
+  assert_file_text (ferry_test_path (f->mnt, "Odd", "lat_ (2).txt", NULL), "e acute\n");
 }
 
 /* With --progress=json standard output is JSON lines, the last one the
@@ -1031,7 +1043,7 @@ test_taken_names_kept (Fixture *f, gconstpointer data)
   g_assert_error (error, FERRY_ERROR, FERRY_ERROR_UNSUPPORTED);
   report = ferry_job_dup_unsupported_report (refused);
   g_assert_true (report_has (report, FERRY_UNSUPPORTED_NAME_RESERVED, "coll/CON", "CON_ (2)"));
-  g_assert_true (report_has (report, FERRY_UNSUPPORTED_NAME_CHARACTERS, "coll/a\x01", "a_ (2)"));
+  g_assert_true (report_has (report, FERRY_UNSUPPORTED_NAME_CHARACTERS, "coll/a\\x01", "a_ (2)"));
   g_assert_true (
       report_has (report, FERRY_UNSUPPORTED_NAME_CHARACTERS, "coll/x?.txt", "x？ (2).txt"));
   g_assert_cmpuint (ferry_unsupported_report_get_items (report)->len, ==, 3);

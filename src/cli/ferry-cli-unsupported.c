@@ -78,7 +78,7 @@ ferry_cli_list_unsupported (FerryUnsupportedReport *report, FILE *out)
       const FerryUnsupportedItem *item = g_ptr_array_index (items, i);
       g_autofree char *why = describe (item, filesystem);
       g_autofree char *how = item->adapted != NULL ? describe_adapted (item) : NULL;
-      g_autofree char *path = ferry_format_path (item->path);
+      const char *path = item->path; /* escaped already */
 
       if (how != NULL)
         /* Translators: a path, why it cannot be stored, what adapting does:
@@ -103,7 +103,7 @@ ferry_cli_list_adapted (FerryUnsupportedReport *report, FILE *out)
   for (guint i = 0; i < items->len; i++)
     {
       const FerryUnsupportedItem *item = g_ptr_array_index (items, i);
-      g_autofree char *path = ferry_format_path (item->path);
+      const char *path = item->path; /* escaped already */
       g_autofree char *how = NULL;
 
       if (action == FERRY_UNSUPPORTED_ACTION_ADAPT && item->adapted != NULL)

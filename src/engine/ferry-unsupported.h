@@ -14,7 +14,8 @@ G_BEGIN_DECLS
  * One entry the destination's filesystem cannot store as it is.
  * @source: the entry
  * @path: where it would go, relative to the destination folder, for
- *   people to read (valid UTF-8)
+ *   people to read as Ferry's messages name files (ferry_format_path():
+ *   valid UTF-8, a byte that is not, or a control character, escaped)
  * @adapted: the name its copy gets when the job adapts (UTF-8), or NULL
  *   when it can only be skipped (a file too large, a FIFO)
  * @size: its size in bytes (for a file too large)

@@ -324,7 +324,10 @@ static void
 record (FerryPreflight *self, Folder *folder, Entry *entry, FerryUnsupportedKind kind)
 {
   g_autofree char *relpath = join (folder->dst_relpath, entry->dst_name);
-  g_autofree char *display = g_filename_display_name (relpath);
+  /* As Ferry's messages name files: "lat\xE9.txt" and "lat\xE8.txt" were
+   * both "lat\uFFFD.txt", and a person could not tell which copy was
+   * which. */
+  g_autofree char *display = ferry_path_display (relpath);
   g_autoptr (GFile) source = g_file_new_for_path (entry->src_path);
   gboolean adaptable = kind != FERRY_UNSUPPORTED_TOO_LARGE && kind != FERRY_UNSUPPORTED_SPECIAL_FILE
                        && (kind != FERRY_UNSUPPORTED_SYMLINK || entry->followable);
