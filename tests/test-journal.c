@@ -362,6 +362,47 @@ test_orphan_log_swept (void)
   remove_journal ();
 }
 
+/* What a transfer was asked (offered for its id) is in its journal from
+ * the first save, read back and kept by a journal continuing it, and
+ * replaced by what a later run is asked; a journal of a Ferry that kept
+ * no choices reads as one with none. */
+static void
+test_choices_kept (void)
+{
+  g_autoptr (GHashTable) choices = g_hash_table_new (g_str_hash, g_str_equal);
+  g_autoptr (FerryJournal) journal = NULL;
+  g_autoptr (FerryJournal) back = NULL;
+  g_autoptr (FerryJournal) again = NULL;
+  g_autoptr (FerryJournal) old = NULL;
+  g_autofree char *path = journal_file ();
+
+  g_hash_table_insert (choices, "unsupported-policy", "adapt");
+  g_hash_table_insert (choices, "preserve", "false");
+  ferry_journal_offer_choices (ID, choices);
+  journal = new_journal ();
+  save (journal);
+  back = load ();
+  g_assert_cmpstr (ferry_journal_get_choice (back, "unsupported-policy"), ==, "adapt");
+  g_assert_cmpstr (ferry_journal_get_choice (back, "preserve"), ==, "false");
+  g_assert_null (ferry_journal_get_choice (back, "conflict-policy"));
+
+  g_hash_table_remove (choices, "preserve");
+  g_hash_table_insert (choices, "unsupported-policy", "skip");
+  ferry_journal_offer_choices (ID, choices);
+  save (back);
+  again = load ();
+  g_assert_cmpstr (ferry_journal_get_choice (again, "unsupported-policy"), ==, "skip");
+  g_assert_null (ferry_journal_get_choice (again, "preserve"));
+
+  ferry_test_write_text (path, "[transfer]\nsources=/home/someone/Photos;\n"
+                               "destination=/media/someone/STICK\nfs-dev=2049\n");
+  old = load ();
+  g_assert_null (ferry_journal_get_choice (old, "unsupported-policy"));
+  g_hash_table_remove_all (choices);
+  ferry_journal_offer_choices (ID, choices);
+  remove_journal ();
+}
+
 int
 main (int argc, char **argv)
 {
@@ -386,6 +427,7 @@ main (int argc, char **argv)
   g_test_add_func ("/journal/line-cut-short", test_line_cut_short);
   g_test_add_func ("/journal/old-log-ignored", test_old_log_ignored);
   g_test_add_func ("/journal/orphan-log-swept", test_orphan_log_swept);
+  g_test_add_func ("/journal/choices-kept", test_choices_kept);
   status = g_test_run ();
   ferry_test_remove_tree (state);
   return status;

@@ -1755,6 +1755,99 @@ test_stale_saves_removed (Fixture *f, gconstpointer data)
   g_assert_true (g_file_test (fresh, G_FILE_TEST_EXISTS));
 }
 
+/* ferry-copy --progress=none --resume @what @extra, no terminal to ask
+ * on; its standard error in @err, its exit status. */
+static int
+resume_in_script (const char *what, const char *extra, char **err)
+{
+  const char *argv[] = { g_getenv ("FERRY_COPY"), "--progress=none", "--resume", what, extra, NULL };
+  g_autoptr (GSubprocess) copy = NULL;
+  g_autoptr (GError) error = NULL;
+
+  copy = g_subprocess_newv (argv, G_SUBPROCESS_FLAGS_STDOUT_SILENCE | G_SUBPROCESS_FLAGS_STDERR_PIPE,
+                            &error);
+  g_assert_no_error (error);
+  g_subprocess_communicate_utf8 (copy, NULL, NULL, NULL, err, &error);
+  g_assert_no_error (error);
+  g_test_message ("ferry-copy --resume %s %s said: %s", what, extra ? extra : "", *err);
+  return g_subprocess_get_exit_status (copy);
+}
+
+/* A big file, then a name exFAT cannot store (in a folder below it, which
+ * one worker comes to after the file), copied with @option and @option2
+ * and Ctrl+C'd once 24 MB of the big file is on the stick. */
+static void
+copy_problems_and_interrupt (Fixture *f, const char *option, const char *option2)
+{
+  g_autoptr (GSubprocess) copy = NULL;
+  g_autofree char *err = NULL;
+
+  ferry_test_make_dirs (ferry_test_path (f->src, "z", "later", NULL));
+  ferry_test_write_text (ferry_test_path (f->src, "z", "later", "why?.txt", NULL), "why\n");
+  ferry_test_write_random (ferry_test_path (f->src, "z", "big.bin", NULL), BIG_SIZE, 78);
+  ferry_test_set_times (ferry_test_path (f->src, "z", "big.bin", NULL), 1500000000, 0);
+  copy = spawn_copy (f->src, f->dst, option, option2);
+  wait_for_journal (f, copy, &(JournalSays){ 0, 24 * MB, 0 });
+  err = interrupt_copy (copy);
+  lift_throttle (f);
+}
+
+/* Started with --unsupported=adapt and --no-preserve, cut short and
+ * continued by --resume all from a script: it adapts and keeps no times,
+ * as it was asked when it began. (It stopped for the name as a script
+ * does by default, "Nothing was written", with 24 MB on the stick.) */
+static void
+test_resume_keeps_choices (Fixture *f, gconstpointer data)
+{
+  g_autofree char *copy = g_build_filename (f->dst, "tree", NULL);
+  g_autoptr (FerryJournal) journal = NULL;
+  g_autofree char *err = NULL;
+  struct stat st;
+
+  if (f->stick == NULL)
+    return;
+  copy_problems_and_interrupt (f, "--unsupported=adapt", "--no-preserve");
+  journal = load_journal (f);
+  g_assert_nonnull (journal);
+  g_assert_cmpstr (ferry_journal_get_choice (journal, "unsupported-policy"), ==, "adapt");
+  g_assert_cmpstr (ferry_journal_get_choice (journal, "preserve"), ==, "false");
+  g_assert_null (ferry_journal_get_choice (journal, "conflict-policy"));
+
+  g_assert_cmpint (resume_in_script ("all", NULL, &err), ==, 0);
+  g_assert_null (strstr (err, "Nothing was written"));
+  ferry_test_assert_files_equal (ferry_test_path (f->src, "z", "later", "why?.txt", NULL),
+                                 ferry_test_path (copy, "z", "later", "why？.txt", NULL));
+  ferry_test_assert_files_equal (ferry_test_path (f->src, "z", "big.bin", NULL),
+                                 ferry_test_path (copy, "z", "big.bin", NULL));
+  g_assert_cmpint (stat (ferry_test_path (copy, "z", "big.bin", NULL), &st), ==, 0);
+  g_assert_cmpint (st.st_mtime, !=, 1500000000);
+  g_assert_null (load_journal (f));
+}
+
+/* What is given with --resume goes before what the transfer was asked:
+ * started with --unsupported=adapt, continued with --unsupported=skip,
+ * the name is skipped and the rest copied. */
+static void
+test_resume_choices_overridden (Fixture *f, gconstpointer data)
+{
+  g_autofree char *copy = g_build_filename (f->dst, "tree", NULL);
+  g_autoptr (FerryJournal) journal = NULL;
+  g_autofree char *err = NULL;
+
+  if (f->stick == NULL)
+    return;
+  copy_problems_and_interrupt (f, "--unsupported=adapt", NULL);
+  journal = load_journal (f);
+  g_assert_nonnull (journal);
+  g_assert_cmpint (resume_in_script (ferry_journal_get_id (journal), "--unsupported=skip", &err),
+                   ==, 0);
+  g_assert_nonnull (strstr (err, "Skipped: "));
+  g_assert_cmpuint (ferry_test_count_entries (ferry_test_path (copy, "z", "later", NULL)), ==, 0);
+  ferry_test_assert_files_equal (ferry_test_path (f->src, "z", "big.bin", NULL),
+                                 ferry_test_path (copy, "z", "big.bin", NULL));
+  g_assert_null (load_journal (f));
+}
+
 int
 main (int argc, char **argv)
 {
@@ -1812,6 +1905,12 @@ main (int argc, char **argv)
   ADD ("/resume/named-copy/same-command", test_named_copy_same_command);
   ADD ("/resume/named-copy/by-id", test_named_copy_by_id);
   ADD ("/resume/changed-in-named-folder", test_changed_in_named_folder);
+  g_test_add ("/resume/resume-keeps-choices/exfat", Fixture,
+              GINT_TO_POINTER (FERRY_TEST_STICK_FS_EXFAT), fixture_set_up,
+              test_resume_keeps_choices, fixture_tear_down);
+  g_test_add ("/resume/resume-choices-overridden/exfat", Fixture,
+              GINT_TO_POINTER (FERRY_TEST_STICK_FS_EXFAT), fixture_set_up,
+              test_resume_choices_overridden, fixture_tear_down);
 #undef ADD
   return g_test_run ();
 }

@@ -148,6 +148,26 @@ set_defaults (FerryCliOptions *self)
   self->slow_method = FERRY_SLOW_METHOD_WINDOW;
 }
 
+/* Those of the options given that --resume chooses again unless given
+ * anew. How a run shows itself (--progress), how hard it works (-j,
+ * --device, --slow-method) and when it gives up (--on-error) are the
+ * run's own; these decide what the transfer leaves on the drive. */
+static FerryChoices
+choices_given (const RawOptions *raw)
+{
+  FerryChoices chosen = FERRY_CHOICE_NONE;
+
+  if (raw->conflict != NULL)
+    chosen |= FERRY_CHOICE_CONFLICT;
+  if (raw->unsupported != NULL)
+    chosen |= FERRY_CHOICE_UNSUPPORTED;
+  if (raw->no_preserve)
+    chosen |= FERRY_CHOICE_PRESERVE;
+  if (raw->verify)
+    chosen |= FERRY_CHOICE_VERIFY;
+  return chosen;
+}
+
 /* The one way every word-taking option is read: the word must be a nick
  * of the option's GEnum; without a word the default stays. */
 static gboolean
@@ -219,7 +239,8 @@ parse_discard (FerryCliOptions *self, RawOptions *raw, GOptionContext *context)
   return TRUE;
 }
 
-/* --resume [ID…|all]: the rest of the options apply to every run. */
+/* --resume [ID…|all]: the rest of the options apply to every run, in
+ * place of what a transfer was asked when it began. */
 static gboolean
 parse_resume (FerryCliOptions *self, RawOptions *raw, GOptionContext *context)
 {
@@ -231,6 +252,7 @@ parse_resume (FerryCliOptions *self, RawOptions *raw, GOptionContext *context)
   self->n_workers = raw->workers != WORKERS_UNSET ? (guint) raw->workers : g_get_num_processors ();
   self->preserve = !raw->no_preserve;
   self->verify = raw->verify;
+  self->chosen = choices_given (raw);
   return TRUE;
 }
 
@@ -300,6 +322,7 @@ ferry_cli_options_parse (FerryCliOptions *self, int argc, char **argv)
   self->n_workers = raw.workers != WORKERS_UNSET ? (guint) raw.workers : g_get_num_processors ();
   self->preserve = !raw.no_preserve;
   self->verify = raw.verify;
+  self->chosen = choices_given (&raw);
   self->dry_run = raw.dry_run;
   self->restart = raw.restart;
   return TRUE;

@@ -34,6 +34,7 @@ typedef struct
   guint n_workers;
   gboolean preserve;
   gboolean verify;
+  FerryChoices chosen; /* the options given that a transfer keeps for --resume */
   gboolean dry_run;
   gboolean show_version; /* --version: nothing else was checked */
   gboolean restart;      /* --restart: a run cut short is not continued */

@@ -86,6 +86,7 @@ run_one (FerryUnfinished *unfinished, const FerryCliOptions *options)
       return FERRY_CLI_EXIT_FAILED;
     }
   ferry_cli_job_apply_options (job, options);
+  ferry_unfinished_continue_choices (unfinished, job, options->chosen);
   ferry_cli_run (job, options->progress_style, &outcome);
   return ferry_cli_report (job, options, &outcome);
 }

@@ -43,6 +43,7 @@ main (int argc, char **argv)
     return ferry_cli_discard (&options);
 
   job = ferry_cli_job_new (&options);
+  ferry_unfinished_keep_choices (job, options.chosen);
   ferry_cli_run (job, options.progress_style, &outcome);
   return ferry_cli_report (job, &options, &outcome);
 }

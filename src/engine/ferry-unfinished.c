@@ -228,6 +228,115 @@ ferry_unfinished_new_job (FerryUnfinished *self)
   return job;
 }
 
+/* The property of a job each choice is kept as, in the journal too. */
+static const struct
+{
+  FerryChoices choice;
+  const char *property;
+} choice_properties[] = {
+  { FERRY_CHOICE_CONFLICT, "conflict-policy" },
+  { FERRY_CHOICE_UNSUPPORTED, "unsupported-policy" },
+  { FERRY_CHOICE_PRESERVE, "preserve" },
+  { FERRY_CHOICE_VERIFY, "verify" },
+};
+
+/* @job's @property as a word: its nick, "true" or "false"; NULL for a
+ * policy that asks. */
+static char *
+dup_word (FerryJob *job, const char *property)
+{
+  GParamSpec *pspec = g_object_class_find_property (G_OBJECT_GET_CLASS (job), property);
+  g_auto (GValue) value = G_VALUE_INIT;
+  GEnumValue *found;
+
+  g_value_init (&value, pspec->value_type);
+  g_object_get_property (G_OBJECT (job), property, &value);
+  if (G_VALUE_HOLDS_BOOLEAN (&value))
+    return g_strdup (g_value_get_boolean (&value) ? "true" : "false");
+  found = g_enum_get_value (G_PARAM_SPEC_ENUM (pspec)->enum_class, g_value_get_enum (&value));
+  if (found == NULL || g_str_equal (found->value_nick, "ask"))
+    return NULL;
+  return g_strdup (found->value_nick);
+}
+
+/* A word this Ferry does not know (of a later one, say) is left alone. */
+static gboolean
+set_from_word (FerryJob *job, const char *property, const char *word)
+{
+  GParamSpec *pspec = g_object_class_find_property (G_OBJECT_GET_CLASS (job), property);
+  GEnumValue *found;
+
+  if (G_IS_PARAM_SPEC_BOOLEAN (pspec))
+    {
+      if (!g_str_equal (word, "true") && !g_str_equal (word, "false"))
+        return FALSE;
+      g_object_set (job, property, g_str_equal (word, "true"), NULL);
+      return TRUE;
+    }
+  found = g_enum_get_value_by_nick (G_PARAM_SPEC_ENUM (pspec)->enum_class, word);
+  if (found == NULL)
+    return FALSE;
+  g_object_set (job, property, found->value, NULL);
+  return TRUE;
+}
+
+static void
+offer_choices (const char *id, FerryJob *job, FerryChoices chosen)
+{
+  g_autoptr (GHashTable) choices = g_hash_table_new_full (g_str_hash, g_str_equal, NULL, g_free);
+
+  for (guint i = 0; i < G_N_ELEMENTS (choice_properties); i++)
+    {
+      const char *property = choice_properties[i].property;
+      char *word = (chosen & choice_properties[i].choice) ? dup_word (job, property) : NULL;
+
+      if (word != NULL)
+        g_hash_table_insert (choices, (gpointer) property, word);
+    }
+  ferry_journal_offer_choices (id, choices);
+}
+
+/**
+ * ferry_unfinished_keep_choices:
+ * Before @job (one keeping a journal) runs: what it is asked of @chosen
+ * is what its transfer was asked, kept in its journal for the run that
+ * continues it, in place of what the journal kept before.
+ */
+void
+ferry_unfinished_keep_choices (FerryJob *job, FerryChoices chosen)
+{
+  g_autofree char *id = journal_id_of_job (job);
+
+  if (id != NULL)
+    offer_choices (id, job, chosen);
+}
+
+/**
+ * ferry_unfinished_continue_choices:
+ * Before @job, from ferry_unfinished_new_job(), runs, @given set on it:
+ * what the transfer was asked and is not asked anew in @given is asked
+ * of @job as before; all of it is kept in the journal from then on.
+ */
+void
+ferry_unfinished_continue_choices (FerryUnfinished *self, FerryJob *job, FerryChoices given)
+{
+  FerryChoices chosen = given;
+
+  g_return_if_fail (FERRY_IS_UNFINISHED (self));
+  for (guint i = 0; i < G_N_ELEMENTS (choice_properties); i++)
+    {
+      const char *property = choice_properties[i].property;
+      const char *word = ferry_journal_get_choice (self->journal, property);
+
+      if (!(given & choice_properties[i].choice) && word != NULL
+          && set_from_word (job, property, word))
+        chosen |= choice_properties[i].choice;
+    }
+  /* by the transfer's id: its drive mounted elsewhere, the job's paths
+   * name another, and its run continues this journal all the same */
+  offer_choices (ferry_unfinished_get_id (self), job, chosen);
+}
+
 /* The folder the journal's paths are below: the destination, or the
  * folder that holds it where it names the copy of the one source. */
 static char *

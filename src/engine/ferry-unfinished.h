@@ -10,6 +10,22 @@ G_BEGIN_DECLS
 #define FERRY_TYPE_UNFINISHED (ferry_unfinished_get_type ())
 
 /**
+ * FerryChoices:
+ * The options of a job that a person chose for its transfer (on a
+ * command line) rather than left to what the moment gives: a run that
+ * continues the transfer chooses the same. A policy that asks is no
+ * choice a later run could make for the person, and is not kept.
+ */
+typedef enum
+{
+  FERRY_CHOICE_NONE = 0,
+  FERRY_CHOICE_CONFLICT = 1 << 0,    /* FerryJob:conflict-policy */
+  FERRY_CHOICE_UNSUPPORTED = 1 << 1, /* FerryJob:unsupported-policy */
+  FERRY_CHOICE_PRESERVE = 1 << 2,    /* FerryJob:preserve */
+  FERRY_CHOICE_VERIFY = 1 << 3,      /* FerryJob:verify */
+} FerryChoices;
+
+/**
  * FerryUnfinished:
  * A transfer cut short (killed, or its drive pulled out) that can be
  * continued where the data on its drive ends: what it copies where,
@@ -31,6 +47,8 @@ gboolean ferry_unfinished_is_present (FerryUnfinished *self);
 
 gboolean ferry_unfinished_is_of_job (FerryUnfinished *self, FerryJob *job);
 FerryJob *ferry_unfinished_new_job (FerryUnfinished *self);
+void ferry_unfinished_continue_choices (FerryUnfinished *self, FerryJob *job, FerryChoices given);
+void ferry_unfinished_keep_choices (FerryJob *job, FerryChoices chosen);
 void ferry_unfinished_discard (FerryUnfinished *self);
 
 G_END_DECLS

@@ -16,6 +16,7 @@
 #define GROUP_TRANSFER  "transfer"
 #define GROUP_COMPLETE  "complete"
 #define GROUP_IN_FLIGHT "in-flight"
+#define GROUP_CHOICES   "choices"
 #define SUFFIX          ".journal"
 #define LOG_SUFFIX      "-log"
 #define LOCK_SUFFIX     ".lock"
@@ -31,7 +32,9 @@
  * $XDG_STATE_HOME/ferry/ so that a run cut short (a kill, an unplug) can
  * be continued: the sources, the destination folder and its
  * filesystem, the files complete and durable, and for each file in
- * flight its hidden temporary name and how much of it is durable.
+ * flight its hidden temporary name and how much of it is durable; and
+ * what the person chose for it (--unsupported=adapt, say), for the run
+ * that continues it to choose the same.
  *
  * It is written only right after a durability point returned, with
  * what that point covered: the bytes a file had handed to the kernel
@@ -67,7 +70,8 @@ struct _FerryJournal
   char *mount_point; /* where that filesystem was mounted when the transfer began; or NULL */
   guint64 bytes_total;
 
-  GMutex lock; /* guards what workers and the syncer change: */
+  GMutex lock;           /* guards what workers, the syncer and offers change: */
+  GHashTable *choices;   /* option → word, as chosen for the transfer */
   guint64 bytes_placed; /* on a device fast by its class, whose journal lists no files */
   GHashTable *complete;  /* relpath → FerryJournalStamp */
   GHashTable *in_flight; /* relpath → InFlight */
@@ -129,6 +133,7 @@ ferry_journal_finalize (GObject *object)
   g_hash_table_unref (self->in_flight);
   g_hash_table_unref (self->held);
   g_hash_table_unref (self->changed);
+  g_hash_table_unref (self->choices);
   g_clear_error (&self->save_error);
   g_cond_clear (&self->saved);
   g_mutex_clear (&self->lock);
@@ -152,6 +157,7 @@ ferry_journal_init (FerryJournal *self)
       = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, (GDestroyNotify) in_flight_free);
   self->changed = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   self->held = g_hash_table_new_full (NULL, NULL, NULL, (GDestroyNotify) g_hash_table_unref);
+  self->choices = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
 }
 
 char *
@@ -348,6 +354,76 @@ const char *
 ferry_journal_get_id (FerryJournal *self)
 {
   return self->id;
+}
+
+/* What was offered for the transfers this process runs, id → (option →
+ * word): the run that keeps a journal knows nothing of choices, so
+ * whoever starts it offers them here, by the transfer's id. */
+G_LOCK_DEFINE_STATIC (offered);
+static GHashTable *offered;
+
+static void
+copy_choices (GHashTable *to, GHashTable *from)
+{
+  GHashTableIter iter;
+  gpointer option, word;
+
+  g_hash_table_remove_all (to);
+  g_hash_table_iter_init (&iter, from);
+  while (g_hash_table_iter_next (&iter, &option, &word))
+    g_hash_table_insert (to, g_strdup (option), g_strdup (word));
+}
+
+/**
+ * ferry_journal_offer_choices:
+ * @choices: (element-type utf8 utf8): option → word
+ *
+ * What the transfer @id was asked this time, in place of what its
+ * journal says it was asked before: the journal of a run of it in this
+ * process keeps these from its next whole save on (its first is one).
+ */
+void
+ferry_journal_offer_choices (const char *id, GHashTable *choices)
+{
+  GHashTable *kept = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+
+  copy_choices (kept, choices);
+  G_LOCK (offered);
+  if (offered == NULL)
+    offered = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
+                                     (GDestroyNotify) g_hash_table_unref);
+  g_hash_table_insert (offered, g_strdup (id), kept);
+  G_UNLOCK (offered);
+}
+
+/* Called with the lock. */
+static void
+take_offered_choices (FerryJournal *self)
+{
+  GHashTable *choices;
+
+  G_LOCK (offered);
+  choices = offered != NULL ? g_hash_table_lookup (offered, self->id) : NULL;
+  if (choices != NULL)
+    copy_choices (self->choices, choices);
+  G_UNLOCK (offered);
+}
+
+/**
+ * ferry_journal_get_choice:
+ * The word chosen for @option (a property of the job, "conflict-policy"
+ * say) when the transfer was last run, or NULL: not chosen, or by a
+ * Ferry that kept no choices.
+ */
+const char *
+ferry_journal_get_choice (FerryJournal *self, const char *option)
+{
+  const char *word;
+
+  g_mutex_lock (&self->lock);
+  word = g_hash_table_lookup (self->choices, option);
+  g_mutex_unlock (&self->lock);
+  return word;
 }
 
 void
@@ -887,6 +963,18 @@ write_transfer (FerryJournal *self, GKeyFile *file)
   g_key_file_set_uint64 (file, GROUP_TRANSFER, "bytes-durable", self->bytes_placed);
 }
 
+static void
+write_choices (FerryJournal *self, GKeyFile *file)
+{
+  GHashTableIter iter;
+  gpointer option, word;
+
+  take_offered_choices (self);
+  g_hash_table_iter_init (&iter, self->choices);
+  while (g_hash_table_iter_next (&iter, &option, &word))
+    g_key_file_set_string (file, GROUP_CHOICES, option, word);
+}
+
 static char *
 stamp_text (const FerryJournalStamp *stamp)
 {
@@ -950,6 +1038,7 @@ whole_text (FerryJournal *self, gsize *length)
 
   write_transfer (self, file);
   g_key_file_set_uint64 (file, GROUP_TRANSFER, "generation", self->generation + 1);
+  write_choices (self, file);
   write_files (self, file);
   g_hash_table_remove_all (self->changed);
   self->tracking = TRUE;
@@ -1168,6 +1257,16 @@ set_in_flight (FerryJournal *self, const char *key, const char *text)
   return TRUE;
 }
 
+/* A journal of a Ferry that kept no choices has none, and its transfer
+ * goes on as the one continuing it chooses. */
+static gboolean
+set_choice (FerryJournal *self, const char *option, const char *word)
+{
+  if (word != NULL)
+    g_hash_table_insert (self->choices, g_strdup (option), g_strdup (word));
+  return word != NULL;
+}
+
 static void
 read_group (FerryJournal *self,
             GKeyFile *file,
@@ -1291,6 +1390,7 @@ ferry_journal_load_file (const char *path, const char *id, GError **error)
     }
   read_group (self, file, GROUP_COMPLETE, set_complete);
   read_group (self, file, GROUP_IN_FLIGHT, set_in_flight);
+  read_group (self, file, GROUP_CHOICES, set_choice);
   self->generation = g_key_file_get_uint64 (file, GROUP_TRANSFER, "generation", NULL);
   replay_log (self, path);
   self->whole_wanted = TRUE;
