@@ -1689,7 +1689,8 @@ test_other_stick_same_label (Fixture *f, gconstpointer data)
   g_assert_no_error (error);
   g_assert_false (ferry_unfinished_is_present (found));
 
-  g_assert_cmpint (run_resume ("all", &err), ==, 0);
+  g_assert_cmpint (run_resume ("all", &err), ==, 1);
+  g_assert_nonnull (strstr (err, "left for later: “FERRYTEST” is not plugged in"));
   g_assert_false (g_file_test (ferry_test_path (f->dst, "tree", NULL), G_FILE_TEST_EXISTS));
   g_clear_pointer (&err, g_free);
   g_assert_cmpint (run_resume (id, &err), !=, 0);
@@ -1848,6 +1849,59 @@ test_resume_choices_overridden (Fixture *f, gconstpointer data)
   g_assert_null (load_journal (f));
 }
 
+/* The journal @id of a transfer of the tree into @folder, on a drive
+ * labelled @label (NULL: none) that is not plugged in. */
+static void
+write_journal_away (Fixture *f, const char *id, const char *folder, const char *label)
+{
+  g_autofree char *journal = g_strdup_printf ("%s/ferry/%s.journal", f->state, id);
+  g_autofree char *text = NULL;
+  struct stat st;
+
+  ferry_test_make_dirs (folder);
+  g_assert_cmpint (stat (folder, &st), ==, 0);
+  text = g_strdup_printf ("[transfer]\nsources=%s;\ndestination=%s\nfs-dev=%" G_GUINT64_FORMAT
+                          "\n%s%s%sbytes-total=3000000000\nbytes-durable=1200000000\n",
+                          f->src, folder, (guint64) st.st_dev + 1, label ? "fs-label=" : "",
+                          label ? label : "", label ? "\n" : "");
+  ferry_test_make_dirs (ferry_test_path (f->state, "ferry", NULL));
+  ferry_test_write_text (journal, text);
+}
+
+/* --resume all continues the transfer whose stick is plugged in and says
+ * of each other one, by its ID, that it is left for later and why; not
+ * everything was copied, so it exits 1. (It said nothing of them and
+ * exited 0.) */
+static void
+test_resume_all_says_left (Fixture *f, gconstpointer data)
+{
+  g_autofree char *away = g_build_filename (f->scratch, "T1EXT4", NULL);
+  g_autofree char *nameless = g_build_filename (f->scratch, "1A2B-3C4D", NULL);
+  g_autofree char *err = NULL;
+  g_autofree char *expected = NULL;
+  g_autoptr (GPtrArray) unfinished = NULL;
+
+  if (f->stick == NULL)
+    return;
+  make_tree (f->src, 1000, 100 * 1000);
+  copy_and_kill (f, 16 * MB, FALSE);
+  lift_throttle (f);
+  write_journal_away (f, "0123456789abcdef", away, "T1EXT4");
+  write_journal_away (f, "fedcba9876543210", nameless, NULL);
+
+  g_assert_cmpint (resume_in_script ("all", NULL, &err), ==, 1);
+  ferry_test_assert_trees_equal (f->src, ferry_test_path (f->dst, "tree", NULL),
+                                 FERRY_TEST_COMPARE_CONTENT);
+  g_assert_nonnull (
+      strstr (err, "ferry-copy: 0123456789abcdef left for later: “T1EXT4” is not plugged in\n"));
+  expected = g_strdup_printf (
+      "ferry-copy: fedcba9876543210 left for later: The drive of “%s” is not plugged in\n",
+      nameless);
+  g_assert_nonnull (strstr (err, expected));
+  unfinished = ferry_unfinished_list ();
+  g_assert_cmpuint (unfinished->len, ==, 2);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -1911,6 +1965,7 @@ main (int argc, char **argv)
   g_test_add ("/resume/resume-choices-overridden/exfat", Fixture,
               GINT_TO_POINTER (FERRY_TEST_STICK_FS_EXFAT), fixture_set_up,
               test_resume_choices_overridden, fixture_tear_down);
+  ADD ("/resume/resume-all-says-left", test_resume_all_says_left);
 #undef ADD
   return g_test_run ();
 }

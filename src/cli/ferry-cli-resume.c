@@ -72,40 +72,48 @@ describe_absent (FerryUnfinished *unfinished)
   return g_strdup_printf (_ ("The drive of “%s” is not plugged in"), folder);
 }
 
+/* A transfer named by its ID says why it cannot go on; one of "all" says
+ * which it is too, for the line to stand among the others. */
+static void
+print_absent (FerryUnfinished *unfinished, gboolean among_all)
+{
+  g_autofree char *why = describe_absent (unfinished);
+  g_autofree char *message = NULL;
+
+  if (among_all)
+    /* TRANSLATORS: a transfer --resume all could not continue, by its ID,
+     * and why: "0123456789abcdef left for later: “STICK” is not plugged in" */
+    message = g_strdup_printf (_ ("%s left for later: %s"), ferry_unfinished_get_id (unfinished),
+                               why);
+  ferry_cli_print_error (message != NULL ? message : why);
+}
+
 static FerryCliExit
 run_one (FerryUnfinished *unfinished, const FerryCliOptions *options)
 {
   g_autoptr (FerryJob) job = ferry_unfinished_new_job (unfinished);
   g_auto (FerryCliOutcome) outcome = { 0 };
 
-  if (!ferry_unfinished_is_present (unfinished))
-    {
-      g_autofree char *message = describe_absent (unfinished);
-
-      ferry_cli_print_error (message);
-      return FERRY_CLI_EXIT_FAILED;
-    }
   ferry_cli_job_apply_options (job, options);
   ferry_unfinished_continue_choices (unfinished, job, options->chosen);
   ferry_cli_run (job, options->progress_style, &outcome);
   return ferry_cli_report (job, options, &outcome);
 }
 
-/* "all": every one, or with @present_only, every one whose drive is
- * plugged in. */
+static gboolean
+names_all (const FerryCliOptions *options)
+{
+  return g_strv_length (options->sources) == 1 && g_str_equal (options->sources[0], "all");
+}
+
+/* Those named, or with "all" every one, its drive plugged in or not. */
 static GPtrArray *
-find_named (const FerryCliOptions *options, gboolean present_only, FerryCliExit *status)
+find_named (const FerryCliOptions *options, FerryCliExit *status)
 {
   GPtrArray *found;
 
-  if (g_strv_length (options->sources) == 1 && g_str_equal (options->sources[0], "all"))
-    {
-      found = ferry_unfinished_list ();
-      for (guint i = found->len; i > 0 && present_only; i--)
-        if (!ferry_unfinished_is_present (g_ptr_array_index (found, i - 1)))
-          g_ptr_array_remove_index (found, i - 1);
-      return found;
-    }
+  if (names_all (options))
+    return ferry_unfinished_list ();
   found = g_ptr_array_new_with_free_func (g_object_unref);
   for (guint i = 0; options->sources[i] != NULL; i++)
     {
@@ -129,17 +137,30 @@ FerryCliExit
 ferry_cli_resume (const FerryCliOptions *options)
 {
   g_autoptr (GPtrArray) named = NULL;
+  g_autoptr (GPtrArray) left = NULL; /* by "all", their drives not plugged in */
   FerryCliExit status = FERRY_CLI_EXIT_OK;
 
   if (options->sources[0] == NULL)
     return list_unfinished ();
-  named = find_named (options, TRUE, &status);
+  named = find_named (options, &status);
+  left = g_ptr_array_new ();
   for (guint i = 0; i < named->len; i++)
     {
-      FerryCliExit one = run_one (g_ptr_array_index (named, i), options);
+      FerryUnfinished *unfinished = g_ptr_array_index (named, i);
+      FerryCliExit one = FERRY_CLI_EXIT_FAILED;
+
+      if (ferry_unfinished_is_present (unfinished))
+        one = run_one (unfinished, options);
+      else if (names_all (options))
+        g_ptr_array_add (left, unfinished);
+      else
+        print_absent (unfinished, FALSE);
       if (one != FERRY_CLI_EXIT_OK && status == FERRY_CLI_EXIT_OK)
         status = one;
     }
+  /* below what the others said, where a person reads last */
+  for (guint i = 0; i < left->len; i++)
+    print_absent (g_ptr_array_index (left, i), TRUE);
   return status;
 }
 
@@ -154,7 +175,7 @@ FerryCliExit
 ferry_cli_discard (const FerryCliOptions *options)
 {
   FerryCliExit status = FERRY_CLI_EXIT_OK;
-  g_autoptr (GPtrArray) named = find_named (options, FALSE, &status);
+  g_autoptr (GPtrArray) named = find_named (options, &status);
 
   for (guint i = 0; i < named->len; i++)
     {
