@@ -772,6 +772,63 @@ test_cp_habits (Fixture *f, gconstpointer data)
   g_assert_null (strstr (help.out, "archive"));
 }
 
+/* What --help says of the defaults and the ways to call ferry-copy is
+ * what it does: asking only where standard input and standard error are
+ * terminals, a bar only where standard error is one, a dry run stopping
+ * at the first file already there, the IDs --resume and --discard take,
+ * the exit statuses. (It said "on a terminal", gave --progress no
+ * default, and --resume and --discard no IDs.) */
+static void
+test_help (Fixture *f, gconstpointer data)
+{
+  const char *says[] = {
+    "  ferry-copy [OPTION…] SOURCE… DESTINATION",
+    "  ferry-copy [OPTION…] --resume [ID…|all]\n",
+    "  ferry-copy --discard ID…|all\n",
+    "(default: ask when standard input and standard error are terminals, else stop at the first "
+    "one)",
+    "(default: ask when standard input and standard error are terminals, else stop before "
+    "writing anything)",
+    "(default: bar when standard error is a terminal, else none)",
+    "without --conflict and with no terminal to ask on, stop at the first of them (exit 1)",
+    "Exit status: 0 only when everything was copied and is durable; 1 when some files failed, or "
+    "--resume left a transfer for later; 2 on bad usage; 130 when interrupted.",
+  };
+  g_auto (CopyResult) help = { 0 };
+
+  run_copy (&help, ARGS ("--help"));
+  assert_status (&help, EXIT_SUCCESS);
+  for (guint i = 0; i < G_N_ELEMENTS (says); i++)
+    if (strstr (help.out, says[i]) == NULL)
+      g_error ("--help does not say “%s”:\n%s", says[i], help.out);
+  g_assert_null (strstr (help.out, "on a terminal"));
+}
+
+/* `ferry --help` says what Ferry does and what a script gets back. */
+static void
+test_app_help (void)
+{
+  g_autofree char *cli_dir = g_path_get_dirname (ferry_copy_path ());
+  g_autofree char *ferry = g_build_filename (cli_dir, "..", "app", "ferry", NULL);
+  const char *argv[] = { ferry, "--help", NULL };
+  g_autofree char *out = NULL;
+  g_autoptr (GError) error = NULL;
+  int status;
+
+  if (!g_file_test (ferry, G_FILE_TEST_IS_EXECUTABLE))
+    {
+      g_test_skip ("the window was not built (-Dapp=disabled)");
+      return;
+    }
+  g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_STDERR_TO_DEV_NULL, NULL, NULL, &out, NULL,
+                &status, &error);
+  g_assert_no_error (error);
+  g_assert_true (g_spawn_check_wait_status (status, NULL));
+  g_assert_nonnull (strstr (out, "Copy files and folders onto USB sticks and other drives."));
+  g_assert_nonnull (strstr (out, "Exit status: 0 when the files are queued"));
+  g_assert_nonnull (strstr (out, "; 2 on bad usage (no FILE, or an empty FOLDER)."));
+}
+
 /* After "--", names that look like options are names. */
 static void
 test_leading_dash (Fixture *f, gconstpointer data)
@@ -1698,6 +1755,8 @@ main (int argc, char **argv)
   ADD ("/cli/no-preserve", test_no_preserve, NULL);
   ADD ("/cli/leading-dash", test_leading_dash, NULL);
   ADD ("/cli/cp-habits", test_cp_habits, NULL);
+  ADD ("/cli/help", test_help, NULL);
+  g_test_add_func ("/cli/app-help", test_app_help);
   ADD ("/cli/dry-run", test_dry_run, NULL);
   ADD ("/cli/dry-run/files-already-there", test_dry_run_files_there, NULL);
   ADD ("/cli/dry-run-json", test_dry_run_json, NULL);

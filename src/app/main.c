@@ -19,5 +19,16 @@ main (int argc, char **argv)
   ferry_engine_init ();
 
   app = ferry_application_new ();
+  /* Above and below the options of `ferry --help`: what Ferry is, and
+   * what a script that hands it files gets back. */
+  g_application_set_option_context_summary (
+      G_APPLICATION (app), _ ("Copy files and folders onto USB sticks and other drives. With "
+                              "--destination, hand the FILEs to the Ferry that runs (starting "
+                              "one if none does), and return once they are queued."));
+  g_application_set_option_context_description (
+      G_APPLICATION (app),
+      _ ("Exit status: 0 when the files are queued (or the window was closed); 1 when they are "
+         "refused, with nothing written: FOLDER is not an existing folder, or a FILE does not "
+         "exist; 2 on bad usage (no FILE, or an empty FOLDER)."));
   return g_application_run (G_APPLICATION (app), argc, argv);
 }

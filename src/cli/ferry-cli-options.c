@@ -58,46 +58,22 @@ typedef struct
   gint *value;              /* GLib keeps enum values as gint, as GEnumValue does */
 } EnumOption;
 
-static GOptionContext *
-option_context_new (RawOptions *raw)
+/* The options that go on with or forget what was cut short, --version,
+ * cp's habits and the paths: after those of a copy, in the help too. */
+static void
+add_other_entries (GOptionContext *context, RawOptions *raw)
 {
   const GOptionEntry entries[]
-      = { { "conflict", 0, 0, G_OPTION_ARG_STRING, &raw->conflict,
-            N_ ("What to do when a file exists: ask, skip, overwrite, newer, keep-both (default: "
-                "ask on a terminal, else stop at the first one)"),
-            N_ ("POLICY") },
-          { "unsupported", 0, 0, G_OPTION_ARG_STRING, &raw->unsupported,
-            N_ ("What to do with what a FAT32, exFAT or NTFS drive cannot store as it is (names, "
-                "links, files too large): ask, adapt, skip, stop (default: ask on a terminal, "
-                "else stop before writing anything)"),
-            N_ ("POLICY") },
-          { "on-error", 0, 0, G_OPTION_ARG_STRING, &raw->on_error,
-            N_ ("After a file fails: skip it and go on, or stop (default: skip)"),
-            N_ ("skip|stop") },
-          { "no-preserve", 0, 0, G_OPTION_ARG_NONE, &raw->no_preserve,
-            N_ ("Do not keep owner, permissions, times and extended attributes"), NULL },
-          { "verify", 0, 0, G_OPTION_ARG_NONE, &raw->verify,
-            N_ ("Read every copy back from the disk and compare it"), NULL },
-          { "progress", 0, 0, G_OPTION_ARG_STRING, &raw->progress,
-            N_ ("How to show progress: bar, json (one object per line on standard output) or none"),
-            N_ ("STYLE") },
-          { "device", 0, 0, G_OPTION_ARG_STRING, &raw->device,
-            N_ ("Treat the destination's device as auto (its class, then measured), fast or slow"),
-            N_ ("auto|fast|slow") },
-          { "slow-method", 0, 0, G_OPTION_ARG_STRING, &raw->slow_method,
-            N_ ("How to write to a slow device: window (default) or chunk-sync (for comparison: "
-                "it keeps no journal to go on from)"), N_ ("METHOD") },
-          { "dry-run", 0, 0, G_OPTION_ARG_NONE, &raw->dry_run,
-            N_ ("Only plan: report what would be copied"), NULL },
-          { "jobs", 'j', 0, G_OPTION_ARG_INT, &raw->workers,
-            N_ ("Copy with N threads (default: one per core)"), N_ ("N") },
-          { "restart", 0, 0, G_OPTION_ARG_NONE, &raw->restart,
+      = { { "restart", 0, 0, G_OPTION_ARG_NONE, &raw->restart,
             N_ ("Copy everything again, not continuing a run that was cut short"), NULL },
           { "resume", 0, 0, G_OPTION_ARG_NONE, &raw->resume,
-            N_ ("List unfinished transfers, or continue those named (ID… or all)"), NULL },
+            N_ ("[ID…|all]: without IDs, list unfinished transfers; else continue those named, or "
+                "all"),
+            NULL },
           { "discard", 0, 0, G_OPTION_ARG_NONE, &raw->discard,
-            N_ ("Forget the unfinished transfers named (ID… or all) and what they left on "
-                "their drives"), NULL },
+            N_ ("ID…|all: forget the unfinished transfers named, or all, and what they left on "
+                "their drives"),
+            NULL },
           { "version", 0, 0, G_OPTION_ARG_NONE, &raw->version, N_ ("Show the version"), NULL },
           /* What hands used to cp type: "-r" and "-R" (folders are always
            * copied whole) and "-a" (everything is always kept). Accepted
@@ -110,13 +86,65 @@ option_context_new (RawOptions *raw)
           { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &raw->paths, NULL,
             N_ ("SOURCE… DESTINATION") },
           { NULL } };
-  GOptionContext *context = g_option_context_new (NULL);
+
+  /* The context copies the entries; their pointers lead into @raw. */
+  g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
+}
+
+static GOptionContext *
+option_context_new (RawOptions *raw)
+{
+  const GOptionEntry entries[]
+      = { { "conflict", 0, 0, G_OPTION_ARG_STRING, &raw->conflict,
+            N_ ("What to do when a file exists: ask, skip, overwrite, newer, keep-both (default: "
+                "ask when standard input and standard error are terminals, else stop at the first "
+                "one)"),
+            N_ ("POLICY") },
+          { "unsupported", 0, 0, G_OPTION_ARG_STRING, &raw->unsupported,
+            N_ ("What to do with what a FAT32, exFAT or NTFS drive cannot store as it is (names, "
+                "links, files too large): ask, adapt, skip, stop (default: ask when standard input "
+                "and standard error are terminals, else stop before writing anything)"),
+            N_ ("POLICY") },
+          { "on-error", 0, 0, G_OPTION_ARG_STRING, &raw->on_error,
+            N_ ("After a file fails: skip it and go on, or stop (default: skip)"),
+            N_ ("skip|stop") },
+          { "no-preserve", 0, 0, G_OPTION_ARG_NONE, &raw->no_preserve,
+            N_ ("Do not keep owner, permissions, times and extended attributes"), NULL },
+          { "verify", 0, 0, G_OPTION_ARG_NONE, &raw->verify,
+            N_ ("Read every copy back from the disk and compare it"), NULL },
+          { "progress", 0, 0, G_OPTION_ARG_STRING, &raw->progress,
+            N_ ("How to show progress: bar, json (one object per line on standard output) or none "
+                "(default: bar when standard error is a terminal, else none)"),
+            N_ ("STYLE") },
+          { "device", 0, 0, G_OPTION_ARG_STRING, &raw->device,
+            N_ ("Treat the destination's device as auto (its class, then measured), fast or slow"),
+            N_ ("auto|fast|slow") },
+          { "slow-method", 0, 0, G_OPTION_ARG_STRING, &raw->slow_method,
+            N_ ("How to write to a slow device: window (default) or chunk-sync (for comparison: "
+                "it keeps no journal to go on from)"), N_ ("METHOD") },
+          { "dry-run", 0, 0, G_OPTION_ARG_NONE, &raw->dry_run,
+            N_ ("Only plan: report what would be copied and what would become of files already "
+                "there; without --conflict and with no terminal to ask on, stop at the first of "
+                "them (exit 1)"),
+            NULL },
+          { "jobs", 'j', 0, G_OPTION_ARG_INT, &raw->workers,
+            N_ ("Copy with N threads (default: one per core)"), N_ ("N") },
+          { NULL } };
+  /* The other two ways to call it, on lines of the usage after the
+   * first: GOption writes an option's placeholder only as "--resume=ID",
+   * which --resume and --discard do not take. */
+  GOptionContext *context = g_option_context_new (
+      N_ ("\n  ferry-copy [OPTION…] --resume [ID…|all]\n  ferry-copy --discard ID…|all"));
 
   g_option_context_set_translation_domain (context, GETTEXT_PACKAGE);
   g_option_context_set_summary (context, _ ("Copy files and folders, keeping everything, and "
                                             "return only when the copies are safely on the disk."));
-  /* The context copies the entries; their pointers lead into @raw. */
+  g_option_context_set_description (
+      context, _ ("Exit status: 0 only when everything was copied and is durable; 1 when some "
+                  "files failed, or --resume left a transfer for later; 2 on bad usage; 130 when "
+                  "interrupted."));
   g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
+  add_other_entries (context, raw);
   return context;
 }
 
