@@ -362,10 +362,10 @@ test_orphan_log_swept (void)
   remove_journal ();
 }
 
-/* What a transfer was asked (offered for its id) is in its journal from
- * the first save, read back and kept by a journal continuing it, and
- * replaced by what a later run is asked; a journal of a Ferry that kept
- * no choices reads as one with none. */
+/* What a transfer was asked is in its journal from the first save,
+ * read back and kept by a journal continuing it, and replaced by what a
+ * later run is asked; a journal of a Ferry that kept no choices reads as
+ * one with none. */
 static void
 test_choices_kept (void)
 {
@@ -378,8 +378,8 @@ test_choices_kept (void)
 
   g_hash_table_insert (choices, "unsupported-policy", "adapt");
   g_hash_table_insert (choices, "preserve", "false");
-  ferry_journal_offer_choices (ID, choices);
   journal = new_journal ();
+  ferry_journal_set_choices (journal, choices);
   save (journal);
   back = load ();
   g_assert_cmpstr (ferry_journal_get_choice (back, "unsupported-policy"), ==, "adapt");
@@ -388,7 +388,7 @@ test_choices_kept (void)
 
   g_hash_table_remove (choices, "preserve");
   g_hash_table_insert (choices, "unsupported-policy", "skip");
-  ferry_journal_offer_choices (ID, choices);
+  ferry_journal_set_choices (back, choices);
   save (back);
   again = load ();
   g_assert_cmpstr (ferry_journal_get_choice (again, "unsupported-policy"), ==, "skip");
@@ -398,8 +398,6 @@ test_choices_kept (void)
                                "destination=/media/someone/STICK\nfs-dev=2049\n");
   old = load ();
   g_assert_null (ferry_journal_get_choice (old, "unsupported-policy"));
-  g_hash_table_remove_all (choices);
-  ferry_journal_offer_choices (ID, choices);
   remove_journal ();
 }
 

@@ -810,6 +810,24 @@ ferry_job_get_keeps_journal (FerryJob *self)
 }
 
 /**
+ * ferry_job_set_kept_choices:
+ * @choices: (element-type utf8 utf8) (nullable): option (a property of
+ *   the job, "unsupported-policy" say) → word
+ *
+ * Before the job runs: what the person chose for the transfer, kept in
+ * its journal (one it keeps) for a run that continues it to choose the
+ * same (ferry_unfinished_continue_choices()).
+ */
+void
+ferry_job_set_kept_choices (FerryJob *self, GHashTable *choices)
+{
+  g_return_if_fail (FERRY_IS_JOB (self));
+  g_return_if_fail (!self->started);
+  g_clear_pointer (&self->options.choices, g_hash_table_unref);
+  self->options.choices = choices != NULL ? g_hash_table_ref (choices) : NULL;
+}
+
+/**
  * ferry_job_set_restart:
  * Before the job runs: an earlier run's journal is discarded, and
  * everything copied as if it were the first run.
@@ -881,6 +899,7 @@ ferry_job_finalize (GObject *object)
   g_clear_pointer (&self->source_paths, g_strfreev);
   g_clear_pointer (&self->destination_path, g_free);
   g_clear_pointer (&self->run, ferry_run_free);
+  g_clear_pointer (&self->options.choices, g_hash_table_unref);
   g_clear_pointer (&self->control, ferry_control_free);
   ferry_counters_clear (&self->counters);
   g_clear_pointer (&self->failures, g_ptr_array_unref);

@@ -67,6 +67,7 @@ void ferry_job_set_unsupported_policy (FerryJob *self, FerryUnsupportedPolicy po
 FerryUnsupportedReport *ferry_job_dup_unsupported_report (FerryJob *self);
 void ferry_job_set_keeps_journal (FerryJob *self, gboolean keeps_journal);
 gboolean ferry_job_get_keeps_journal (FerryJob *self);
+void ferry_job_set_kept_choices (FerryJob *self, GHashTable *choices);
 void ferry_job_set_restart (FerryJob *self, gboolean restart);
 void ferry_job_set_retry_of (FerryJob *self, FerryJob *earlier);
 

@@ -280,8 +280,9 @@ set_from_word (FerryJob *job, const char *property, const char *word)
   return TRUE;
 }
 
+/* @job keeps the words of @chosen in its journal. */
 static void
-offer_choices (const char *id, FerryJob *job, FerryChoices chosen)
+keep_chosen (FerryJob *job, FerryChoices chosen)
 {
   g_autoptr (GHashTable) choices = g_hash_table_new_full (g_str_hash, g_str_equal, NULL, g_free);
 
@@ -293,7 +294,7 @@ offer_choices (const char *id, FerryJob *job, FerryChoices chosen)
       if (word != NULL)
         g_hash_table_insert (choices, (gpointer) property, word);
     }
-  ferry_journal_offer_choices (id, choices);
+  ferry_job_set_kept_choices (job, choices);
 }
 
 /**
@@ -305,10 +306,7 @@ offer_choices (const char *id, FerryJob *job, FerryChoices chosen)
 void
 ferry_unfinished_keep_choices (FerryJob *job, FerryChoices chosen)
 {
-  g_autofree char *id = journal_id_of_job (job);
-
-  if (id != NULL)
-    offer_choices (id, job, chosen);
+  keep_chosen (job, chosen);
 }
 
 /**
@@ -332,9 +330,7 @@ ferry_unfinished_continue_choices (FerryUnfinished *self, FerryJob *job, FerryCh
           && set_from_word (job, property, word))
         chosen |= choice_properties[i].choice;
     }
-  /* by the transfer's id: its drive mounted elsewhere, the job's paths
-   * name another, and its run continues this journal all the same */
-  offer_choices (ferry_unfinished_get_id (self), job, chosen);
+  keep_chosen (job, chosen);
 }
 
 /* The folder the journal's paths are below: the destination, or the

@@ -70,7 +70,7 @@ struct _FerryJournal
   char *mount_point; /* where that filesystem was mounted when the transfer began; or NULL */
   guint64 bytes_total;
 
-  GMutex lock;           /* guards what workers, the syncer and offers change: */
+  GMutex lock;           /* guards what workers, the syncer and choices change: */
   GHashTable *choices;   /* option → word, as chosen for the transfer */
   guint64 bytes_placed; /* on a device fast by its class, whose journal lists no files */
   GHashTable *complete;  /* relpath → FerryJournalStamp */
@@ -356,12 +356,6 @@ ferry_journal_get_id (FerryJournal *self)
   return self->id;
 }
 
-/* What was offered for the transfers this process runs, id → (option →
- * word): the run that keeps a journal knows nothing of choices, so
- * whoever starts it offers them here, by the transfer's id. */
-G_LOCK_DEFINE_STATIC (offered);
-static GHashTable *offered;
-
 static void
 copy_choices (GHashTable *to, GHashTable *from)
 {
@@ -375,38 +369,21 @@ copy_choices (GHashTable *to, GHashTable *from)
 }
 
 /**
- * ferry_journal_offer_choices:
+ * ferry_journal_set_choices:
  * @choices: (element-type utf8 utf8): option → word
  *
- * What the transfer @id was asked this time, in place of what its
- * journal says it was asked before: the journal of a run of it in this
- * process keeps these from its next whole save on (its first is one).
+ * What the transfer was asked this time (--unsupported=adapt, say), in
+ * place of what its journal says it was asked before, for a run that
+ * continues it to ask the same: saved with the next whole journal, which
+ * the next save writes.
  */
 void
-ferry_journal_offer_choices (const char *id, GHashTable *choices)
+ferry_journal_set_choices (FerryJournal *self, GHashTable *choices)
 {
-  GHashTable *kept = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
-
-  copy_choices (kept, choices);
-  G_LOCK (offered);
-  if (offered == NULL)
-    offered = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
-                                     (GDestroyNotify) g_hash_table_unref);
-  g_hash_table_insert (offered, g_strdup (id), kept);
-  G_UNLOCK (offered);
-}
-
-/* Called with the lock. */
-static void
-take_offered_choices (FerryJournal *self)
-{
-  GHashTable *choices;
-
-  G_LOCK (offered);
-  choices = offered != NULL ? g_hash_table_lookup (offered, self->id) : NULL;
-  if (choices != NULL)
-    copy_choices (self->choices, choices);
-  G_UNLOCK (offered);
+  g_mutex_lock (&self->lock);
+  copy_choices (self->choices, choices);
+  self->whole_wanted = TRUE;
+  g_mutex_unlock (&self->lock);
 }
 
 /**
@@ -969,7 +946,6 @@ write_choices (FerryJournal *self, GKeyFile *file)
   GHashTableIter iter;
   gpointer option, word;
 
-  take_offered_choices (self);
   g_hash_table_iter_init (&iter, self->choices);
   while (g_hash_table_iter_next (&iter, &option, &word))
     g_key_file_set_string (file, GROUP_CHOICES, option, word);

@@ -42,7 +42,7 @@ FerryJournal *ferry_journal_new (const char *id);
 FerryJournal *ferry_journal_load (const char *id, GError **error);
 FerryJournal *ferry_journal_load_file (const char *path, const char *id, GError **error);
 const char *ferry_journal_get_id (FerryJournal *self);
-void ferry_journal_offer_choices (const char *id, GHashTable *choices);
+void ferry_journal_set_choices (FerryJournal *self, GHashTable *choices);
 const char *ferry_journal_get_choice (FerryJournal *self, const char *option);
 
 void ferry_journal_set_transfer (FerryJournal *self,

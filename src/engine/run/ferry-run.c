@@ -790,6 +790,15 @@ check_earlier_drive (FerryRun *self, const TransferKey *key, GError **error)
   return FALSE;
 }
 
+/* What the person chose for the transfer goes in its journal, for
+ * --resume to choose the same. */
+static void
+keep_choices (FerryRun *self)
+{
+  if (self->options.choices != NULL)
+    ferry_journal_set_choices (self->journal, self->options.choices);
+}
+
 /* The earlier journal found, continued where the plan is on its
  * filesystem (else removed), or a new one, which says what the plan
  * made of the destination. */
@@ -808,6 +817,7 @@ open_journal (FerryRun *self, FerryPlan *plan, const TransferKey *key)
       ferry_journal_set_transfer (earlier, sources, key->destination, &self->filesystem);
       self->journal = g_steal_pointer (&earlier);
       self->resuming = TRUE;
+      keep_choices (self);
       return;
     }
   if (earlier != NULL)
@@ -815,6 +825,7 @@ open_journal (FerryRun *self, FerryPlan *plan, const TransferKey *key)
   self->journal = ferry_journal_new (key->id);
   ferry_journal_set_transfer (self->journal, sources, key->destination, &self->filesystem);
   ferry_journal_set_names_copy (self->journal, plan->meaning == FERRY_DESTINATION_NAMES_COPY);
+  keep_choices (self);
 }
 
 static gboolean

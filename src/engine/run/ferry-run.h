@@ -28,6 +28,7 @@ typedef struct
   FerryUnsupportedPolicy unsupported_policy;
   gboolean keeps_journal; /* for the transfer to be continued if it is cut short */
   gboolean restart;       /* an earlier run's journal is not continued */
+  GHashTable *choices;    /* option → word its journal keeps for a run continuing it; or NULL */
 } FerryRunOptions;
 
 /* What a run tells its job, from the run's own threads; each call takes
