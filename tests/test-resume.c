@@ -1849,6 +1849,27 @@ test_resume_choices_overridden (Fixture *f, gconstpointer data)
   g_assert_null (load_journal (f));
 }
 
+/* Continued with --unsupported=stop, a transfer with part of it on the
+ * stick stops at the names exFAT cannot store, saying nothing more was
+ * written: "Nothing was written" said that part was not there. */
+static void
+test_resume_stopped_by_names (Fixture *f, gconstpointer data)
+{
+  g_autoptr (FerryJournal) journal = NULL;
+  g_autofree char *err = NULL;
+
+  if (f->stick == NULL)
+    return;
+  copy_problems_and_interrupt (f, "--unsupported=adapt", NULL);
+  journal = load_journal (f);
+  g_assert_nonnull (journal);
+  g_assert_cmpuint (ferry_journal_get_bytes_durable (journal), >, 0);
+  g_assert_cmpint (resume_in_script (ferry_journal_get_id (journal), "--unsupported=stop", &err),
+                   ==, 1);
+  g_assert_nonnull (strstr (err, "Nothing more was written. Run again with"));
+  g_assert_null (strstr (err, "Nothing was written"));
+}
+
 /* The journal @id of a transfer of the tree into @folder, on a drive
  * labelled @label (NULL: none) that is not plugged in. */
 static void
@@ -1962,6 +1983,9 @@ main (int argc, char **argv)
   g_test_add ("/resume/resume-keeps-choices/exfat", Fixture,
               GINT_TO_POINTER (FERRY_TEST_STICK_FS_EXFAT), fixture_set_up,
               test_resume_keeps_choices, fixture_tear_down);
+  g_test_add ("/resume/resume-stopped-by-names/exfat", Fixture,
+              GINT_TO_POINTER (FERRY_TEST_STICK_FS_EXFAT), fixture_set_up,
+              test_resume_stopped_by_names, fixture_tear_down);
   g_test_add ("/resume/resume-choices-overridden/exfat", Fixture,
               GINT_TO_POINTER (FERRY_TEST_STICK_FS_EXFAT), fixture_set_up,
               test_resume_choices_overridden, fixture_tear_down);

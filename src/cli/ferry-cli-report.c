@@ -85,6 +85,18 @@ exit_status (const FerryCliOutcome *outcome)
   return FERRY_CLI_EXIT_FAILED;
 }
 
+static FerryUnfinished *find_unfinished_of (FerryJob *job);
+
+/* The job goes on with a transfer an earlier run left part of on the
+ * drive: "Nothing was written" would say that part is not there. */
+static gboolean
+has_earlier_copy (FerryJob *job)
+{
+  g_autoptr (FerryUnfinished) unfinished = find_unfinished_of (job);
+
+  return unfinished != NULL && ferry_unfinished_get_bytes_durable (unfinished) > 0;
+}
+
 /* What the drive could not store as it was: every entry when the job
  * stopped for them, what was renamed or skipped when it went on. (A
  * script reading JSON has had it as one event before the last line.) */
@@ -103,8 +115,11 @@ report_unsupported (FerryJob *job)
     {
       ferry_cli_list_unsupported (report, stderr);
       fprintf (stderr, "%s\n",
-               _ ("Nothing was written. Run again with --unsupported=adapt or "
-                  "--unsupported=skip to copy the rest."));
+               has_earlier_copy (job)
+                   ? _ ("Nothing more was written. Run again with --unsupported=adapt or "
+                        "--unsupported=skip to copy the rest.")
+                   : _ ("Nothing was written. Run again with --unsupported=adapt or "
+                        "--unsupported=skip to copy the rest."));
     }
 }
 
