@@ -1011,6 +1011,97 @@ test_destination_write_error (Fixture *f, gconstpointer data)
 }
 
 /* ------------------------------------------------------------------ */
+/* A drive that stops taking data                                      */
+
+/* The number after "@key": in a line of ferry-copy's JSON; -2 without it. */
+static double
+json_number (const char *line, const char *key)
+{
+  g_autofree char *quoted = g_strdup_printf ("\"%s\":", key);
+  const char *at = strstr (line, quoted);
+
+  return at != NULL ? g_ascii_strtod (at + strlen (quoted), NULL) : -2;
+}
+
+static char *
+read_json_line (GDataInputStream *in)
+{
+  g_autoptr (GError) error = NULL;
+  char *line = g_data_input_stream_read_line_utf8 (in, NULL, NULL, &error);
+
+  g_assert_no_error (error);
+  return line;
+}
+
+/* ferry-copy's JSON lines for @ms, the last of them returned. */
+static char *
+read_json_for (GDataInputStream *in, guint ms, GString *said)
+{
+  gint64 until = g_get_monotonic_time () + ms * 1000;
+  char *line = NULL;
+
+  while (g_get_monotonic_time () < until)
+    {
+      g_free (line);
+      line = read_json_line (in);
+      g_assert_nonnull (line);
+      g_string_append_printf (said, "\n  %s", line);
+    }
+  return line;
+}
+
+/* ferry-copy --progress=json onto a stick that stops taking data: once
+ * it has taken nothing for 3 s the lines say so, with no rate and no
+ * time left, and the copy ends whole once the stick takes data again.
+ * The rate had only slowed, the time left still given ("rate":632750,
+ * "eta":50.3 after 6 s). */
+static void
+test_stalled_drive_json (Fixture *f, gconstpointer data)
+{
+  g_autoptr (FerryTestStick) stick = new_stick_or_skip (f);
+  g_autofree char *copy = NULL;
+  g_autofree char *line = NULL;
+  g_autoptr (GSubprocess) process = NULL;
+  g_autoptr (GDataInputStream) in = NULL;
+  g_autoptr (GString) said = g_string_new (NULL);
+  g_autoptr (GError) error = NULL;
+  g_auto (GStrv) argv = NULL;
+
+  if (stick == NULL)
+    return;
+  g_assert_true (ferry_test_stick_set_rate (stick, 6 * MiB, &error));
+  ferry_test_write_random (ferry_test_path (f->src, "video.mp4", NULL), 40 * MiB, 7);
+  copy = g_build_filename (ferry_test_stick_get_mountpoint (stick), "video.mp4", NULL);
+  argv = ferry_test_copy_argv (NULL, (const char *const[]){ "--progress=json", "--device=slow",
+                                                            ferry_test_path (f->src, "video.mp4", NULL),
+                                                            ferry_test_stick_get_mountpoint (stick), NULL });
+  process = g_subprocess_newv ((const char *const *) argv, G_SUBPROCESS_FLAGS_STDOUT_PIPE, &error);
+  g_assert_no_error (error);
+  in = g_data_input_stream_new (g_subprocess_get_stdout_pipe (process));
+  do
+    {
+      g_free (line);
+      line = read_json_line (in);
+      g_assert_nonnull (line);
+    }
+  while (json_number (line, "bytes_durable") <= 0 || json_number (line, "rate") <= 0);
+
+  /* A byte a second: nothing reaches the drive. */
+  g_assert_true (ferry_test_stick_set_rate (stick, 1, &error));
+  g_clear_pointer (&line, g_free);
+  line = read_json_for (in, 5000, said);
+  g_assert_true (ferry_test_stick_set_rate (stick, 0, &error));
+  g_assert_no_error (error);
+  if (strstr (line, "\"stalled\":true") == NULL || json_number (line, "rate") != 0
+      || json_number (line, "eta") != -1)
+    g_error ("while the stick took nothing, ferry-copy said:%s", said->str);
+
+  g_assert_true (g_subprocess_wait_check (process, NULL, &error));
+  g_assert_no_error (error);
+  ferry_test_assert_files_equal (ferry_test_path (f->src, "video.mp4", NULL), copy);
+}
+
+/* ------------------------------------------------------------------ */
 /* Cancel, pause and resume                                            */
 
 #define HUGE_FILE_SIZE (256 * MiB)
@@ -1533,6 +1624,7 @@ main (int argc, char **argv)
        GINT_TO_POINTER (SOURCE_PULLED_OUT));
   ADD ("/failures/io-error/destination", test_destination_write_error, NULL);
   ADD ("/failures/destination-deleted", test_destination_deleted, NULL);
+  ADD ("/failures/stalled-drive/json", test_stalled_drive_json, NULL);
   ADD ("/failures/cancel/mid-file", test_cancel_mid_file, NULL);
   ADD ("/failures/cancel/while-paused", test_cancel_while_paused, NULL);
   ADD ("/failures/pause-resume", test_pause_resume, NULL);

@@ -175,6 +175,58 @@ test_rate_steady_steps_stalled (void)
   g_assert_cmpfloat (ferry_rate_meter_get_rate (&meter), <, 1.0 * MB);
 }
 
+/* 11.4 MB/s confirmed a step every 1.5 s, until 20 s in. */
+static guint64
+steps_stalled_at_20_s (gint64 usec)
+{
+  gint64 steps = MIN (usec, 20 * SECOND) / (3 * SECOND / 2);
+
+  return (guint64) steps * 17100000;
+}
+
+static guint64
+nothing_yet (gint64 usec)
+{
+  return 0;
+}
+
+/* A drive that stops taking data: between steps the rate holds, past a
+ * step's usual time it falls, and once nothing came for twice as long
+ * as a step takes (3 s at least) the count is stalled; a stick that took
+ * nothing for 5 s had shown "11.4 MB/s · 4 seconds left" all along. A
+ * count confirmed every 8 s is not stalled for waiting 8, nor one that
+ * has not grown yet. */
+static void
+test_rate_stalled (void)
+{
+  FerryRateMeter meter;
+  double steady;
+
+  sample_for (&meter, 19.6, steps_stalled_at_20_s);
+  steady = ferry_rate_meter_get_rate (&meter);
+  assert_rate_near (steady, 11.4 * MB);
+  g_assert_false (ferry_rate_meter_is_stalled (&meter));
+  sample_for (&meter, 21.2, steps_stalled_at_20_s);
+  assert_rate_near (ferry_rate_meter_get_rate (&meter), steady);
+  g_assert_false (ferry_rate_meter_is_stalled (&meter));
+  sample_for (&meter, 22.8, steps_stalled_at_20_s);
+  g_assert_cmpfloat (ferry_rate_meter_get_rate (&meter), <, steady * 0.8);
+  g_assert_false (ferry_rate_meter_is_stalled (&meter));
+  sample_for (&meter, 23.6, steps_stalled_at_20_s);
+  g_assert_true (ferry_rate_meter_is_stalled (&meter));
+  sample_for (&meter, 60, steps_stalled_at_20_s);
+  g_assert_true (ferry_rate_meter_is_stalled (&meter));
+
+  sample_for (&meter, 13.2, stalled_after_10_s);
+  g_assert_true (ferry_rate_meter_is_stalled (&meter));
+  sample_for (&meter, 12.8, stalled_after_10_s);
+  g_assert_false (ferry_rate_meter_is_stalled (&meter));
+  sample_for (&meter, 39.9, steps_of_32_mb);
+  g_assert_false (ferry_rate_meter_is_stalled (&meter));
+  sample_for (&meter, 30, nothing_yet);
+  g_assert_false (ferry_rate_meter_is_stalled (&meter));
+}
+
 static double
 rate_now (FerryJob *job)
 {
@@ -235,6 +287,7 @@ main (int argc, char **argv)
   g_test_init (&argc, &argv, NULL);
 
   g_test_add_func ("/job/rate/steady-steps-stalled", test_rate_steady_steps_stalled);
+  g_test_add_func ("/job/rate/stalled", test_rate_stalled);
   g_test_add ("/job/rate/held-and-resumed", FerryTestFixture, NULL, ferry_test_fixture_set_up,
               test_rate_held_and_resumed, ferry_test_fixture_tear_down);
   g_test_add ("/job/copy-speaks-on-callers-thread", FerryTestFixture, NULL,

@@ -547,6 +547,22 @@ assert_bar_behind_device (FerryTransferRow *row, FerryTestStick *stick, guint64 
              completed);
 }
 
+/* Drops @files (taken) on "SanDisk Cruzer", a slow drive: the row of
+ * their transfer, once it writes to the drive. */
+static FerryTransferRow *
+drop_on_slow_cruzer (Fixture *f, GSList *files)
+{
+  FerryTransferRow *row;
+
+  g_assert_true (
+      ferry_destination_row_drop_files (ferry_test_window_drive_row (f, "SanDisk Cruzer"), files));
+  g_slist_free_full (files, g_object_unref);
+  row = FERRY_TRANSFER_ROW (
+      ferry_test_ui_find (GTK_WIDGET (f->window), FERRY_TYPE_TRANSFER_ROW, NULL));
+  g_assert_true (ferry_test_ui_wait_until (writing_to_device, row, 20000));
+  return row;
+}
+
 /* A drive that writes at 6 MB/s: the copy is found slow by measuring, the
  * row says it is writing to the drive, and the bar follows the drive. */
 static void
@@ -573,12 +589,7 @@ test_slow_drive_progress (Fixture *f, gconstpointer data)
 
   sectors_before = ferry_test_stick_get_sectors_written (stick);
   files = ferry_test_ui_files_in (f->src, "Holiday video.mp4", "Photos", NULL);
-  g_assert_true (
-      ferry_destination_row_drop_files (ferry_test_window_drive_row (f, "SanDisk Cruzer"), files));
-  g_slist_free_full (files, g_object_unref);
-  row = FERRY_TRANSFER_ROW (
-      ferry_test_ui_find (GTK_WIDGET (f->window), FERRY_TYPE_TRANSFER_ROW, NULL));
-  g_assert_true (ferry_test_ui_wait_until (writing_to_device, row, 20000));
+  row = drop_on_slow_cruzer (f, files);
 
   while (ferry_job_get_phase (ferry_transfer_row_get_job (row)) < FERRY_PHASE_DONE)
     {
@@ -598,6 +609,77 @@ test_slow_drive_progress (Fixture *f, gconstpointer data)
       ferry_test_path (f->src, "Photos", NULL),
       ferry_test_path (ferry_test_stick_get_mountpoint (stick), "Photos", NULL),
       FERRY_TEST_COMPARE_ALL);
+  ferry_test_assert_files_equal (
+      ferry_test_path (f->src, "Holiday video.mp4", NULL),
+      ferry_test_path (ferry_test_stick_get_mountpoint (stick), "Holiday video.mp4", NULL));
+  ferry_drive_list_remove_mount (f->drives, G_MOUNT (mount));
+}
+
+static gboolean
+rate_shown (gpointer data)
+{
+  return strstr (ferry_transfer_row_get_count (data), "/s") != NULL;
+}
+
+/* What the row says under its bar, every quarter of a second for @ms,
+ * each change once. */
+static GPtrArray *
+watch_count (FerryTransferRow *row, guint ms)
+{
+  GPtrArray *seen = g_ptr_array_new_with_free_func (g_free);
+
+  for (guint waited = 0; waited < ms; waited += 250)
+    {
+      const char *count = ferry_transfer_row_get_count (row);
+
+      if (seen->len == 0 || g_strcmp0 (g_ptr_array_index (seen, seen->len - 1), count) != 0)
+        g_ptr_array_add (seen, g_strdup (count));
+      ferry_test_ui_wait (250);
+    }
+  return seen;
+}
+
+/* A drive that stops taking data mid-copy: the row's rate and time left
+ * change as it waits, and it says it waits for the drive; it had stayed
+ * at "11.4 MB/s · 4 seconds left" for as long as the drive stalled, for
+ * nothing moved to make it redraw. */
+static void
+test_stalled_drive (Fixture *f, gconstpointer data)
+{
+  g_autoptr (FerryTestStick) stick = new_stick_or_skip (f, "CRUZER", 6 * 1024 * 1024);
+  g_autoptr (FerryTestMount) mount = NULL;
+  g_autoptr (GPtrArray) seen = NULL;
+  g_autoptr (GError) error = NULL;
+  g_autofree char *seen_all = NULL;
+  FerryTransferRow *row;
+  GSList *files;
+  guint n_seen;
+
+  if (stick == NULL)
+    return;
+  mount = plug_in_stick (f, "SanDisk Cruzer", stick);
+  ferry_test_write_random (ferry_test_path (f->src, "Holiday video.mp4", NULL), 60 * 1024 * 1024,
+                           11);
+  files = ferry_test_ui_files_in (f->src, "Holiday video.mp4", NULL);
+  row = drop_on_slow_cruzer (f, files);
+  g_assert_true (ferry_test_ui_wait_until (rate_shown, row, 20000));
+
+  /* A byte a second: nothing reaches the drive. */
+  g_assert_true (ferry_test_stick_set_rate (stick, 1, &error));
+  g_assert_no_error (error);
+  seen = watch_count (row, 6000);
+  save_screenshot (f, "stalled.png");
+  /* The drive takes data again before any assertion, or a failure
+   * waits for it. */
+  g_assert_true (ferry_test_stick_set_rate (stick, 0, &error));
+  g_assert_no_error (error);
+  n_seen = seen->len;
+  g_ptr_array_add (seen, NULL);
+  seen_all = g_strjoinv ("\n  ", (char **) seen->pdata);
+  if (n_seen < 4 || !g_str_has_suffix (g_ptr_array_index (seen, n_seen - 1),
+                                       " · waiting for SanDisk Cruzer"))
+    g_error ("while the drive took nothing, the row said:\n  %s", seen_all);
+  ferry_test_ui_assert_label_soon (GTK_WIDGET (f->window), "All data is on SanDisk Cruzer");
   ferry_test_assert_files_equal (
       ferry_test_path (f->src, "Holiday video.mp4", NULL),
       ferry_test_path (ferry_test_stick_get_mountpoint (stick), "Holiday video.mp4", NULL));
@@ -1537,6 +1619,7 @@ main (int argc, char **argv)
   ADD ("/ui/close-asks", test_close_asks);
   ADD ("/ui/drag-from-another-app", test_drag_from_another_app);
   ADD ("/ui/slow-drive-progress", test_slow_drive_progress);
+  ADD ("/ui/stalled-drive", test_stalled_drive);
   ADD ("/ui/error-list-and-retry", test_error_list_and_retry);
   ADD ("/ui/retry-after-unplug", test_retry_after_unplug);
   ADD ("/ui/unsupported/dialog-adapt", test_unsupported_dialog_adapt);

@@ -109,11 +109,17 @@ writes_to_slow_device (FerryJob *job)
 }
 
 static char *
-format_rate_and_time (const FerryProgress *p)
+format_rate_and_time (FerryTransferRow *self, const FerryProgress *p)
 {
   g_autofree char *rate = NULL;
   g_autofree char *left = NULL;
 
+  if (p->stalled)
+    /* TRANSLATORS: added after the items copied while the drive takes
+     * nothing, like "3 of 12 items · waiting for SanDisk Cruzer"; keep
+     * the spaces and the dot */
+    return g_strdup_printf (_ (" · waiting for %s"),
+                            ferry_destination_get_name (self->destination));
   if (p->rate <= 0)
     return g_strdup ("");
   rate = g_format_size ((guint64) p->rate);
@@ -168,7 +174,7 @@ describe_count (FerryTransferRow *self, const FerryProgress *p)
 
   if (is_held (self, p))
     return g_steal_pointer (&items);
-  tail = format_rate_and_time (p);
+  tail = format_rate_and_time (self, p);
   return g_strconcat (items, tail, NULL);
 }
 

@@ -51,6 +51,7 @@ ferry_cli_format_json (const FerryProgress *p,
   ferry_cli_append_json_string (out, ferry_phase_to_string (p->phase));
   g_string_append_printf (out, ",\"paused\":%s", p->paused ? "true" : "false");
   g_string_append_printf (out, ",\"planning_done\":%s", p->planning_done ? "true" : "false");
+  g_string_append_printf (out, ",\"stalled\":%s", p->stalled ? "true" : "false");
   g_string_append_printf (out,
                           ",\"files_total\":%" G_GUINT64_FORMAT ",\"files_done\":%" G_GUINT64_FORMAT
                           ",\"files_failed\":%" G_GUINT64_FORMAT
@@ -172,6 +173,9 @@ ferry_cli_format_bar (const FerryProgress *p, guint width)
     g_string_append_printf (line, _ ("  ETA %s"), eta);
   if (p->paused)
     g_string_append_printf (line, "  %s", _ ("paused"));
+  else if (p->stalled)
+    /* TRANSLATORS: in the progress line, while the drive takes nothing */
+    g_string_append_printf (line, "  %s", _ ("waiting for the drive"));
 
   used = g_utf8_strlen (line->str, -1);
   if (p->current != NULL && width > used + 4)

@@ -201,6 +201,37 @@ on_counters_changed (gpointer user_data)
   g_source_unref (source);
 }
 
+/* How often a copy's progress is notified when nothing moves. */
+#define STILL_INTERVAL_MS 500
+
+/* While the job copies, its rate and time left change with time alone:
+ * a drive that takes nothing changes no counter, and a window showing
+ * only what was notified had frozen at "11.4 MB/s · 4 seconds left"
+ * for as long as the drive stalled. The source holds the job until it
+ * has ended. */
+static gboolean
+notify_still (gpointer data)
+{
+  FerryJob *self = data;
+  FerryPhase phase = ferry_job_get_phase (self);
+
+  if (phase >= FERRY_PHASE_DONE)
+    return G_SOURCE_REMOVE;
+  if (phase >= FERRY_PHASE_COPYING)
+    ferry_counters_touch (&self->counters);
+  return G_SOURCE_CONTINUE;
+}
+
+static void
+start_notifying_still (FerryJob *self)
+{
+  g_autoptr (GSource) source = g_timeout_source_new (STILL_INTERVAL_MS);
+
+  g_source_set_static_name (source, "[ferry] job progress while still");
+  g_source_set_callback (source, notify_still, g_object_ref (self), g_object_unref);
+  g_source_attach (source, self->main_context);
+}
+
 /* ------------------------------------------------------------------ */
 /* What the run tells the job, from its threads                        */
 
@@ -405,6 +436,7 @@ ferry_job_run_async (FerryJob *self,
   self->main_context = g_main_context_ref_thread_default ();
   self->run = new_run (self);
   ferry_counters_set_changed_func (&self->counters, on_counters_changed, self);
+  start_notifying_still (self);
   g_mutex_lock (&self->state_lock);
   self->started_at = g_get_monotonic_time ();
   g_mutex_unlock (&self->state_lock);
@@ -620,10 +652,15 @@ ferry_job_get_progress (FerryJob *self, FerryProgress *progress)
   else if (self->phase == FERRY_PHASE_COPYING || self->phase == FERRY_PHASE_SYNCING)
     ferry_rate_meter_sample (&self->rate_meter, now, done - MIN (done, progress->bytes_carried));
   progress->rate = ferry_rate_meter_get_rate (&self->rate_meter);
+  /* The written bytes of the final sync stand still by design. */
+  progress->stalled = (progress->durable_live || progress->phase == FERRY_PHASE_COPYING)
+                      && ferry_rate_meter_is_stalled (&self->rate_meter);
   g_mutex_unlock (&self->state_lock);
 
   progress->eta = -1;
-  if (progress->planning_done && progress->rate > 0 && progress->bytes_total >= done)
+  if (progress->stalled)
+    progress->rate = 0;
+  else if (progress->planning_done && progress->rate > 0 && progress->bytes_total >= done)
     progress->eta = (double) (progress->bytes_total - done) / progress->rate;
 }
 

@@ -27,8 +27,10 @@ G_BEGIN_DECLS
  * - "progress", the fraction done (0 to 1; the whole snapshot is
  *   ferry_job_get_progress()), whenever something a person sees of the
  *   progress changed: bytes written or durable, files done or failed,
- *   the totals, the current file, the phase, paused. While the job runs
- *   these changes are coalesced and notified at most ten times a second;
+ *   the totals, the current file, the phase, paused; and, while it
+ *   copies, twice a second when nothing changed, for the rate and time
+ *   left change with time alone. While the job runs these changes are
+ *   coalesced and notified at most ten times a second;
  *   a pause or resume is notified at once. When the job has ended (done,
  *   failed or cancelled) one last notification carries the final
  *   snapshot, and none comes after it.

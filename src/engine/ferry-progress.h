@@ -16,7 +16,10 @@ G_BEGIN_DECLS
  * @bytes_written counts bytes handed to the kernel; @bytes_durable only
  * bytes the kernel confirmed are on the device. When @durable_live is
  * FALSE the strategy confirms durability only in the final sync, so
- * @rate and @eta follow written bytes until then.
+ * @rate and @eta follow written bytes until then. @stalled says that
+ * count has stood still while copying for longer than its pace
+ * explains (a drive that stopped taking data): @rate is then 0 and
+ * @eta -1.
  */
 typedef struct
 {
@@ -24,6 +27,7 @@ typedef struct
   gboolean paused;
   gboolean planning_done; /* the totals are final */
   gboolean durable_live;  /* bytes_durable advances during the copy */
+  gboolean stalled;       /* nothing moves: no rate or time left holds */
 
   guint64 files_total;
   guint64 files_done; /* handled: copied, skipped or failed */

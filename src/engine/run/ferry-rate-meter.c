@@ -10,11 +10,20 @@
 /* The longest a window stretches to hold two steps of a count that
  * grows in steps. */
 #define LONGEST_WINDOW_USEC (20 * G_USEC_PER_SEC)
+/* The least a count stands still before it is stalled. */
+#define STALL_USEC (3 * G_USEC_PER_SEC)
 
 void
 ferry_rate_meter_reset (FerryRateMeter *meter)
 {
   memset (meter, 0, sizeof *meter);
+}
+
+/* The @age-th sample back from the newest (0 is the newest). */
+static guint
+sample_at (const FerryRateMeter *meter, guint age)
+{
+  return (meter->head + 2 * FERRY_RATE_METER_SAMPLES - 1 - age) % FERRY_RATE_METER_SAMPLES;
 }
 
 void
@@ -26,17 +35,12 @@ ferry_rate_meter_sample (FerryRateMeter *meter, gint64 now_usec, guint64 bytes)
       if (now_usec - meter->times[last] < MIN_INTERVAL_USEC)
         return;
     }
+  if (meter->count > 0 && bytes > meter->bytes[sample_at (meter, 0)])
+    meter->grown = TRUE;
   meter->times[meter->head] = now_usec;
   meter->bytes[meter->head] = bytes;
   meter->head = (meter->head + 1) % FERRY_RATE_METER_SAMPLES;
   meter->count = MIN (meter->count + 1, FERRY_RATE_METER_SAMPLES);
-}
-
-/* The @age-th sample back from the newest (0 is the newest). */
-static guint
-sample_at (const FerryRateMeter *meter, guint age)
-{
-  return (meter->head + 2 * FERRY_RATE_METER_SAMPLES - 1 - age) % FERRY_RATE_METER_SAMPLES;
 }
 
 /* Whether the count grew between the @age-th sample back and the one
@@ -121,4 +125,35 @@ ferry_rate_meter_get_rate (const FerryRateMeter *meter)
   if (newest_time <= first_time)
     return 0.0;
   return (double) bytes * G_USEC_PER_SEC / (double) (newest_time - first_time);
+}
+
+/**
+ * ferry_rate_meter_is_stalled:
+ * Whether the count, having grown, has stood still for twice as long as
+ * its steps take in the window (3 s at least): a drive that stopped
+ * taking data. ferry_rate_meter_get_rate() only slows then, as it does
+ * for a step a little late; a stick that took nothing for 5 s still
+ * showed 11.4 MB/s and "4 seconds left". A count growing at every
+ * sample is stalled after 3 s, one confirmed every 8 s after 16.
+ */
+gboolean
+ferry_rate_meter_is_stalled (const FerryRateMeter *meter)
+{
+  const gint64 now = meter->times[sample_at (meter, 0)];
+  gint64 since, pace = 0;
+  guint age = 0;
+  Window w;
+
+  if (meter->count < 2 || !meter->grown)
+    return FALSE;
+  while (age + 1 < meter->count && !grew_at (meter, age))
+    age++;
+  /* No step among the samples kept: standing still for as long as they go back. */
+  since = now - meter->times[sample_at (meter, age)];
+  w = find_window (meter);
+  if (w.steps >= 2)
+    pace = (meter->times[sample_at (meter, w.newest_step)]
+            - meter->times[sample_at (meter, w.oldest_step)])
+           / (w.steps - 1);
+  return since > MAX (STALL_USEC, 2 * pace);
 }

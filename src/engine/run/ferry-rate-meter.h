@@ -17,10 +17,12 @@ typedef struct
   guint64 bytes[FERRY_RATE_METER_SAMPLES];
   guint head;
   guint count;
+  gboolean grown; /* the count grew since the reset */
 } FerryRateMeter;
 
 void ferry_rate_meter_reset (FerryRateMeter *meter);
 void ferry_rate_meter_sample (FerryRateMeter *meter, gint64 now_usec, guint64 bytes);
 double ferry_rate_meter_get_rate (const FerryRateMeter *meter);
+gboolean ferry_rate_meter_is_stalled (const FerryRateMeter *meter);
 
 G_END_DECLS
