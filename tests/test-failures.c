@@ -298,6 +298,18 @@ make_tree_with_locked (Fixture *f, gboolean folders)
   g_assert_cmpint (chmod (f->dst, 0777), ==, 0);
 }
 
+/* No figure of a job's progress contradicts another: nothing durable
+ * that is not written, nothing written beyond the total, and the items
+ * done (copied or skipped) and failed are among those counted. */
+static void
+assert_figures_agree (const FerryProgress *p)
+{
+  g_assert_cmpuint (p->bytes_durable, <=, p->bytes_written);
+  g_assert_cmpuint (p->bytes_written, <=, p->bytes_total);
+  g_assert_cmpuint (p->bytes_failed, <=, p->bytes_total);
+  g_assert_cmpuint (p->files_done + p->files_failed, <=, p->files_total);
+}
+
 /* Root reads everything, whatever the mode. */
 static void
 become_nobody (void)
@@ -361,7 +373,11 @@ check_locked_skipped (Fixture *f, FerryJob *job, const GError *error)
   /* src itself, its files and the locked entries (their insides cannot
    * be listed, so they never counted). */
   g_assert_cmpuint (progress.files_total, ==, 1 + N_READABLE + N_LOCKED);
-  g_assert_cmpuint (progress.files_done, ==, progress.files_total);
+  /* What failed is not done, and its bytes stay in the total: the row
+   * had counted failed files among those copied. */
+  g_assert_cmpuint (progress.files_done, ==, 1 + N_READABLE);
+  g_assert_cmpuint (progress.bytes_written + progress.bytes_failed, ==, progress.bytes_total);
+  assert_figures_agree (&progress);
 }
 
 /* Under FERRY_ERROR_POLICY_STOP the first locked entry ends the job with
@@ -662,6 +678,7 @@ check_no_space (Fixture *f)
   g_autoptr (FerryJob) job = job_new_one_worker (f->src, small);
   g_autoptr (GPtrArray) failures = NULL;
   g_auto (FerryTestJobRun) run = { 0 };
+  g_auto (FerryProgress) progress = { 0 };
 
   /* Paused before it starts, the job plans (and checks that everything
    * fits) and then holds before its first file: the disk fills up
@@ -687,6 +704,15 @@ check_no_space (Fixture *f)
                    run.error->message);
   check_no_space_outcome (f, small, run.error);
   assert_no_temp_files (small);
+  /* The total stays what the copy set out to write, and nothing is done:
+   * a file onto a stick filled mid-copy had read "29.1 MB of 0 bytes on
+   * the drive · 1 of 1 item". */
+  ferry_job_get_progress (job, &progress);
+  g_assert_cmpuint (progress.bytes_total, ==, N_SPACE_FILES * SPACE_FILE_SIZE);
+  g_assert_cmpuint (progress.files_failed, ==, 1);
+  /* The failed file is not done; the folder was, when it was made. */
+  g_assert_cmpuint (progress.files_done, <=, 1);
+  assert_figures_agree (&progress);
 }
 
 static void

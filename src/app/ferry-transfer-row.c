@@ -538,7 +538,7 @@ describe_done (FerryTransferRow *self, const FerryProgress *p)
   if (p->files_skipped == 0)
     return describe_copied (self, p->bytes_total);
   skipped = ferry_format_count (p->files_skipped);
-  if (p->files_done - p->files_failed == p->files_skipped)
+  if (p->files_done == p->files_skipped)
     return g_strdup_printf (
         /* TRANSLATORS: a transfer whose every item was skipped, like
          * "Nothing copied: 2 items skipped" */
@@ -583,7 +583,7 @@ show_outcome (FerryTransferRow *self)
     status = ferry_destination_describe_error (self->destination, self->outcome);
   show_status (self, status, self->outcome != NULL && !cancelled);
   explain_unverified (self);
-  files = format_item_count (p.files_done - p.files_failed, p.files_total, FALSE);
+  files = format_item_count (p.files_done, p.files_total, FALSE);
   show_count (self, files, p.files_total);
   show_failures (self, self->outcome);
 }

@@ -34,6 +34,27 @@ ferry_cli_append_json_string (GString *out, const char *s)
   g_string_append_c (out, '"');
 }
 
+/* The items and bytes of a JSON line (README says what each means). */
+static void
+append_counts (GString *out, const FerryProgress *p)
+{
+  g_string_append_printf (out,
+                          ",\"files_total\":%" G_GUINT64_FORMAT ",\"files_done\":%" G_GUINT64_FORMAT
+                          ",\"files_failed\":%" G_GUINT64_FORMAT
+                          ",\"files_skipped\":%" G_GUINT64_FORMAT
+                          ",\"files_existing\":%" G_GUINT64_FORMAT,
+                          p->files_total, p->files_done, p->files_failed, p->files_skipped,
+                          p->files_existing);
+  g_string_append_printf (out,
+                          ",\"bytes_total\":%" G_GUINT64_FORMAT
+                          ",\"bytes_written\":%" G_GUINT64_FORMAT
+                          ",\"bytes_durable\":%" G_GUINT64_FORMAT
+                          ",\"bytes_carried\":%" G_GUINT64_FORMAT
+                          ",\"bytes_failed\":%" G_GUINT64_FORMAT,
+                          p->bytes_total, p->bytes_written, p->bytes_durable, p->bytes_carried,
+                          p->bytes_failed);
+}
+
 /* One JSON object on one line. Paths in "current" are already display
  * strings (valid UTF-8, odd bytes escaped), so the line is valid JSON. */
 char *
@@ -52,19 +73,7 @@ ferry_cli_format_json (const FerryProgress *p,
   g_string_append_printf (out, ",\"paused\":%s", p->paused ? "true" : "false");
   g_string_append_printf (out, ",\"planning_done\":%s", p->planning_done ? "true" : "false");
   g_string_append_printf (out, ",\"stalled\":%s", p->stalled ? "true" : "false");
-  g_string_append_printf (out,
-                          ",\"files_total\":%" G_GUINT64_FORMAT ",\"files_done\":%" G_GUINT64_FORMAT
-                          ",\"files_failed\":%" G_GUINT64_FORMAT
-                          ",\"files_skipped\":%" G_GUINT64_FORMAT
-                          ",\"files_existing\":%" G_GUINT64_FORMAT,
-                          p->files_total, p->files_done, p->files_failed, p->files_skipped,
-                          p->files_existing);
-  g_string_append_printf (out,
-                          ",\"bytes_total\":%" G_GUINT64_FORMAT
-                          ",\"bytes_written\":%" G_GUINT64_FORMAT
-                          ",\"bytes_durable\":%" G_GUINT64_FORMAT
-                          ",\"bytes_carried\":%" G_GUINT64_FORMAT,
-                          p->bytes_total, p->bytes_written, p->bytes_durable, p->bytes_carried);
+  append_counts (out, p);
   g_string_append_printf (out, ",\"rate\":%s",
                           g_ascii_formatd (number, sizeof number, "%.0f", p->rate));
   g_string_append_printf (out, ",\"eta\":%s",
@@ -260,7 +269,7 @@ ferry_cli_format_summary (const FerryProgress *p, gboolean dry_run)
 {
   g_autofree char *size = g_format_size (p->bytes_total);
   g_autofree char *elapsed = format_elapsed (p->elapsed);
-  guint64 copied = p->files_done - p->files_failed - p->files_skipped;
+  guint64 copied = p->files_done - MIN (p->files_done, p->files_skipped);
   g_autofree char *count = NULL;
 
   /* Numbers go in as text, grouped as the locale writes them ("1,928");

@@ -610,12 +610,16 @@ read_counters (FerryJob *self, FerryProgress *p)
   p->bytes_written = ferry_counters_get (&c->bytes_written);
   p->bytes_durable = ferry_counters_get (&c->bytes_durable);
   p->bytes_carried = ferry_counters_get (&c->bytes_carried);
+  p->bytes_failed = ferry_counters_get (&c->bytes_failed);
   p->bytes_total = MAX (bytes_total, 0);
   p->planning_done = atomic_load (&c->planning_done);
   p->durable_live = atomic_load (&c->durable_live);
 
   /* The copy may find what the planner has not reached yet. */
-  p->files_total = MAX (p->files_total, p->files_done);
+  p->files_total = MAX (p->files_total, p->files_done + p->files_failed);
+  /* A file dropped takes back what it wrote, some of which a sync had
+   * vouched for: a line had said 5.7 MB written and 8.7 MB durable. */
+  p->bytes_durable = MIN (p->bytes_durable, p->bytes_written);
   p->bytes_total = MAX (p->bytes_total, p->bytes_written);
 }
 
@@ -660,8 +664,9 @@ ferry_job_get_progress (FerryJob *self, FerryProgress *progress)
   progress->eta = -1;
   if (progress->stalled)
     progress->rate = 0;
-  else if (progress->planning_done && progress->rate > 0 && progress->bytes_total >= done)
-    progress->eta = (double) (progress->bytes_total - done) / progress->rate;
+  else if (progress->planning_done && progress->rate > 0
+           && progress->bytes_total >= done + progress->bytes_failed)
+    progress->eta = (double) (progress->bytes_total - progress->bytes_failed - done) / progress->rate;
 }
 
 /**

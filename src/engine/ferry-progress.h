@@ -30,15 +30,18 @@ typedef struct
   gboolean stalled;       /* nothing moves: no rate or time left holds */
 
   guint64 files_total;
-  guint64 files_done; /* handled: copied, skipped or failed */
+  guint64 files_done; /* copied or skipped; never failed ones */
   guint64 files_failed;
   guint64 files_skipped;
   /* a dry run's: files already under their copies' names, which the
    * conflict policy settles (those it skips are in files_skipped too) */
   guint64 files_existing;
 
-  guint64 bytes_total; /* what the job will write; skipped files leave it */
-  guint64 bytes_written;
+  /* what the job set out to write: skipped files leave it, failed ones
+   * stay (in bytes_failed too); never below bytes_written */
+  guint64 bytes_total;
+  guint64 bytes_failed; /* of files that failed, and of those in folders that failed */
+  guint64 bytes_written; /* never below bytes_durable */
   guint64 bytes_durable;
   guint64 bytes_carried; /* an earlier run of a resumed transfer put there; in the two above too */
 

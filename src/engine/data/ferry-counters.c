@@ -62,7 +62,7 @@ ferry_counters_sub (FerryCounters *self, atomic_uint_fast64_t *counter, guint64 
   ferry_counters_touch (self);
 }
 
-/* Negative for what leaves the plan: skipped and failed files. */
+/* Negative for what leaves the plan: skipped files. */
 void
 ferry_counters_add_total (FerryCounters *self, gint64 bytes)
 {
@@ -70,13 +70,12 @@ ferry_counters_add_total (FerryCounters *self, gint64 bytes)
   ferry_counters_touch (self);
 }
 
-/* What the transfer is, for its journal: the files that failed too,
- * which a run continuing it will copy again. */
+/* What the transfer is, for its journal: the files that failed too
+ * (they stay in the total), which a run continuing it will copy again. */
 guint64
 ferry_counters_get_transfer_total (FerryCounters *self)
 {
-  return (guint64) MAX (atomic_load (&self->bytes_total), 0)
-         + ferry_counters_get (&self->bytes_failed);
+  return (guint64) MAX (atomic_load (&self->bytes_total), 0);
 }
 
 /* Durable can never be ahead of written (read once: MIN() would read it

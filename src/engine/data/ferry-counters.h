@@ -20,7 +20,7 @@ typedef void (*FerryCountersChangedFunc) (gpointer user_data);
 typedef struct
 {
   atomic_uint_fast64_t files_total;
-  atomic_uint_fast64_t files_done;
+  atomic_uint_fast64_t files_done; /* copied or skipped */
   atomic_uint_fast64_t files_failed;
   atomic_uint_fast64_t files_skipped;
   atomic_uint_fast64_t files_existing; /* a dry run's: see FerryProgress */
@@ -31,8 +31,9 @@ typedef struct
   /* in files under their final names in folders that have theirs (not
    * hidden ones), named at once or carried: what a kill leaves in place */
   atomic_uint_fast64_t bytes_placed;
-  /* of files that failed: they left bytes_total, but a transfer cut
-   * short still owes them (a run that continues it copies them) */
+  /* of files that failed, or were left out with a folder that failed:
+   * in bytes_total, never written (a run that continues the transfer
+   * copies them) */
   atomic_uint_fast64_t bytes_failed;
   atomic_bool planning_done;
   atomic_bool durable_live;
