@@ -233,6 +233,37 @@ test_long_name_keeps_extension (void)
 
 /* Whatever the name, its adaptation passes the check, and adapting twice
  * changes nothing more. */
+/* Where names count bytes (ext4: 255), a name exFAT holds is shortened
+ * to them: between characters, its extension kept. */
+static void
+test_long_names_in_bytes (void)
+{
+  FerryFsRules rules;
+  g_autoptr (GString) acute = g_string_new (NULL);
+  g_autoptr (GString) smiles = g_string_new (NULL);
+  g_autofree char *adapted = NULL;
+
+  ferry_fs_rules_for_kind (FERRY_FS_KIND_OTHER, 4096, &rules);
+  rules.max_name_bytes = 255;
+  for (guint i = 0; i < 200; i++)
+    g_string_append (acute, "é");
+  g_string_append (acute, ".txt");
+  for (guint i = 0; i < 120; i++)
+    g_string_append (smiles, "😀");
+  g_assert_cmpint (ferry_fs_rules_check_name (&rules, acute->str), ==, FERRY_NAME_TOO_LONG);
+  adapted = ferry_fs_rules_adapt_name (&rules, acute->str);
+  g_assert_cmpuint (strlen (adapted), ==, 254);
+  g_assert_true (g_str_has_suffix (adapted, "é.txt"));
+  g_assert_cmpint (ferry_fs_rules_check_name (&rules, adapted), ==, FERRY_NAME_OK);
+  g_free (adapted);
+  adapted = ferry_fs_rules_adapt_name (&rules, smiles->str);
+  g_assert_cmpuint (strlen (adapted), ==, 252);
+  g_assert_true (g_utf8_validate (adapted, -1, NULL));
+  /* 404 bytes are 204 characters: exFAT takes them. */
+  ferry_fs_rules_for_kind (FERRY_FS_KIND_EXFAT, 4096, &rules);
+  g_assert_cmpint (ferry_fs_rules_check_name (&rules, acute->str), ==, FERRY_NAME_OK);
+}
+
 static void
 test_adapt_always_passes (void)
 {
@@ -403,6 +434,9 @@ test_for_fd_other (void)
   ferry_test_remove_tree (scratch);
   g_assert_cmpint (rules.kind, ==, FERRY_FS_KIND_OTHER);
   g_assert_cmpuint (rules.cluster_size, >=, 512);
+  /* ext4, XFS, Btrfs, tmpfs: 255 bytes a name, and named for people. */
+  g_assert_cmpuint (rules.max_name_bytes, ==, 255);
+  g_assert_nonnull (rules.label);
 
   /* A descriptor that is not open: still an answer. */
   ferry_fs_rules_for_fd (-1, &rules);
@@ -693,6 +727,7 @@ main (int argc, char **argv)
   g_test_add_func ("/fs-rules/names", test_names);
   g_test_add_func ("/fs-rules/long-names", test_long_names);
   g_test_add_func ("/fs-rules/long-name-keeps-extension", test_long_name_keeps_extension);
+  g_test_add_func ("/fs-rules/long-names-in-bytes", test_long_names_in_bytes);
   g_test_add_func ("/fs-rules/adapt-always-passes", test_adapt_always_passes);
   g_test_add_func ("/fs-rules/fold", test_fold);
   g_test_add_func ("/fs-rules/space-for", test_space_for);

@@ -1067,6 +1067,132 @@ test_taken_names_kept (Fixture *f, gconstpointer data)
   assert_file_text (ferry_test_path (skipped, "coll", "x？.txt", NULL), "x？.txt");
 }
 
+/* @n copies of @unit, then @tail. */
+static char *
+repeated (const char *unit, guint n, const char *tail)
+{
+  g_autoptr (GString) out = g_string_new (NULL);
+
+  for (guint i = 0; i < n; i++)
+    g_string_append (out, unit);
+  g_string_append (out, tail);
+  return g_string_free (g_steal_pointer (&out), FALSE);
+}
+
+/* ferry-copy @args, without a terminal: whether it succeeded, and in
+ * @err what it said. */
+static gboolean
+run_cli (const char *const *args, char **err)
+{
+  g_autoptr (GPtrArray) typed = g_ptr_array_new ();
+  g_auto (GStrv) argv = NULL;
+  g_autoptr (GError) error = NULL;
+  int status;
+
+  g_ptr_array_add (typed, "--progress=none");
+  for (guint i = 0; args[i] != NULL; i++)
+    g_ptr_array_add (typed, (gpointer) args[i]);
+  g_ptr_array_add (typed, NULL);
+  argv = ferry_test_copy_argv (NULL, (const char *const *) typed->pdata);
+  g_spawn_sync (NULL, argv, NULL, G_SPAWN_STDOUT_TO_DEV_NULL | G_SPAWN_STDIN_FROM_DEV_NULL, NULL,
+                NULL, NULL, err, &status, &error);
+  g_assert_no_error (error);
+  g_test_message ("%s", *err);
+  return g_spawn_check_wait_status (status, NULL);
+}
+
+/* Each name in @dir at most 255 bytes of UTF-8. */
+static void
+assert_names_fit (const char *dir)
+{
+  g_autoptr (GDir) listing = g_dir_open (dir, 0, NULL);
+  const char *name;
+
+  g_assert_nonnull (listing);
+  while ((name = g_dir_read_name (listing)) != NULL)
+    {
+      g_assert_cmpuint (strlen (name), <=, 255);
+      g_assert_true (g_utf8_validate (name, -1, NULL));
+    }
+}
+
+/* Names exFAT holds and ext4, XFS, Btrfs and tmpfs do not: 255 UTF-16
+ * units are up to 765 bytes, those take 255. Copied from the stick to a
+ * local folder, they are found before the first byte as on a stick.
+ * Before, the check ran only for FAT32, exFAT and NTFS destinations: a
+ * dry run said every item would be copied, the copy failed at each
+ * ("File name too long"), and adapting changed nothing. */
+static void
+test_long_names_elsewhere (Fixture *f, gconstpointer data)
+{
+  g_autofree char *acute = repeated ("é", 200, ".txt");   /* 404 bytes, 204 units */
+  g_autofree char *fits = repeated ("é", 125, ".txt");    /* 254 bytes: what acute shortens to */
+  g_autofree char *smiles = repeated ("😀", 120, ".t");  /* 482 bytes, 242 units */
+  g_autofree char *folder = repeated ("ü", 150, " dir"); /* 304 bytes */
+  g_autofree char *smiles_short = repeated ("😀", 63, ".t");
+  g_autofree char *folder_short = repeated ("ü", 127, "");
+  g_autofree char *fits_second = repeated ("é", 123, " (2).txt");
+  g_autofree char *local = g_build_filename (f->scratch, "local", NULL);
+  g_autofree char *dry = NULL, *listed = NULL, *adapted_err = NULL;
+  g_autoptr (FerryJob) job = NULL;
+  g_autoptr (FerryUnsupportedReport) report = NULL;
+  g_autoptr (GError) error = NULL;
+  const char *tree, *adapted, *skipped;
+
+  if (f->stick == NULL)
+    return;
+  tree = ferry_test_path (f->mnt, "Long", NULL);
+  ferry_test_make_dirs (ferry_test_path (tree, folder, NULL));
+  ferry_test_write_text (ferry_test_path (tree, acute, NULL), "acute");
+  ferry_test_write_text (ferry_test_path (tree, fits, NULL), "fits");
+  ferry_test_write_text (ferry_test_path (tree, smiles, NULL), "smiles");
+  ferry_test_write_text (ferry_test_path (tree, "short.txt", NULL), "short");
+  ferry_test_write_text (ferry_test_path (tree, folder, "in.txt", NULL), "inside");
+  ferry_test_make_dirs (local);
+
+  g_assert_false (run_cli ((const char *[]){ "--dry-run", tree, local, NULL }, &dry));
+  g_assert_nonnull (strstr (dry, "3 items cannot be stored on this "));
+  listed = g_strdup_printf ("  Long/%s is a longer name than ", smiles);
+  g_assert_nonnull (strstr (dry, listed));
+  g_free (listed);
+  listed = g_strdup_printf ("(adapted: named “%s”)\n", smiles_short);
+  g_assert_nonnull (strstr (dry, listed));
+
+  job = job_for (tree, local, FERRY_UNSUPPORTED_POLICY_STOP);
+  g_assert_false (ferry_test_run_job (job, &error));
+  g_assert_error (error, FERRY_ERROR, FERRY_ERROR_UNSUPPORTED);
+  report = ferry_job_dup_unsupported_report (job);
+  g_assert_cmpuint (ferry_unsupported_report_get_items (report)->len, ==, 3);
+  g_assert_true (report_has (report, FERRY_UNSUPPORTED_NAME_TOO_LONG,
+                             ferry_test_path ("Long", acute, NULL), fits_second));
+  g_assert_true (report_has (report, FERRY_UNSUPPORTED_NAME_TOO_LONG,
+                             ferry_test_path ("Long", smiles, NULL), smiles_short));
+  g_assert_true (report_has (report, FERRY_UNSUPPORTED_NAME_TOO_LONG,
+                             ferry_test_path ("Long", folder, NULL), folder_short));
+  g_assert_false (g_file_test (ferry_test_path (local, "Long", NULL), G_FILE_TEST_EXISTS));
+
+  adapted = ferry_test_path (local, "adapted", NULL);
+  ferry_test_make_dirs (adapted);
+  g_assert_true (run_cli ((const char *[]){ "--unsupported=adapt", tree, adapted, NULL },
+                          &adapted_err));
+  assert_names_fit (ferry_test_path (adapted, "Long", NULL));
+  g_assert_cmpuint (ferry_test_count_entries (ferry_test_path (adapted, "Long", NULL)), ==, 6);
+  assert_file_text (ferry_test_path (adapted, "Long", fits, NULL), "fits");
+  assert_file_text (ferry_test_path (adapted, "Long", fits_second, NULL), "acute");
+  assert_file_text (ferry_test_path (adapted, "Long", smiles_short, NULL), "smiles");
+  assert_file_text (ferry_test_path (adapted, "Long", "short.txt", NULL), "short");
+  assert_file_text (ferry_test_path (adapted, "Long", folder_short, "in.txt", NULL), "inside");
+
+  skipped = ferry_test_path (local, "skipped", NULL);
+  ferry_test_make_dirs (skipped);
+  g_clear_object (&job);
+  job = job_for (tree, skipped, FERRY_UNSUPPORTED_POLICY_SKIP);
+  g_assert_true (ferry_test_run_job (job, NULL));
+  g_assert_cmpuint (ferry_test_count_entries (ferry_test_path (skipped, "Long", NULL)), ==, 2);
+  assert_file_text (ferry_test_path (skipped, "Long", fits, NULL), "fits");
+  assert_file_text (ferry_test_path (skipped, "Long", "short.txt", NULL), "short");
+}
+
 /* --verify reads each copy back from the stick itself. exfat-fuse and
  * ntfs-3g read the device through the kernel's cache of it, which still
  * held what they had just written: a 20 MB file verified on an exFAT
@@ -1225,6 +1351,7 @@ main (int argc, char **argv)
   ADD ("/stick-rules/same-file-spelled-otherwise/fat32", fat32, test_same_file_spelled_otherwise);
   ADD ("/stick-rules/taken-names-kept/ntfs", ntfs, test_taken_names_kept);
   ADD ("/stick-rules/taken-names-kept/exfat", exfat, test_taken_names_kept);
+  ADD ("/stick-rules/long-names-elsewhere/exfat", exfat, test_long_names_elsewhere);
   ADD ("/stick-rules/verify-reads-device/exfat", exfat, test_verify_reads_device);
   ADD ("/stick-rules/verify-reads-device/ntfs", ntfs, test_verify_reads_device);
   ADD ("/stick-rules/verify-from-cache/ntfs", ntfs, test_verify_from_cache);

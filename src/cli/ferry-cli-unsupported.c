@@ -23,7 +23,9 @@ describe (const FerryUnsupportedItem *item, const char *filesystem)
       case FERRY_UNSUPPORTED_NAME_RESERVED:
         return g_strdup (_ ("is a name Windows keeps for devices"));
       case FERRY_UNSUPPORTED_NAME_TOO_LONG:
-        return g_strdup (_ ("is longer than 255 characters"));
+        /* Translators: %s is FAT32, exFAT, NTFS, ext4, XFS…; FAT, exFAT and
+         * NTFS count 255 characters, the others 255 bytes */
+        return g_strdup_printf (_ ("is a longer name than %s can store"), filesystem);
       case FERRY_UNSUPPORTED_NAME_ENCODING:
         return g_strdup (_ ("is not valid UTF-8"));
       case FERRY_UNSUPPORTED_CASE_COLLISION:

@@ -497,8 +497,9 @@ walk_preflight (FerryRun *self, FerryPlan *plan)
   for (guint i = 0; i < plan->roots->len; i++)
     {
       FerryTreeRoot root = tree_root (plan, i);
-      ferry_preflight_add_root (preflight, &root);
+      ferry_preflight_add_root (preflight, &root, TRUE);
     }
+  ferry_preflight_walk (preflight);
   g_clear_pointer (&self->stale_temps, g_ptr_array_unref);
   self->stale_temps = g_ptr_array_ref (ferry_preflight_get_stale_temps (preflight));
   plan->reclaimable = ferry_preflight_get_reclaimable (preflight);
@@ -526,27 +527,17 @@ count_existing (FerryRun *self, FerryPlan *plan, GError **error)
                                 path);
 }
 
-/* On FAT32, exFAT and NTFS: every entry the drive cannot store as it is
- * is found before anything is written, and settled with one decision. */
+/* What the walk found the drive cannot store as it is, settled with one
+ * decision: adapted, skipped, or the copy refused. */
 static gboolean
-check_filesystem_rules (FerryRun *self, FerryPlan *plan, GError **error)
+settle_unsupported (FerryRun *self, FerryPlan *plan, FerryPreflight *preflight, GError **error)
 {
-  g_autoptr (FerryPreflight) preflight = NULL;
   g_autoptr (FerryUnsupportedReport) report = NULL;
   g_autoptr (GFile) destination = NULL;
   FerryUnsupportedAction action;
 
-  ferry_fs_rules_for_fd (plan->dst_fd, &self->rules);
-  if (self->rules.kind == FERRY_FS_KIND_OTHER)
-    return TRUE;
-  preflight = walk_preflight (self, plan);
-  self->needed = ferry_preflight_get_needed (preflight);
-  if (!check_cancelled (self, error)
-      || !ferry_preflight_check_folders (preflight, plan->dst_path, error))
-    return FALSE;
   if (ferry_preflight_get_items (preflight)->len == 0)
     return TRUE;
-
   destination = g_file_new_for_path (plan->dst_path);
   report = _ferry_unsupported_report_new (self->rules.label, destination,
                                           ferry_preflight_get_items (preflight));
@@ -555,6 +546,82 @@ check_filesystem_rules (FerryRun *self, FerryPlan *plan, GError **error)
     return refuse_unsupported (self, report, error);
   self->adaptations = ferry_preflight_adapt (preflight, action);
   return TRUE;
+}
+
+/* Whether the source @root is on a filesystem whose names may be longer
+ * than the destination takes: 200 "é" and ".txt" are 404 bytes, which
+ * an exFAT stick holds and ext4 does not. Each filesystem is asked once
+ * (@asked: dev_t → answer): a FUSE one reads the mount table. */
+static gboolean
+holds_longer_names (FerryRun *self, FerryPlan *plan, const FerrySourceRoot *root, GHashTable *asked)
+{
+  gpointer known;
+  ferry_autofd fd = -1;
+  gboolean longer;
+
+  if (root->st.st_dev == plan->dst_st.st_dev)
+    return FALSE;
+  if (g_hash_table_lookup_extended (asked, &root->st.st_dev, NULL, &known))
+    return GPOINTER_TO_INT (known);
+  fd = openat (root->parent_fd, root->name, O_PATH | O_NOFOLLOW | O_CLOEXEC);
+  longer = fd >= 0 && ferry_fs_rules_longest_name_at (fd) > self->rules.max_name_bytes;
+  g_hash_table_insert (asked, g_memdup2 (&root->st.st_dev, sizeof (dev_t)), GINT_TO_POINTER (longer));
+  return longer;
+}
+
+/* Elsewhere than on FAT32, exFAT and NTFS, only a name can fail: one
+ * longer than the drive takes (ext4, XFS, Btrfs, tmpfs: 255 bytes).
+ * Only sources on a filesystem that takes longer names can hold one,
+ * and only those are walked, for their names alone; a copy of ordinary
+ * folders costs a look at each source's filesystem. Before, such names
+ * failed one by one as the copy met them ("File name too long"), and a
+ * dry run counted them as copied. */
+static gboolean
+check_name_lengths (FerryRun *self, FerryPlan *plan, GError **error)
+{
+  g_autoptr (GHashTable) asked = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
+  g_autoptr (GArray) walked = g_array_new (FALSE, FALSE, sizeof (gboolean));
+  g_autoptr (FerryPreflight) preflight = NULL;
+  gboolean any = FALSE;
+
+  G_STATIC_ASSERT (sizeof (dev_t) == sizeof (gint64));
+  if (self->rules.max_name_bytes == 0)
+    return TRUE;
+  for (guint i = 0; i < plan->roots->len; i++)
+    {
+      gboolean longer = holds_longer_names (self, plan, g_ptr_array_index (plan->roots, i), asked);
+      g_array_append_val (walked, longer);
+      any |= longer;
+    }
+  if (!any)
+    return TRUE;
+  preflight = ferry_preflight_new (&self->rules, ferry_control_get_cancellable (self->control));
+  ferry_preflight_set_names_only (preflight, TRUE);
+  for (guint i = 0; i < plan->roots->len; i++)
+    {
+      FerryTreeRoot root = tree_root (plan, i);
+      ferry_preflight_add_root (preflight, &root, g_array_index (walked, gboolean, i));
+    }
+  ferry_preflight_walk (preflight);
+  return check_cancelled (self, error) && settle_unsupported (self, plan, preflight, error);
+}
+
+/* On FAT32, exFAT and NTFS: every entry the drive cannot store as it is
+ * is found before anything is written, and settled with one decision. */
+static gboolean
+check_filesystem_rules (FerryRun *self, FerryPlan *plan, GError **error)
+{
+  g_autoptr (FerryPreflight) preflight = NULL;
+
+  ferry_fs_rules_for_fd (plan->dst_fd, &self->rules);
+  if (self->rules.kind == FERRY_FS_KIND_OTHER)
+    return check_name_lengths (self, plan, error);
+  preflight = walk_preflight (self, plan);
+  self->needed = ferry_preflight_get_needed (preflight);
+  if (!check_cancelled (self, error)
+      || !ferry_preflight_check_folders (preflight, plan->dst_path, error))
+    return FALSE;
+  return settle_unsupported (self, plan, preflight, error);
 }
 
 /* Data starts moving before the totals are known only when the

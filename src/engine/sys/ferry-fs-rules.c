@@ -20,8 +20,11 @@
 
 #define DEFAULT_CLUSTER_SIZE 4096
 #define MAX_NAME_UTF16_UNITS 255
+/* UTF-8 takes at most 3 bytes for a UTF-16 unit (4 for a pair). */
+#define MAX_UTF8_BYTES_PER_UNIT 3
 /* A longer "extension" is more likely part of the name: shortening keeps
- * at most this many UTF-16 units after the last dot. */
+ * at most this many UTF-16 units (or bytes, where names count bytes)
+ * after the last dot. */
 #define MAX_KEPT_EXTENSION_UNITS 16
 #define NSEC_PER_SEC G_GINT64_CONSTANT (1000000000)
 
@@ -159,6 +162,8 @@ ferry_fs_rules_check_name (const FerryFsRules *rules, const char *name)
     }
   if (rules->utf16_names && utf16_units (name, len) > MAX_NAME_UTF16_UNITS)
     return FERRY_NAME_TOO_LONG;
+  if (rules->max_name_bytes > 0 && len > rules->max_name_bytes)
+    return FERRY_NAME_TOO_LONG;
   return FERRY_NAME_OK;
 }
 
@@ -222,29 +227,64 @@ prefix_within_units (const char *text, gsize len, gsize max_units)
   return p - text;
 }
 
-/* Shortens @name (valid UTF-8) to the UTF-16 limit, keeping a short
- * extension so the file still opens with the same program. */
+/* The same in bytes: UTF-8 is cut between characters, any other name
+ * (Latin-1 from an old stick) where it must. */
+static gsize
+prefix_within_bytes (const char *text, gsize len, gsize max_bytes)
+{
+  if (len <= max_bytes)
+    return len;
+  if (!g_utf8_validate_len (text, len, NULL))
+    return max_bytes;
+  while (max_bytes > 0 && ((guchar) text[max_bytes] & 0xC0) == 0x80)
+    max_bytes--;
+  return max_bytes;
+}
+
+/* How a limit counts a name: FAT, exFAT and NTFS in UTF-16 units,
+ * ext4 and the like in bytes. */
+typedef struct
+{
+  gboolean in_bytes;
+  gsize max;
+} NameLimit;
+
+static gsize
+length_in (const NameLimit *limit, const char *text, gsize len)
+{
+  return limit->in_bytes ? len : utf16_units (text, len);
+}
+
+static gsize
+prefix_within (const NameLimit *limit, const char *text, gsize len, gsize max)
+{
+  return limit->in_bytes ? prefix_within_bytes (text, len, max)
+                         : prefix_within_units (text, len, max);
+}
+
+/* Shortens @name (valid UTF-8 where @limit counts UTF-16 units) to
+ * @limit, keeping a short extension so the file still opens with the
+ * same program. */
 static void
-shorten (GString *name)
+shorten (GString *name, const NameLimit *limit)
 {
   const char *dot = strrchr (name->str, '.');
   gsize ext_len = 0;
-  gsize ext_units = 0;
+  gsize ext_length = 0;
   gsize stem_len;
   g_autofree char *ext = NULL;
 
-  if (utf16_units (name->str, name->len) <= MAX_NAME_UTF16_UNITS)
+  if (length_in (limit, name->str, name->len) <= limit->max)
     return;
   if (dot != NULL && dot != name->str)
     {
       ext_len = name->len - (dot - name->str);
-      ext_units = utf16_units (dot, ext_len);
-      if (ext_units > MAX_KEPT_EXTENSION_UNITS)
-        ext_len = ext_units = 0;
+      ext_length = length_in (limit, dot, ext_len);
+      if (ext_length > MAX_KEPT_EXTENSION_UNITS || ext_length >= limit->max)
+        ext_len = ext_length = 0;
     }
   ext = g_strdup (name->str + name->len - ext_len);
-  stem_len = prefix_within_units (name->str, name->len - ext_len,
-                                  MAX_NAME_UTF16_UNITS - ext_units);
+  stem_len = prefix_within (limit, name->str, name->len - ext_len, limit->max - ext_length);
   g_string_truncate (name, stem_len);
   /* A stem cut before a dot or a space would leave "name .txt" or, with
    * no extension, a trailing dot. */
@@ -273,7 +313,9 @@ ferry_fs_rules_adapt_name (const FerryFsRules *rules, const char *name)
         g_string_insert_c (out, strcspn (out->str, "."), '_');
     }
   if (rules->utf16_names)
-    shorten (out);
+    shorten (out, &(NameLimit){ FALSE, MAX_NAME_UTF16_UNITS });
+  if (rules->max_name_bytes > 0)
+    shorten (out, &(NameLimit){ TRUE, rules->max_name_bytes });
   if (rules->windows_names)
     strip_trailing (out);
   return g_string_free (g_steal_pointer (&out), FALSE);
@@ -563,6 +605,28 @@ sane_cluster_size (long f_bsize)
   return f_bsize;
 }
 
+/* How people know the filesystems whose names count bytes, for "2 items
+ * cannot be stored on this ext4 drive": ext2 and ext3 share ext4's
+ * magic, and are mounted by ext4's driver. Another is named as the mount
+ * table types it. */
+static const char *
+label_of_other (unsigned long magic, int dir_fd)
+{
+  static const struct { unsigned long magic; const char *label; } labels[] = {
+    { EXT4_SUPER_MAGIC, "ext4" }, { XFS_SUPER_MAGIC, "XFS" }, { BTRFS_SUPER_MAGIC, "Btrfs" },
+    { TMPFS_MAGIC, "tmpfs" },     { F2FS_SUPER_MAGIC, "F2FS" },
+  };
+  g_autofree char *fstype = NULL;
+  struct stat st;
+
+  for (gsize i = 0; i < G_N_ELEMENTS (labels); i++)
+    if (labels[i].magic == magic)
+      return labels[i].label;
+  if (fstat (dir_fd, &st) != 0 || !ferry_fs_find_mount (st.st_dev, &fstype, NULL))
+    return "Linux";
+  return g_intern_string (g_str_has_prefix (fstype, "fuse.") ? fstype + strlen ("fuse.") : fstype);
+}
+
 /* Kernel drivers (vfat, exfat, ntfs3) report their cluster size as
  * statfs' f_bsize, and their own magic number; FUSE ones need a look at
  * the mount table and the device. */
@@ -592,4 +656,36 @@ ferry_fs_rules_for_fd (int dir_fd, FerryFsRules *rules)
    * back 00:00:01.000), though exFAT could keep 10 ms. */
   if (sfs.f_type == FUSE_SUPER_MAGIC && kind == FERRY_FS_KIND_EXFAT)
     rules->time_granularity_ns = NSEC_PER_SEC;
+  /* ext4, XFS, Btrfs and tmpfs take 255 bytes a name, where exFAT takes
+   * 255 characters: 200 "é" and ".txt" are 404 bytes. */
+  if (kind == FERRY_FS_KIND_OTHER && sfs.f_namelen > 0 && (guint64) sfs.f_namelen < G_MAXUINT)
+    {
+      rules->max_name_bytes = (guint) sfs.f_namelen;
+      rules->label = label_of_other (sfs.f_type, dir_fd);
+    }
+}
+
+/**
+ * ferry_fs_rules_longest_name_at:
+ * Returns: the bytes a name may take on the filesystem of @fd (which may
+ *   be an O_PATH descriptor): statfs' f_namelen, but on FAT, exFAT and
+ *   NTFS the UTF-8 of 255 UTF-16 units, 765 bytes (exfat-fuse and
+ *   ntfs-3g say 255); 0 when it cannot be told.
+ */
+guint
+ferry_fs_rules_longest_name_at (int fd)
+{
+  struct statfs sfs;
+  guint64 cluster_size = 0;
+  guint top_folder_entries = 0;
+  FerryFsKind kind;
+
+  if (fstatfs (fd, &sfs) != 0 || sfs.f_namelen <= 0)
+    return 0;
+  kind = sfs.f_type == FUSE_SUPER_MAGIC
+             ? kind_of_fuse_mount (fd, &cluster_size, &top_folder_entries)
+             : kind_from_magic (sfs.f_type);
+  if (kind != FERRY_FS_KIND_OTHER)
+    return MAX ((guint) sfs.f_namelen, MAX_NAME_UTF16_UNITS * MAX_UTF8_BYTES_PER_UNIT);
+  return (guint) MIN ((guint64) sfs.f_namelen, G_MAXUINT);
 }

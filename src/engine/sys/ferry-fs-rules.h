@@ -25,18 +25,19 @@ typedef enum {
   FERRY_NAME_FORBIDDEN_CHARACTERS, /* " * / : < > ? \ | or control characters 0x01-0x1f */
   FERRY_NAME_TRAILING_DOT_OR_SPACE,
   FERRY_NAME_RESERVED,             /* CON PRN AUX NUL COM1-9 LPT1-9, with or without extension, any case */
-  FERRY_NAME_TOO_LONG,             /* more than 255 UTF-16 code units */
+  FERRY_NAME_TOO_LONG,             /* more than 255 UTF-16 code units, or than max_name_bytes */
   FERRY_NAME_NOT_UTF8,
 } FerryNameProblem;
 
 typedef struct {
   FerryFsKind kind;
-  const char *label;          /* "FAT32", "exFAT", "NTFS", or NULL for OTHER: shown to people */
+  const char *label;          /* "FAT32", "exFAT", "NTFS" ("ext4", "XFS"... from ferry_fs_rules_for_fd()): shown to people */
   guint64 cluster_size;       /* allocation unit in bytes (st_blksize-like; 4096 when unknown) */
   guint64 max_file_size;      /* G_MAXUINT64 when the filesystem has no practical limit; FAT: 4 GiB - 1 */
   gboolean folds_case;        /* names compare case-insensitively (FAT, exFAT) */
   gboolean windows_names;     /* forbidden characters, trailing dot/space, reserved names apply (FAT, exFAT, NTFS) */
   gboolean utf16_names;       /* names must be UTF-8 and at most 255 UTF-16 units (FAT, exFAT, NTFS) */
+  guint max_name_bytes;       /* OTHER: the bytes a name takes at most (statfs' f_namelen: 255); 0 where unknown */
   gboolean keeps_symlinks;
   gboolean keeps_hardlinks;
   gboolean keeps_special_files; /* FIFOs, sockets, device nodes */
@@ -50,6 +51,7 @@ typedef struct {
 
 void ferry_fs_rules_for_kind (FerryFsKind kind, guint64 cluster_size, FerryFsRules *rules);
 void ferry_fs_rules_for_fd (int dir_fd, FerryFsRules *rules);   /* never fails: OTHER when unsure */
+guint ferry_fs_rules_longest_name_at (int fd); /* the bytes a name may take on @fd's filesystem; 0 when unknown */
 FerryNameProblem ferry_fs_rules_check_name (const FerryFsRules *rules, const char *name);
 char *ferry_fs_rules_adapt_name (const FerryFsRules *rules, const char *name); /* a name the drive can store; may equal @name when it is fine */
 char *ferry_fs_rules_fold_name (const FerryFsRules *rules, const char *name);  /* key to compare names the drive's way; a plain copy when !folds_case */

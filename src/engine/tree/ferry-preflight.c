@@ -23,7 +23,8 @@
 /**
  * FerryPreflight:
  * Walks the sources before anything is written, when the destination's
- * filesystem has rules (FAT32, exFAT, NTFS): every entry it cannot store
+ * filesystem has rules (FAT32, exFAT, NTFS; elsewhere, names longer than
+ * it takes: see ferry_preflight_set_names_only()): every entry it cannot store
  * as it is (a name it forbids, two names it sees as one, a file too
  * large, a link or special file it cannot hold) becomes one
  * FerryUnsupportedItem, with the name it would get when adapted; and the
@@ -36,6 +37,8 @@ struct _FerryPreflight
 {
   FerryFsRules rules;
   GCancellable *cancellable;
+  GArray *roots;       /* QueuedRoot, walked by ferry_preflight_walk() */
+  gboolean names_only; /* only names can be wrong: see ferry_preflight_set_names_only() */
   GPtrArray *items;    /* FerryUnsupportedItem */
   GPtrArray *findings; /* Finding, one per item */
   GHashTable *inodes;  /* files with several names seen: FerryInodeKey */
@@ -86,7 +89,39 @@ typedef struct
   guint64 entries; /* on FAT: the entries it will hold (see count_entry()) */
 } Folder;
 
+/* An entry of a source folder, as its listing gives it. */
+typedef struct
+{
+  char *name;
+  unsigned char type; /* d_type: DT_UNKNOWN where the filesystem does not say */
+} Listed;
+
+/* A source, its name claimed in the destination folder before any is
+ * walked. */
+typedef struct
+{
+  FerryTreeRoot root;
+  gboolean walked;  /* FALSE: its names are claimed, nothing below them looked at */
+  GArray *listing;  /* Listed: its source folder's entries, for a copy named "."; else itself */
+  GPtrArray *kept;  /* the names claimed for them (see claim_kept_names()) */
+} QueuedRoot;
+
 static void walk_folder (FerryPreflight *self, Folder *folder);
+
+static void
+listed_clear (gpointer data)
+{
+  g_free (((Listed *) data)->name);
+}
+
+static void
+queued_root_clear (gpointer data)
+{
+  QueuedRoot *queued = data;
+
+  g_clear_pointer (&queued->listing, g_array_unref);
+  g_clear_pointer (&queued->kept, g_ptr_array_unref);
+}
 
 static void
 finding_free (gpointer data)
@@ -118,6 +153,8 @@ ferry_preflight_new (const FerryFsRules *rules, GCancellable *cancellable)
 
   self->rules = *rules;
   self->cancellable = cancellable != NULL ? g_object_ref (cancellable) : NULL;
+  self->roots = g_array_new (FALSE, TRUE, sizeof (QueuedRoot));
+  g_array_set_clear_func (self->roots, queued_root_clear);
   self->items = g_ptr_array_new_with_free_func ((GDestroyNotify) ferry_unsupported_item_free);
   self->findings = g_ptr_array_new_with_free_func (finding_free);
   self->inodes = g_hash_table_new_full (ferry_inode_key_hash, ferry_inode_key_equal, g_free, NULL);
@@ -131,6 +168,7 @@ void
 ferry_preflight_free (FerryPreflight *self)
 {
   g_clear_object (&self->cancellable);
+  g_array_unref (self->roots);
   g_ptr_array_unref (self->items);
   g_ptr_array_unref (self->findings);
   g_hash_table_unref (self->inodes);
@@ -165,6 +203,39 @@ static GPtrArray *
 list_names (int dir_fd)
 {
   return ferry_dir_list_names (dir_fd, LISTING_BUFFER_SIZE);
+}
+
+static int
+compare_listed (gconstpointer a, gconstpointer b)
+{
+  return strcmp (((const Listed *) a)->name, ((const Listed *) b)->name);
+}
+
+/* The entries of the folder @dir_fd with what the listing says they
+ * are, in name order, so the report reads the same every time: none
+ * when it cannot be read, which the copy will report. */
+static GArray *
+list_entries (int dir_fd)
+{
+  GArray *listing = g_array_new (FALSE, FALSE, sizeof (Listed));
+  ferry_autofd fd = dir_fd >= 0 ? openat (dir_fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC) : -1;
+  FerryDirReader reader;
+  Listed entry;
+  const char *name;
+  int errsv;
+
+  g_array_set_clear_func (listing, listed_clear);
+  if (fd < 0)
+    return listing;
+  ferry_dir_reader_init (&reader, fd, LISTING_BUFFER_SIZE);
+  while (ferry_dir_reader_next (&reader, &name, &entry.type, &errsv))
+    {
+      entry.name = g_strdup (name);
+      g_array_append_val (listing, entry);
+    }
+  ferry_dir_reader_clear (&reader);
+  g_array_sort (listing, compare_listed);
+  return listing;
 }
 
 /* A temporary file a killed run left, which the copy will remove. */
@@ -521,8 +592,12 @@ walk_entry (FerryPreflight *self,
                                            : g_strdup (dst_name);
       entry.copy_name = names_claim (&folder->names, fit, S_ISDIR (entry.st.st_mode), &collided);
     }
-  if (kind < 0)
-    kind = bad_name >= 0 ? bad_name : collided ? FERRY_UNSUPPORTED_CASE_COLLISION : -1;
+  /* Where names are compared byte for byte, two sources named alike
+   * are the copy's conflict, not a name the drive cannot store. */
+  if (kind < 0 && bad_name < 0 && collided && !self->names_only)
+    kind = FERRY_UNSUPPORTED_CASE_COLLISION;
+  else if (kind < 0)
+    kind = bad_name;
   if (kind >= 0)
     record (self, folder, &entry, kind);
   count_entry (self, folder, entry.copy_name);
@@ -536,62 +611,81 @@ walk_entry (FerryPreflight *self,
   g_free (entry.copy_name);
 }
 
-static int
-compare_names (gconstpointer a, gconstpointer b)
+/* The copy's name of an entry whose name the drive stores as it is
+ * (@dst_name), claimed now; NULL where the name must be adapted. */
+static char *
+claim_kept_name (FerryPreflight *self, Folder *folder, const Listed *entry, const char *dst_name)
 {
-  return strcmp (*(char *const *) a, *(char *const *) b);
+  g_autofree char *folded = NULL;
+  gboolean is_dir = entry->type == DT_DIR, collided;
+  struct stat st;
+
+  if (name_problem (self, dst_name) >= 0)
+    return NULL;
+  /* Only a name that collides needs to know what it names. */
+  folded = ferry_fs_rules_fold_name (&self->rules, dst_name);
+  if (entry->type == DT_UNKNOWN && g_hash_table_contains (folder->names.used, folded))
+    is_dir = fstatat (folder->src_fd, entry->name, &st, AT_SYMLINK_NOFOLLOW) == 0
+             && S_ISDIR (st.st_mode);
+  return names_claim (&folder->names, dst_name, is_dir, &collided);
 }
 
 /* The copies' names of the entries whose names the drive stores as
  * they are, claimed in name order (README.txt before readme.txt, which
- * collides with it), in @names' places; NULL where a name must be
+ * collides with it), in @listing's places; NULL where a name must be
  * adapted. */
 static GPtrArray *
-claim_kept_names (FerryPreflight *self, Folder *folder, GPtrArray *names)
+claim_kept_names (FerryPreflight *self, Folder *folder, GArray *listing)
 {
-  GPtrArray *kept = g_ptr_array_new_full (names->len, g_free);
+  GPtrArray *kept = g_ptr_array_new_full (listing->len, g_free);
 
-  for (guint i = 0; i < names->len; i++)
+  for (guint i = 0; i < listing->len; i++)
     {
-      const char *name = g_ptr_array_index (names, i);
-      g_autofree char *folded = NULL;
-      gboolean is_dir = FALSE, collided;
-      struct stat st;
-
-      if (name_problem (self, name) >= 0)
-        {
-          g_ptr_array_add (kept, NULL);
-          continue;
-        }
-      /* Only a name that collides needs to know what it names. */
-      folded = ferry_fs_rules_fold_name (&self->rules, name);
-      if (g_hash_table_contains (folder->names.used, folded))
-        is_dir = fstatat (folder->src_fd, name, &st, AT_SYMLINK_NOFOLLOW) == 0
-                 && S_ISDIR (st.st_mode);
-      g_ptr_array_add (kept, names_claim (&folder->names, name, is_dir, &collided));
+      const Listed *entry = &g_array_index (listing, Listed, i);
+      g_ptr_array_add (kept, claim_kept_name (self, folder, entry, entry->name));
     }
   return kept;
 }
 
-/* In name order, so the report reads the same every time. A name the
- * drive stores as it is keeps it: the names to adapt are claimed after
- * all of those, so "CON" adapted to "CON_" becomes "CON_ (2)" beside a
- * "CON_" of the folder. Before, CON came first in name order and took
- * "CON_", and the real CON_ was listed as "the same name as another" (on
- * NTFS too, for a drive that "ignores capitals"), copied as "CON_ (2)"
- * when adapting and left out with the others when skipping them, where
- * it collides with nothing. */
+/* Whether a walk for names has to look at an entry: one whose name must
+ * be adapted, or a folder, whose entries' names may. The rest cost no
+ * more than their listing. */
+static gboolean
+names_may_matter (const Listed *entry, const char *kept)
+{
+  return kept == NULL || entry->type == DT_DIR || entry->type == DT_UNKNOWN;
+}
+
+/* The entries listed in @folder, their kept names claimed already. */
+static void
+walk_listed (FerryPreflight *self, Folder *folder, GArray *listing, GPtrArray *kept)
+{
+  for (guint i = 0; i < listing->len && !g_cancellable_is_cancelled (self->cancellable); i++)
+    {
+      const Listed *entry = &g_array_index (listing, Listed, i);
+      char *kept_name = g_steal_pointer (&kept->pdata[i]);
+
+      if (self->names_only && !names_may_matter (entry, kept_name))
+        g_free (kept_name);
+      else
+        walk_entry (self, folder, entry->name, entry->name, kept_name);
+    }
+}
+
+/* A name the drive stores as it is keeps it: the names to adapt are
+ * claimed after all of those, so "CON" adapted to "CON_" becomes
+ * "CON_ (2)" beside a "CON_" of the folder. Before, CON came first in
+ * name order and took "CON_", and the real CON_ was listed as "the same
+ * name as another" (on NTFS too, for a drive that "ignores capitals"),
+ * copied as "CON_ (2)" when adapting and left out with the others when
+ * skipping them, where it collides with nothing. */
 static void
 walk_entries (FerryPreflight *self, Folder *folder)
 {
-  g_autoptr (GPtrArray) names = list_names (folder->src_fd);
-  g_autoptr (GPtrArray) kept = NULL;
+  g_autoptr (GArray) listing = list_entries (folder->src_fd);
+  g_autoptr (GPtrArray) kept = claim_kept_names (self, folder, listing);
 
-  g_ptr_array_sort (names, compare_names);
-  kept = claim_kept_names (self, folder, names);
-  for (guint i = 0; i < names->len && !g_cancellable_is_cancelled (self->cancellable); i++)
-    walk_entry (self, folder, g_ptr_array_index (names, i), g_ptr_array_index (names, i),
-                g_steal_pointer (&kept->pdata[i]));
+  walk_listed (self, folder, listing, kept);
 }
 
 static void
@@ -630,23 +724,99 @@ ferry_preflight_set_conflict_policy (FerryPreflight *self, FerryConflictPolicy p
   self->conflict_policy = policy;
 }
 
-/* Walks one source, now. The roots share the destination folder. */
+/* Walking only what a name can be wrong with: on ext4, XFS, Btrfs or
+ * tmpfs, a name longer than it takes (an exFAT stick's 200 "é" and
+ * ".txt" are 404 bytes). A folder costs its listing, and an entry only
+ * when its name is too long; the destination is not read, nor the
+ * space counted. */
 void
-ferry_preflight_add_root (FerryPreflight *self, const FerryTreeRoot *root)
+ferry_preflight_set_names_only (FerryPreflight *self, gboolean names_only)
 {
-  Folder top = { root->src_parent_fd, root->src_parent_path, root->dst_dir_fd, "",
-                 { self->top_existing, self->top_used, &self->rules } };
+  self->names_only = names_only;
+}
 
-  if (g_hash_table_size (self->top_existing) == 0)
-    load_destination (self, &top);
-  if (self->top_limit == 0 && self->rules.folder_entries > 0)
-    count_top_folder (self, root->dst_dir_fd);
-  /* A copy named "." is the destination folder itself, already there: the
-   * source folder's entries (its own entry ".") land beside the drive's. */
-  if (strcmp (root->dst_name, ".") == 0)
-    walk_entries (self, &top);
+/* A source to walk: its copy goes to the destination folder, which the
+ * roots share. @walked FALSE: its names are claimed there, nothing
+ * below them is looked at (a source whose names the destination takes,
+ * in a walk for names alone). */
+void
+ferry_preflight_add_root (FerryPreflight *self, const FerryTreeRoot *root, gboolean walked)
+{
+  QueuedRoot queued = { *root, walked, NULL, NULL };
+
+  g_array_append_val (self->roots, queued);
+}
+
+/* The destination folder, as the source @root walks it. */
+static Folder
+top_folder (FerryPreflight *self, const FerryTreeRoot *root)
+{
+  int dst_fd = self->names_only ? -1 : root->dst_dir_fd;
+
+  return (Folder){ root->src_parent_fd, root->src_parent_path, dst_fd, "",
+                   { self->top_existing, self->top_used, &self->rules } };
+}
+
+/* A copy named "." is the destination folder itself, already there: the
+ * source folder's entries (its own entry ".") land beside the drive's. */
+static void
+claim_root_names (FerryPreflight *self, QueuedRoot *queued)
+{
+  Folder top = top_folder (self, &queued->root);
+  Listed itself = { NULL, DT_UNKNOWN };
+
+  if (strcmp (queued->root.dst_name, ".") == 0)
+    {
+      queued->listing = list_entries (queued->root.src_parent_fd);
+      queued->kept = claim_kept_names (self, &top, queued->listing);
+      return;
+    }
+  itself.name = g_strdup (queued->root.src_name);
+  queued->listing = g_array_new (FALSE, FALSE, sizeof (Listed));
+  g_array_set_clear_func (queued->listing, listed_clear);
+  g_array_append_val (queued->listing, itself);
+  queued->kept = g_ptr_array_new_with_free_func (g_free);
+  g_ptr_array_add (queued->kept, claim_kept_name (self, &top, &itself, queued->root.dst_name));
+}
+
+static void
+walk_root (FerryPreflight *self, QueuedRoot *queued)
+{
+  Folder top = top_folder (self, &queued->root);
+  const Listed *itself;
+  char *kept;
+
+  if (strcmp (queued->root.dst_name, ".") == 0)
+    {
+      walk_listed (self, &top, queued->listing, queued->kept);
+      return;
+    }
+  itself = &g_array_index (queued->listing, Listed, 0);
+  kept = g_steal_pointer (&queued->kept->pdata[0]);
+  if (self->names_only && !names_may_matter (itself, kept))
+    g_free (kept);
   else
-    walk_entry (self, &top, root->src_name, root->dst_name, NULL);
+    walk_entry (self, &top, itself->name, queued->root.dst_name, kept);
+}
+
+/* Walks the sources added, now. */
+void
+ferry_preflight_walk (FerryPreflight *self)
+{
+  Folder top;
+
+  if (self->roots->len == 0)
+    return;
+  top = top_folder (self, &g_array_index (self->roots, QueuedRoot, 0).root);
+  load_destination (self, &top);
+  if (self->rules.folder_entries > 0)
+    count_top_folder (self, top.dst_fd);
+  for (guint i = 0; i < self->roots->len && !g_cancellable_is_cancelled (self->cancellable); i++)
+    {
+      claim_root_names (self, &g_array_index (self->roots, QueuedRoot, i));
+      if (g_array_index (self->roots, QueuedRoot, i).walked)
+        walk_root (self, &g_array_index (self->roots, QueuedRoot, i));
+    }
 }
 
 /* "“…/Camera” would hold 70010 entries, and a folder on a FAT32 drive

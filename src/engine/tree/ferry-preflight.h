@@ -27,7 +27,9 @@ typedef struct
 } FerryPreflightExisting;
 
 const FerryPreflightExisting *ferry_preflight_get_existing (FerryPreflight *self);
-void ferry_preflight_add_root (FerryPreflight *self, const FerryTreeRoot *root);
+void ferry_preflight_set_names_only (FerryPreflight *self, gboolean names_only);
+void ferry_preflight_add_root (FerryPreflight *self, const FerryTreeRoot *root, gboolean walked);
+void ferry_preflight_walk (FerryPreflight *self);
 GPtrArray *ferry_preflight_get_items (FerryPreflight *self);
 guint64 ferry_preflight_get_needed (FerryPreflight *self);
 GPtrArray *ferry_preflight_get_stale_temps (FerryPreflight *self);
