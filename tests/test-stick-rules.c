@@ -1193,6 +1193,37 @@ test_long_names_elsewhere (Fixture *f, gconstpointer data)
   assert_file_text (ferry_test_path (skipped, "Long", "short.txt", NULL), "short");
 }
 
+/* Sources given one by one share the destination folder as a folder's
+ * entries do: a name the drive stores as it is keeps it. Before,
+ * "ferry-copy coll/CON coll/CON_ STICK/" gave the adapted CON the name
+ * "CON_", and the real CON_ became "CON_ (2)". */
+static void
+test_taken_names_kept_apart (Fixture *f, gconstpointer data)
+{
+  g_autofree char *tree = make_taken_names_tree (f->scratch);
+  g_autofree char *err = NULL;
+  const char *adapted;
+
+  if (f->stick == NULL)
+    return;
+  adapted = ferry_test_path (f->mnt, "adapted", NULL);
+  ferry_test_make_dirs (adapted);
+  g_assert_true (run_cli ((const char *[]){ "--unsupported=adapt",
+                                            ferry_test_path (tree, "CON", NULL),
+                                            ferry_test_path (tree, "CON_", NULL),
+                                            ferry_test_path (tree, "x?.txt", NULL),
+                                            ferry_test_path (tree, "x？.txt", NULL), adapted, NULL },
+                          &err));
+  g_assert_nonnull (strstr (err, "Adapted: CON, named “CON_ (2)”\n"));
+  g_assert_nonnull (strstr (err, "Adapted: x?.txt, named “x？ (2).txt”\n"));
+  g_assert_null (strstr (err, "Adapted: CON_"));
+  g_assert_cmpuint (ferry_test_count_entries (adapted), ==, 4);
+  assert_file_text (ferry_test_path (adapted, "CON_", NULL), "CON_");
+  assert_file_text (ferry_test_path (adapted, "CON_ (2)", NULL), "CON");
+  assert_file_text (ferry_test_path (adapted, "x？.txt", NULL), "x？.txt");
+  assert_file_text (ferry_test_path (adapted, "x？ (2).txt", NULL), "x?.txt");
+}
+
 /* --verify reads each copy back from the stick itself. exfat-fuse and
  * ntfs-3g read the device through the kernel's cache of it, which still
  * held what they had just written: a 20 MB file verified on an exFAT
@@ -1351,6 +1382,8 @@ main (int argc, char **argv)
   ADD ("/stick-rules/same-file-spelled-otherwise/fat32", fat32, test_same_file_spelled_otherwise);
   ADD ("/stick-rules/taken-names-kept/ntfs", ntfs, test_taken_names_kept);
   ADD ("/stick-rules/taken-names-kept/exfat", exfat, test_taken_names_kept);
+  ADD ("/stick-rules/taken-names-kept-apart/ntfs", ntfs, test_taken_names_kept_apart);
+  ADD ("/stick-rules/taken-names-kept-apart/exfat", exfat, test_taken_names_kept_apart);
   ADD ("/stick-rules/long-names-elsewhere/exfat", exfat, test_long_names_elsewhere);
   ADD ("/stick-rules/verify-reads-device/exfat", exfat, test_verify_reads_device);
   ADD ("/stick-rules/verify-reads-device/ntfs", ntfs, test_verify_reads_device);

@@ -736,9 +736,10 @@ ferry_preflight_set_names_only (FerryPreflight *self, gboolean names_only)
 }
 
 /* A source to walk: its copy goes to the destination folder, which the
- * roots share. @walked FALSE: its names are claimed there, nothing
- * below them is looked at (a source whose names the destination takes,
- * in a walk for names alone). */
+ * roots share. @walked FALSE: its names are claimed there (a name of
+ * another source adapted does not take it), nothing below them is
+ * looked at (a source whose names the destination takes, in a walk for
+ * names alone). */
 void
 ferry_preflight_add_root (FerryPreflight *self, const FerryTreeRoot *root, gboolean walked)
 {
@@ -799,7 +800,14 @@ walk_root (FerryPreflight *self, QueuedRoot *queued)
     walk_entry (self, &top, itself->name, queued->root.dst_name, kept);
 }
 
-/* Walks the sources added, now. */
+/**
+ * ferry_preflight_walk:
+ * Walks the sources added, now. The names every source keeps in the
+ * destination folder are claimed before any is walked, as in a folder
+ * (see walk_entries()): "ferry-copy coll/CON coll/CON_ STICK/" copies
+ * CON as "CON_ (2)" and CON_ as itself. Before, CON came first and took
+ * "CON_", and the real CON_ lost its name.
+ */
 void
 ferry_preflight_walk (FerryPreflight *self)
 {
@@ -811,12 +819,11 @@ ferry_preflight_walk (FerryPreflight *self)
   load_destination (self, &top);
   if (self->rules.folder_entries > 0)
     count_top_folder (self, top.dst_fd);
+  for (guint i = 0; i < self->roots->len; i++)
+    claim_root_names (self, &g_array_index (self->roots, QueuedRoot, i));
   for (guint i = 0; i < self->roots->len && !g_cancellable_is_cancelled (self->cancellable); i++)
-    {
-      claim_root_names (self, &g_array_index (self->roots, QueuedRoot, i));
-      if (g_array_index (self->roots, QueuedRoot, i).walked)
-        walk_root (self, &g_array_index (self->roots, QueuedRoot, i));
-    }
+    if (g_array_index (self->roots, QueuedRoot, i).walked)
+      walk_root (self, &g_array_index (self->roots, QueuedRoot, i));
 }
 
 /* "“…/Camera” would hold 70010 entries, and a folder on a FAT32 drive
