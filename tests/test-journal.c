@@ -395,7 +395,8 @@ test_choices_kept (void)
   g_assert_null (ferry_journal_get_choice (again, "preserve"));
 
   ferry_test_write_text (path, "[transfer]\nsources=/home/someone/Photos;\n"
-                               "destination=/media/someone/STICK\nfs-dev=2049\n");
+                               "destination=/media/someone/STICK\nfs-dev=2049\n"
+                               "bytes-total=3000\nbytes-durable=0\n");
   old = load ();
   g_assert_null (ferry_journal_get_choice (old, "unsupported-policy"));
   remove_journal ();

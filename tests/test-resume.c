@@ -1923,6 +1923,144 @@ test_resume_all_says_left (Fixture *f, gconstpointer data)
   g_assert_cmpuint (unfinished->len, ==, 2);
 }
 
+/* Journals damaged by a disk fault or by hand need no stick: a transfer
+ * into a folder of the scratch disk, which is plugged in. */
+static void
+fixture_set_up_without_stick (Fixture *f, gconstpointer data)
+{
+  f->scratch = ferry_test_scratch_new ("resume");
+  f->src = g_build_filename (f->scratch, "src", "tree", NULL);
+  ferry_test_make_dirs (f->src);
+  ferry_test_remove_tree (state_dir);
+  f->state = g_strdup (state_dir);
+  f->dst = g_build_filename (f->scratch, "STICK", NULL);
+  ferry_test_make_dirs (f->dst);
+}
+
+/* The whole journal of a transfer of the tree into f->dst, its file
+ * big1.bin complete there, as Ferry saves it, with its log; its path. */
+static char *
+save_whole_journal (Fixture *f, const char *id)
+{
+  g_autoptr (FerryJournal) journal = ferry_journal_new (id);
+  g_auto (FerryFsId) filesystem = { 0 };
+  g_autoptr (GError) error = NULL;
+  const char *sources[] = { f->src, NULL };
+  FerryJournalStamp stamp = { 100 * MB, 1700000000, 0 };
+
+  g_assert_true (ferry_fs_id_read_path (&filesystem, f->dst));
+  ferry_journal_set_transfer (journal, sources, f->dst, &filesystem);
+  ferry_journal_complete (journal, "tree/big1.bin", &stamp);
+  ferry_journal_point_done (journal, 0, 300 * MB);
+  ferry_journal_wait_saved (journal);
+  g_assert_null (ferry_journal_dup_save_error (journal));
+  return g_strdup_printf ("%s/ferry/%s.journal", f->state, id);
+}
+
+/* ferry-copy --resume lists the journal @id, damaged, on one line that
+ * says what is wrong with it (@damage) and what to do; the window leaves
+ * it out; --resume @id refuses it, --resume all says it left it, both
+ * exit 1; and --discard @discard (@id or all) removes it and its log. */
+static void
+assert_damaged_refused_then_discarded (Fixture *f,
+                                       const char *id,
+                                       const char *damage,
+                                       const char *discard)
+{
+  g_autofree char *journal = g_strdup_printf ("%s/ferry/%s.journal", f->state, id);
+  g_autofree char *log = g_strconcat (journal, "-log", NULL);
+  g_autofree char *out = NULL, *err = NULL, *expected = NULL;
+  g_autoptr (GPtrArray) window = ferry_unfinished_list ();
+
+  g_assert_cmpuint (window->len, ==, 0);
+  g_assert_cmpint (run_resume_full (NULL, &out, NULL), ==, 0);
+  expected = g_strdup_printf ("%s  damaged (%s): cannot be continued; --discard %s removes it\n",
+                              id, damage, id);
+  g_assert_cmpstr (out, ==, expected);
+  g_clear_pointer (&expected, g_free);
+
+  g_assert_cmpint (run_resume (id, &err), ==, 1);
+  expected = g_strdup_printf ("ferry-copy: The journal of %s is damaged (%s): it cannot be "
+                              "continued; --discard %s removes it\n",
+                              id, damage, id);
+  g_assert_cmpstr (err, ==, expected);
+  g_clear_pointer (&expected, g_free);
+  g_clear_pointer (&err, g_free);
+
+  g_assert_cmpint (resume_in_script ("all", NULL, &err), ==, 1);
+  expected = g_strdup_printf ("ferry-copy: %s left alone: its journal is damaged (%s); --discard "
+                              "%s removes it\n",
+                              id, damage, id);
+  g_assert_cmpstr (err, ==, expected);
+  g_clear_pointer (&expected, g_free);
+  g_clear_pointer (&out, g_free);
+  g_assert_true (g_file_test (journal, G_FILE_TEST_EXISTS));
+
+  g_assert_cmpint (run_option ("--discard", discard, &out, NULL), ==, 0);
+  expected = g_strdup_printf ("Discarded: %s  damaged (%s)\n", id, damage);
+  g_assert_cmpstr (out, ==, expected);
+  g_assert_false (g_file_test (journal, G_FILE_TEST_EXISTS));
+  g_assert_false (g_file_test (log, G_FILE_TEST_EXISTS));
+  g_assert_cmpuint (ferry_test_count_entries (ferry_test_path (f->state, "ferry", NULL)), ==, 0);
+}
+
+/* A journal cut in half (a disk fault) lacks the keys of its drive and
+ * its figures. Before, it was listed "0 bytes of 0 bytes → … (not
+ * plugged in)" with its folder there, and left for later forever. */
+static void
+test_damaged_cut_in_half (Fixture *f, gconstpointer data)
+{
+  g_autofree char *path = save_whole_journal (f, "0123456789abcdef");
+  g_autofree char *text = NULL;
+  gsize length;
+
+  g_assert_true (g_file_get_contents (path, &text, &length, NULL));
+  text[length / 2] = '\0';
+  g_assert_nonnull (strstr (text, "destination="));
+  g_assert_null (strstr (text, "bytes-durable="));
+  ferry_test_write_text (path, text);
+  assert_damaged_refused_then_discarded (f, "0123456789abcdef", "parts of it are missing",
+                                         "0123456789abcdef");
+}
+
+/* Before, an empty journal made "No unfinished transfers", and stayed. */
+static void
+test_damaged_empty (Fixture *f, gconstpointer data)
+{
+  g_autofree char *path = save_whole_journal (f, "0123456789abcdef");
+
+  ferry_test_write_text (path, "");
+  assert_damaged_refused_then_discarded (f, "0123456789abcdef", "it is empty", "all");
+}
+
+/* Before, random bytes in place of a journal made "No unfinished
+ * transfers", and stayed. */
+static void
+test_damaged_random_bytes (Fixture *f, gconstpointer data)
+{
+  g_autofree char *path = save_whole_journal (f, "fedcba9876543210");
+
+  ferry_test_write_random (path, 4096, 7);
+  assert_damaged_refused_then_discarded (f, "fedcba9876543210", "its text is garbled",
+                                         "fedcba9876543210");
+}
+
+/* Figures edited so that more is on the drive than the whole transfer.
+ * Before, it was listed "3.5 TB of 300.0 MB on …" without complaint. */
+static void
+test_damaged_impossible_numbers (Fixture *f, gconstpointer data)
+{
+  g_autofree char *path = save_whole_journal (f, "0123456789abcdef");
+  g_autoptr (GKeyFile) file = g_key_file_new ();
+  g_autoptr (GError) error = NULL;
+
+  g_assert_true (g_key_file_load_from_file (file, path, G_KEY_FILE_KEEP_COMMENTS, &error));
+  g_key_file_set_uint64 (file, "transfer", "bytes-durable", 3500000000000);
+  g_assert_true (g_key_file_save_to_file (file, path, &error));
+  assert_damaged_refused_then_discarded (
+      f, "0123456789abcdef", "it says more is on the drive than the whole transfer", "all");
+}
+
 int
 main (int argc, char **argv)
 {
@@ -1990,6 +2128,13 @@ main (int argc, char **argv)
               GINT_TO_POINTER (FERRY_TEST_STICK_FS_EXFAT), fixture_set_up,
               test_resume_choices_overridden, fixture_tear_down);
   ADD ("/resume/resume-all-says-left", test_resume_all_says_left);
+#undef ADD
+#define ADD(path, func) \
+  g_test_add (path, Fixture, NULL, fixture_set_up_without_stick, func, fixture_tear_down)
+  ADD ("/resume/damaged/cut-in-half", test_damaged_cut_in_half);
+  ADD ("/resume/damaged/empty", test_damaged_empty);
+  ADD ("/resume/damaged/random-bytes", test_damaged_random_bytes);
+  ADD ("/resume/damaged/impossible-numbers", test_damaged_impossible_numbers);
 #undef ADD
   return g_test_run ();
 }

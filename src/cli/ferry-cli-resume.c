@@ -43,15 +43,35 @@ print_unfinished (FerryUnfinished *unfinished)
   printf ("%s  %s  → %s\n", ferry_unfinished_get_id (unfinished), amount, destination);
 }
 
+/* One whose journal is damaged has one line, which says what a person
+ * can do: only a disk fault or a hand damages a journal, and it would
+ * stay in the state folder for good. */
+static void
+print_damaged (FerryUnfinished *unfinished)
+{
+  const char *id = ferry_unfinished_get_id (unfinished);
+  g_autofree char *line = NULL;
+
+  /* TRANSLATORS: a transfer --resume lists, by its ID, whose journal is
+   * damaged, and why: "0123456789abcdef  damaged (it is empty): cannot
+   * be continued; --discard 0123456789abcdef removes it" */
+  line = g_strdup_printf (_ ("%s  damaged (%s): cannot be continued; --discard %s removes it"), id,
+                          ferry_unfinished_get_damage (unfinished), id);
+  printf ("%s\n", line);
+}
+
 static FerryCliExit
 list_unfinished (void)
 {
   g_autoptr (GPtrArray) list = ferry_unfinished_list ();
+  g_autoptr (GPtrArray) damaged = ferry_unfinished_list_damaged ();
 
-  if (list->len == 0)
+  if (list->len == 0 && damaged->len == 0)
     printf ("%s\n", _ ("No unfinished transfers"));
   for (guint i = 0; i < list->len; i++)
     print_unfinished (g_ptr_array_index (list, i));
+  for (guint i = 0; i < damaged->len; i++)
+    print_damaged (g_ptr_array_index (damaged, i));
   return FERRY_CLI_EXIT_OK;
 }
 
@@ -88,6 +108,39 @@ print_absent (FerryUnfinished *unfinished, gboolean among_all)
   ferry_cli_print_error (message != NULL ? message : why);
 }
 
+/* Why a transfer whose journal is damaged is not continued; among
+ * "all", which it is too. */
+static void
+print_refused (FerryUnfinished *unfinished, gboolean among_all)
+{
+  const char *id = ferry_unfinished_get_id (unfinished);
+  g_autofree char *message = NULL;
+
+  if (among_all)
+    /* TRANSLATORS: a transfer --resume all did not continue, by its ID, and
+     * why: "0123456789abcdef left alone: its journal is damaged (it is
+     * empty); --discard 0123456789abcdef removes it" */
+    message = g_strdup_printf (_ ("%s left alone: its journal is damaged (%s); --discard %s "
+                                  "removes it"),
+                               id, ferry_unfinished_get_damage (unfinished), id);
+  else
+    /* TRANSLATORS: "The journal of 0123456789abcdef is damaged (it is
+     * empty): it cannot be continued; --discard 0123456789abcdef removes it" */
+    message = g_strdup_printf (_ ("The journal of %s is damaged (%s): it cannot be continued; "
+                                  "--discard %s removes it"),
+                               id, ferry_unfinished_get_damage (unfinished), id);
+  ferry_cli_print_error (message);
+}
+
+static void
+print_left (FerryUnfinished *unfinished, gboolean among_all)
+{
+  if (ferry_unfinished_get_damage (unfinished) != NULL)
+    print_refused (unfinished, among_all);
+  else
+    print_absent (unfinished, among_all);
+}
+
 static FerryCliExit
 run_one (FerryUnfinished *unfinished, const FerryCliOptions *options)
 {
@@ -113,7 +166,13 @@ find_named (const FerryCliOptions *options, FerryCliExit *status)
   GPtrArray *found;
 
   if (names_all (options))
-    return ferry_unfinished_list ();
+    {
+      g_autoptr (GPtrArray) damaged = ferry_unfinished_list_damaged ();
+
+      found = ferry_unfinished_list ();
+      g_ptr_array_extend_and_steal (found, g_steal_pointer (&damaged));
+      return found;
+    }
   found = g_ptr_array_new_with_free_func (g_object_unref);
   for (guint i = 0; options->sources[i] != NULL; i++)
     {
@@ -137,7 +196,7 @@ FerryCliExit
 ferry_cli_resume (const FerryCliOptions *options)
 {
   g_autoptr (GPtrArray) named = NULL;
-  g_autoptr (GPtrArray) left = NULL; /* by "all", their drives not plugged in */
+  g_autoptr (GPtrArray) left = NULL; /* by "all", their drives not plugged in, or damaged */
   FerryCliExit status = FERRY_CLI_EXIT_OK;
 
   if (options->sources[0] == NULL)
@@ -149,19 +208,32 @@ ferry_cli_resume (const FerryCliOptions *options)
       FerryUnfinished *unfinished = g_ptr_array_index (named, i);
       FerryCliExit one = FERRY_CLI_EXIT_FAILED;
 
-      if (ferry_unfinished_is_present (unfinished))
+      if (ferry_unfinished_get_damage (unfinished) == NULL
+          && ferry_unfinished_is_present (unfinished))
         one = run_one (unfinished, options);
       else if (names_all (options))
         g_ptr_array_add (left, unfinished);
       else
-        print_absent (unfinished, FALSE);
+        print_left (unfinished, FALSE);
       if (one != FERRY_CLI_EXIT_OK && status == FERRY_CLI_EXIT_OK)
         status = one;
     }
   /* below what the others said, where a person reads last */
   for (guint i = 0; i < left->len; i++)
-    print_absent (g_ptr_array_index (left, i), TRUE);
+    print_left (g_ptr_array_index (left, i), TRUE);
   return status;
+}
+
+static void
+print_discarded_damaged (FerryUnfinished *unfinished)
+{
+  g_autofree char *line = NULL;
+
+  /* TRANSLATORS: after "Discarded:", a transfer whose journal was
+   * damaged: "0123456789abcdef  damaged (it is empty)" */
+  line = g_strdup_printf (_ ("%s  damaged (%s)"), ferry_unfinished_get_id (unfinished),
+                          ferry_unfinished_get_damage (unfinished));
+  printf ("%s\n", line);
 }
 
 /**
@@ -183,7 +255,10 @@ ferry_cli_discard (const FerryCliOptions *options)
 
       /* TRANSLATORS: before a transfer as --resume lists it, forgotten */
       printf ("%s ", _ ("Discarded:"));
-      print_unfinished (unfinished);
+      if (ferry_unfinished_get_damage (unfinished) != NULL)
+        print_discarded_damaged (unfinished);
+      else
+        print_unfinished (unfinished);
       ferry_unfinished_discard (unfinished);
     }
   return status;

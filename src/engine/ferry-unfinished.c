@@ -2,6 +2,7 @@
 #include "config.h"
 
 #include <fcntl.h>
+#include <glib/gi18n-lib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -16,7 +17,9 @@
 struct _FerryUnfinished
 {
   GObject parent_instance;
-  FerryJournal *journal;
+  char *id;
+  FerryJournal *journal; /* NULL when it is damaged: */
+  const char *damage;    /* ... what is wrong with it */
   char *destination_now; /* as last found (see ferry_unfinished_is_present()) */
   gboolean looked;       /* ... which was asked at least once */
 };
@@ -28,6 +31,7 @@ ferry_unfinished_finalize (GObject *object)
 {
   FerryUnfinished *self = FERRY_UNFINISHED (object);
 
+  g_free (self->id);
   g_clear_object (&self->journal);
   g_free (self->destination_now);
   G_OBJECT_CLASS (ferry_unfinished_parent_class)->finalize (object);
@@ -44,30 +48,56 @@ ferry_unfinished_init (FerryUnfinished *self)
 {
 }
 
+/* What is wrong with a journal that @error says cannot be read back,
+ * in words for the person who may remove it. */
+static const char *
+describe_damage (const GError *error)
+{
+  if (error->domain == FERRY_JOURNAL_ERROR)
+    switch ((FerryJournalError) error->code)
+      {
+      case FERRY_JOURNAL_ERROR_EMPTY:
+        return _ ("it is empty");
+      case FERRY_JOURNAL_ERROR_GARBLED:
+        return _ ("its text is garbled");
+      case FERRY_JOURNAL_ERROR_INCOMPLETE:
+        return _ ("parts of it are missing");
+      case FERRY_JOURNAL_ERROR_IMPOSSIBLE:
+        return _ ("it says more is on the drive than the whole transfer");
+      }
+  return _ ("it cannot be read");
+}
+
 /**
  * ferry_unfinished_lookup:
- * The unfinished transfer @id; NULL with @error when there is none.
+ * The unfinished transfer @id, its journal whole or damaged
+ * (ferry_unfinished_get_damage()); NULL with @error when there is none.
  */
 FerryUnfinished *
 ferry_unfinished_lookup (const char *id, GError **error)
 {
-  FerryJournal *journal = ferry_journal_load (id, error);
+  g_autoptr (GError) local_error = NULL;
+  FerryJournal *journal = ferry_journal_load (id, &local_error);
   FerryUnfinished *self;
 
-  if (journal == NULL)
-    return NULL;
+  /* gone meanwhile is none: the transfer ended well or was discarded */
+  if (g_error_matches (local_error, G_FILE_ERROR, G_FILE_ERROR_NOENT)
+      || g_error_matches (local_error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND))
+    {
+      g_propagate_error (error, g_steal_pointer (&local_error));
+      return NULL;
+    }
   self = g_object_new (FERRY_TYPE_UNFINISHED, NULL);
+  self->id = g_strdup (id);
   self->journal = journal;
+  if (journal == NULL)
+    self->damage = describe_damage (local_error);
   return self;
 }
 
-/**
- * ferry_unfinished_list:
- * Returns: (transfer full) (element-type FerryUnfinished): every
- * unfinished transfer, its drive present or not.
- */
-GPtrArray *
-ferry_unfinished_list (void)
+/* Those whose journal is damaged, or else those that can be continued. */
+static GPtrArray *
+list_damaged_or_not (gboolean damaged)
 {
   g_auto (GStrv) ids = ferry_journal_list_ids ();
   GPtrArray *list = g_ptr_array_new_with_free_func (g_object_unref);
@@ -76,23 +106,68 @@ ferry_unfinished_list (void)
     {
       FerryUnfinished *found = ferry_unfinished_lookup (ids[i], NULL);
 
-      if (found != NULL)
+      if (found != NULL && (found->damage != NULL) == damaged)
         g_ptr_array_add (list, found);
+      else if (found != NULL)
+        g_object_unref (found);
     }
   return list;
+}
+
+/**
+ * ferry_unfinished_list:
+ * Returns: (transfer full) (element-type FerryUnfinished): every
+ * unfinished transfer that can be continued, its drive present or not;
+ * not those whose journal is damaged (ferry_unfinished_list_damaged()).
+ */
+GPtrArray *
+ferry_unfinished_list (void)
+{
+  return list_damaged_or_not (FALSE);
+}
+
+/**
+ * ferry_unfinished_list_damaged:
+ * Returns: (transfer full) (element-type FerryUnfinished): every
+ * unfinished transfer whose journal is damaged: it cannot be continued,
+ * only discarded, and says nothing but its ID and its damage.
+ */
+GPtrArray *
+ferry_unfinished_list_damaged (void)
+{
+  return list_damaged_or_not (TRUE);
+}
+
+/**
+ * ferry_unfinished_get_damage:
+ * What is wrong with the transfer's journal, in a person's words ("it is
+ * empty"), or NULL when it is whole.
+ */
+const char *
+ferry_unfinished_get_damage (FerryUnfinished *self)
+{
+  g_return_val_if_fail (FERRY_IS_UNFINISHED (self), NULL);
+  return self->damage;
+}
+
+/* One whose journal was read back: what it says can be asked. */
+static gboolean
+is_whole (FerryUnfinished *self)
+{
+  return FERRY_IS_UNFINISHED (self) && self->journal != NULL;
 }
 
 const char *
 ferry_unfinished_get_id (FerryUnfinished *self)
 {
   g_return_val_if_fail (FERRY_IS_UNFINISHED (self), NULL);
-  return ferry_journal_get_id (self->journal);
+  return self->id;
 }
 
 const char *const *
 ferry_unfinished_get_sources (FerryUnfinished *self)
 {
-  g_return_val_if_fail (FERRY_IS_UNFINISHED (self), NULL);
+  g_return_val_if_fail (is_whole (self), NULL);
   return ferry_journal_get_sources (self->journal);
 }
 
@@ -102,7 +177,7 @@ ferry_unfinished_get_sources (FerryUnfinished *self)
 const char *
 ferry_unfinished_get_destination (FerryUnfinished *self)
 {
-  g_return_val_if_fail (FERRY_IS_UNFINISHED (self), NULL);
+  g_return_val_if_fail (is_whole (self), NULL);
   if (self->destination_now != NULL)
     return self->destination_now;
   return ferry_journal_get_destination (self->journal);
@@ -112,21 +187,21 @@ ferry_unfinished_get_destination (FerryUnfinished *self)
 const char *
 ferry_unfinished_get_label (FerryUnfinished *self)
 {
-  g_return_val_if_fail (FERRY_IS_UNFINISHED (self), NULL);
+  g_return_val_if_fail (is_whole (self), NULL);
   return ferry_journal_get_filesystem (self->journal)->label;
 }
 
 guint64
 ferry_unfinished_get_bytes_durable (FerryUnfinished *self)
 {
-  g_return_val_if_fail (FERRY_IS_UNFINISHED (self), 0);
+  g_return_val_if_fail (is_whole (self), 0);
   return ferry_journal_get_bytes_durable (self->journal);
 }
 
 guint64
 ferry_unfinished_get_bytes_total (FerryUnfinished *self)
 {
-  g_return_val_if_fail (FERRY_IS_UNFINISHED (self), 0);
+  g_return_val_if_fail (is_whole (self), 0);
   return ferry_journal_get_bytes_total (self->journal);
 }
 
@@ -142,7 +217,7 @@ ferry_unfinished_is_present (FerryUnfinished *self)
 {
   char *found;
 
-  g_return_val_if_fail (FERRY_IS_UNFINISHED (self), FALSE);
+  g_return_val_if_fail (is_whole (self), FALSE);
   self->looked = TRUE;
   found = ferry_journal_find_destination (self->journal);
   if (found == NULL)
@@ -191,7 +266,7 @@ ferry_unfinished_is_of_job (FerryUnfinished *self, FerryJob *job)
   g_autofree char *id = NULL;
   g_autofree char *id_here = NULL;
 
-  g_return_val_if_fail (FERRY_IS_UNFINISHED (self), FALSE);
+  g_return_val_if_fail (is_whole (self), FALSE);
   id = journal_id_of_job (job);
   if (id == NULL)
     return FALSE;
@@ -219,7 +294,7 @@ ferry_unfinished_new_job (FerryUnfinished *self)
   const char *const *sources;
   FerryJob *job;
 
-  g_return_val_if_fail (FERRY_IS_UNFINISHED (self), NULL);
+  g_return_val_if_fail (is_whole (self), NULL);
   sources = ferry_journal_get_sources (self->journal);
   ferry_unfinished_is_present (self);
   job = ferry_job_new_for_paths (sources, g_strv_length ((char **) sources),
@@ -320,7 +395,7 @@ ferry_unfinished_continue_choices (FerryUnfinished *self, FerryJob *job, FerryCh
 {
   FerryChoices chosen = given;
 
-  g_return_if_fail (FERRY_IS_UNFINISHED (self));
+  g_return_if_fail (is_whole (self));
   for (guint i = 0; i < G_N_ELEMENTS (choice_properties); i++)
     {
       const char *property = choice_properties[i].property;
@@ -416,6 +491,14 @@ ferry_unfinished_discard (FerryUnfinished *self)
   const char *relpath;
 
   g_return_if_fail (FERRY_IS_UNFINISHED (self));
+  if (self->journal == NULL)
+    {
+      /* it names no drive to look on: what the transfer left there goes
+       * with the next copy into its folders, as when the drive is away */
+      g_autoptr (FerryJournal) damaged = ferry_journal_new (self->id);
+      ferry_journal_remove (damaged);
+      return;
+    }
   ferry_journal_remove (self->journal);
   if (!ferry_unfinished_is_present (self))
     return;

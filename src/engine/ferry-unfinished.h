@@ -31,13 +31,17 @@ typedef enum
  * continued where the data on its drive ends: what it copies where,
  * how much of it is on the drive, and whether that drive (the same
  * filesystem, not merely one with the same label) is plugged in now.
+ * One whose journal is damaged says only its ID and what is wrong with
+ * it (ferry_unfinished_get_damage()), and can only be discarded.
  */
 G_DECLARE_FINAL_TYPE (FerryUnfinished, ferry_unfinished, FERRY, UNFINISHED, GObject)
 
 GPtrArray *ferry_unfinished_list (void);
+GPtrArray *ferry_unfinished_list_damaged (void);
 FerryUnfinished *ferry_unfinished_lookup (const char *id, GError **error);
 
 const char *ferry_unfinished_get_id (FerryUnfinished *self);
+const char *ferry_unfinished_get_damage (FerryUnfinished *self);
 const char *const *ferry_unfinished_get_sources (FerryUnfinished *self);
 const char *ferry_unfinished_get_destination (FerryUnfinished *self);
 const char *ferry_unfinished_get_label (FerryUnfinished *self);

@@ -90,6 +90,7 @@ struct _FerryJournal
 };
 
 G_DEFINE_FINAL_TYPE (FerryJournal, ferry_journal, G_TYPE_OBJECT)
+G_DEFINE_QUARK (ferry-journal-error-quark, ferry_journal_error)
 
 typedef struct
 {
@@ -1258,18 +1259,31 @@ read_group (FerryJournal *self,
     }
 }
 
-static void
+static gboolean
+read_number (GKeyFile *file, const char *key, guint64 *number)
+{
+  g_autoptr (GError) error = NULL;
+
+  *number = g_key_file_get_uint64 (file, GROUP_TRANSFER, key, &error);
+  return error == NULL;
+}
+
+/* FALSE when it lacks what write_transfer() writes into every journal:
+ * one cut short, which cannot say where its drive is or what is on it. */
+static gboolean
 read_transfer (FerryJournal *self, GKeyFile *file)
 {
   self->sources = g_key_file_get_string_list (file, GROUP_TRANSFER, "sources", NULL, NULL);
   self->destination = g_key_file_get_string (file, GROUP_TRANSFER, "destination", NULL);
   self->names_copy = g_key_file_get_boolean (file, GROUP_TRANSFER, "names-copy", NULL);
-  self->filesystem.dev = g_key_file_get_uint64 (file, GROUP_TRANSFER, "fs-dev", NULL);
   self->filesystem.uuid = g_key_file_get_string (file, GROUP_TRANSFER, "fs-uuid", NULL);
   self->filesystem.label = g_key_file_get_string (file, GROUP_TRANSFER, "fs-label", NULL);
   self->mount_point = g_key_file_get_string (file, GROUP_TRANSFER, "fs-mount", NULL);
-  self->bytes_total = g_key_file_get_uint64 (file, GROUP_TRANSFER, "bytes-total", NULL);
-  self->bytes_placed = g_key_file_get_uint64 (file, GROUP_TRANSFER, "bytes-durable", NULL);
+  return self->sources != NULL && self->sources[0] != NULL && self->destination != NULL
+         && self->destination[0] != '\0'
+         && read_number (file, "fs-dev", &self->filesystem.dev)
+         && read_number (file, "bytes-total", &self->bytes_total)
+         && read_number (file, "bytes-durable", &self->bytes_placed);
 }
 
 /**
@@ -1342,26 +1356,53 @@ replay_log (FerryJournal *self, const char *path)
     }
 }
 
+/* The key file at @path; NULL with @error when it cannot be read, or
+ * is empty or garbled. */
+static GKeyFile *
+read_key_file (const char *path, GError **error)
+{
+  g_autoptr (GKeyFile) file = g_key_file_new ();
+  g_autoptr (GError) parse_error = NULL;
+  g_autofree char *text = NULL;
+  gsize length;
+
+  if (!g_file_get_contents (path, &text, &length, error))
+    return NULL;
+  if (length == 0)
+    {
+      g_set_error (error, FERRY_JOURNAL_ERROR, FERRY_JOURNAL_ERROR_EMPTY,
+                   _ ("The journal “%s” is empty"), path);
+      return NULL;
+    }
+  if (!g_key_file_load_from_data (file, text, length, G_KEY_FILE_NONE, &parse_error))
+    {
+      g_set_error (error, FERRY_JOURNAL_ERROR, FERRY_JOURNAL_ERROR_GARBLED,
+                   _ ("The journal “%s” is garbled: %s"), path, parse_error->message);
+      return NULL;
+    }
+  return g_steal_pointer (&file);
+}
+
 /**
  * ferry_journal_load_file:
  * The journal saved at @path (with its log), as its last save left it;
- * NULL with @error when it cannot be read. Its first save writes it
- * whole: its log may end in a line a kill cut short.
+ * NULL with @error when it cannot be read, or is damaged
+ * (FERRY_JOURNAL_ERROR). Its first save writes it whole: its log may
+ * end in a line a kill cut short.
  */
 FerryJournal *
 ferry_journal_load_file (const char *path, const char *id, GError **error)
 {
-  g_autoptr (GKeyFile) file = g_key_file_new ();
+  g_autoptr (GKeyFile) file = read_key_file (path, error);
   g_autoptr (FerryJournal) self = NULL;
 
-  if (!g_key_file_load_from_file (file, path, G_KEY_FILE_NONE, error))
+  if (file == NULL)
     return NULL;
   self = ferry_journal_new (id);
-  read_transfer (self, file);
-  if (self->sources == NULL || self->destination == NULL)
+  if (!read_transfer (self, file))
     {
-      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
-                   _ ("The journal “%s” names no transfer"), path);
+      g_set_error (error, FERRY_JOURNAL_ERROR, FERRY_JOURNAL_ERROR_INCOMPLETE,
+                   _ ("The journal “%s” is cut short"), path);
       return NULL;
     }
   read_group (self, file, GROUP_COMPLETE, set_complete);
@@ -1369,6 +1410,14 @@ ferry_journal_load_file (const char *path, const char *id, GError **error)
   read_group (self, file, GROUP_CHOICES, set_choice);
   self->generation = g_key_file_get_uint64 (file, GROUP_TRANSFER, "generation", NULL);
   replay_log (self, path);
+  /* a point vouches for bytes of the transfer: more than it holds were edited in */
+  if (self->bytes_placed > self->bytes_total)
+    {
+      g_set_error (error, FERRY_JOURNAL_ERROR, FERRY_JOURNAL_ERROR_IMPOSSIBLE,
+                   _ ("The journal “%s” says more is on the drive than the whole transfer"),
+                   path);
+      return NULL;
+    }
   self->whole_wanted = TRUE;
   return g_steal_pointer (&self);
 }

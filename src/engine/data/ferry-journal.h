@@ -8,6 +8,19 @@
 G_BEGIN_DECLS
 
 #define FERRY_TYPE_JOURNAL (ferry_journal_get_type ())
+#define FERRY_JOURNAL_ERROR (ferry_journal_error_quark ())
+
+/* Why a journal there is cannot be read back: only a disk fault or a
+ * person damages one, for it is written whole and renamed. */
+typedef enum
+{
+  FERRY_JOURNAL_ERROR_EMPTY,      /* no byte in it */
+  FERRY_JOURNAL_ERROR_GARBLED,    /* no text a Ferry wrote */
+  FERRY_JOURNAL_ERROR_INCOMPLETE, /* without what every whole journal says (cut short) */
+  FERRY_JOURNAL_ERROR_IMPOSSIBLE, /* more durable than the whole transfer */
+} FerryJournalError;
+
+GQuark ferry_journal_error_quark (void);
 
 G_DECLARE_FINAL_TYPE (FerryJournal, ferry_journal, FERRY, JOURNAL, GObject)
 
