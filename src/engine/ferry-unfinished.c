@@ -62,8 +62,6 @@ describe_damage (const GError *error)
         return _ ("its text is garbled");
       case FERRY_JOURNAL_ERROR_INCOMPLETE:
         return _ ("parts of it are missing");
-      case FERRY_JOURNAL_ERROR_IMPOSSIBLE:
-        return _ ("it says more is on the drive than the whole transfer");
       }
   return _ ("it cannot be read");
 }

@@ -549,6 +549,10 @@ ferry_journal_get_bytes_durable (FerryJournal *self)
   while (g_hash_table_iter_next (&iter, NULL, &value))
     bytes += ((InFlight *) value)->durable;
   bytes = MAX (bytes, self->bytes_placed);
+  /* Never more than the transfer: the total is counted anew by each run
+   * (sources may have gone since), what was placed is kept across runs. */
+  if (self->bytes_total > 0)
+    bytes = MIN (bytes, self->bytes_total);
   g_mutex_unlock (&self->lock);
   return bytes;
 }
@@ -1410,14 +1414,6 @@ ferry_journal_load_file (const char *path, const char *id, GError **error)
   read_group (self, file, GROUP_CHOICES, set_choice);
   self->generation = g_key_file_get_uint64 (file, GROUP_TRANSFER, "generation", NULL);
   replay_log (self, path);
-  /* a point vouches for bytes of the transfer: more than it holds were edited in */
-  if (self->bytes_placed > self->bytes_total)
-    {
-      g_set_error (error, FERRY_JOURNAL_ERROR, FERRY_JOURNAL_ERROR_IMPOSSIBLE,
-                   _ ("The journal “%s” says more is on the drive than the whole transfer"),
-                   path);
-      return NULL;
-    }
   self->whole_wanted = TRUE;
   return g_steal_pointer (&self);
 }

@@ -17,7 +17,6 @@ typedef enum
   FERRY_JOURNAL_ERROR_EMPTY,      /* no byte in it */
   FERRY_JOURNAL_ERROR_GARBLED,    /* no text a Ferry wrote */
   FERRY_JOURNAL_ERROR_INCOMPLETE, /* without what every whole journal says (cut short) */
-  FERRY_JOURNAL_ERROR_IMPOSSIBLE, /* more durable than the whole transfer */
 } FerryJournalError;
 
 GQuark ferry_journal_error_quark (void);
