@@ -276,6 +276,48 @@ test_title_narrow (Fixture *f, gconstpointer data)
   g_assert_nonnull (strstr (long_shown, "…"));
 }
 
+static GtkWidget *
+find_eject_when_done (FerryTransferRow *row)
+{
+  g_autoptr (GList) toggles = ferry_test_ui_find_all (GTK_WIDGET (row), GTK_TYPE_TOGGLE_BUTTON);
+
+  g_assert_cmpuint (g_list_length (toggles), ==, 1);
+  return toggles->data;
+}
+
+/* Eject When Done chosen shows in the accent colour and says the drive
+ * will be ejected: on, the flat toggle had looked as if pointed at. */
+static void
+test_eject_when_done_shows (Fixture *f, gconstpointer data)
+{
+  g_autoptr (FerryTestMount) mount = ferry_test_window_plug_in (f, "SanDisk Cruzer");
+  g_autoptr (GFile) source = g_file_new_build_filename (f->src, "film.mkv", NULL);
+  g_autoptr (GFile) stick = g_file_new_for_path (f->stick);
+  g_autoptr (FerryJob) job = NULL;
+  FerryTransferRow *row;
+  GtkWidget *toggle;
+
+  ferry_test_write_random (g_file_peek_path (source), 1024 * 1024, 5);
+  job = ferry_job_new (&source, 1, stick);
+  ferry_job_pause (job);
+  ferry_queue_add (f->queue, job);
+  row = FERRY_TRANSFER_ROW (
+      ferry_test_ui_find (GTK_WIDGET (f->window), FERRY_TYPE_TRANSFER_ROW, NULL));
+  toggle = find_eject_when_done (row);
+  g_assert_true (gtk_widget_get_visible (toggle));
+  g_assert_false (gtk_widget_has_css_class (toggle, "accent"));
+  g_assert_cmpstr (gtk_widget_get_tooltip_text (toggle), ==, "Eject When Done");
+
+  gtk_toggle_button_set_active (GTK_TOGGLE_BUTTON (toggle), TRUE);
+  g_assert_true (gtk_widget_has_css_class (toggle, "accent"));
+  g_assert_cmpstr (gtk_widget_get_tooltip_text (toggle), ==,
+                   "SanDisk Cruzer will be ejected when done");
+  save_screenshot (f, "eject-when-done");
+  gtk_toggle_button_set_active (GTK_TOGGLE_BUTTON (toggle), FALSE);
+  g_assert_false (gtk_widget_has_css_class (toggle, "accent"));
+  ferry_queue_remove (f->queue, job);
+}
+
 static gboolean
 window_active (gpointer data)
 {
@@ -1612,6 +1654,7 @@ main (int argc, char **argv)
   ADD ("/ui/drop-on-unplugged", test_drop_on_unplugged);
   ADD ("/ui/copy-into-non-folder", test_copy_into_non_folder);
   ADD ("/ui/rows-follow-queue", test_rows_follow_queue);
+  ADD ("/ui/eject-when-done-shows", test_eject_when_done_shows);
   g_test_add ("/ui/new-row-shows", Fixture, NULL, fixture_set_up_short, test_new_row_shows,
               fixture_tear_down);
   ADD ("/ui/conflict/keep-both", test_conflict_keep_both);

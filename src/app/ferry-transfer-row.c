@@ -715,6 +715,32 @@ ferry_transfer_row_question_answered (FerryTransferRow *self)
   update (self);
 }
 
+/* Eject When Done, once chosen, shows it in the accent colour and says
+ * so: a flat toggle on looked as if the pointer were on it, and nothing
+ * else in the row said the drive would go. */
+static void
+show_eject_when_done (FerryTransferRow *self)
+{
+  GtkWidget *button = GTK_WIDGET (self->eject_when_done_button);
+  gboolean on = gtk_toggle_button_get_active (self->eject_when_done_button);
+  g_autofree char *text = NULL;
+
+  if (on)
+    {
+      gtk_widget_add_css_class (button, "accent");
+      /* TRANSLATORS: the tooltip of a chosen Eject When Done, like
+       * "SanDisk Cruzer will be ejected when done" */
+      text = g_strdup_printf (_ ("%s will be ejected when done"),
+                              ferry_destination_get_name (self->destination));
+      gtk_widget_set_tooltip_text (button, text);
+    }
+  else
+    {
+      gtk_widget_remove_css_class (button, "accent");
+      gtk_widget_set_tooltip_text (button, _ ("Eject When Done"));
+    }
+}
+
 gboolean
 ferry_transfer_row_get_eject_when_done (FerryTransferRow *self)
 {
@@ -784,6 +810,8 @@ ferry_transfer_row_new (FerryJob *job, FerryDestination *destination)
   gtk_widget_set_visible (GTK_WIDGET (self->eject_when_done_button),
                           ferry_destination_get_kind (destination) == FERRY_DESTINATION_DRIVE
                               && ferry_destination_can_eject (destination));
+  g_signal_connect_swapped (self->eject_when_done_button, "notify::active",
+                            G_CALLBACK (show_eject_when_done), self);
   g_signal_connect_object (destination, "notify::space", G_CALLBACK (update_room), self,
                            G_CONNECT_SWAPPED);
   /* What the status says depends on the strategy and the device too. */
