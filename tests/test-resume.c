@@ -1560,6 +1560,28 @@ test_destination_folder_deleted (Fixture *f, gconstpointer data)
  * with the folder's new path, which carries over what is there. Before,
  * it was "not plugged in", and the new command met the files the first
  * run had copied as conflicts. */
+/* The same command typed with the folder where the stick was mounted,
+ * left empty on the disk below (as a folder of fstab's is), is refused,
+ * naming where the stick is now, and writes nothing there. */
+static void
+run_at_old_place (Fixture *f, const char *old_place)
+{
+  g_autoptr (GSubprocess) copy = NULL;
+  g_autoptr (GError) error = NULL;
+  g_autofree char *err = NULL, *left = NULL;
+
+  ferry_test_make_dirs (old_place);
+  copy = spawn_copy (f->src, old_place, NULL, NULL);
+  g_subprocess_communicate_utf8 (copy, NULL, NULL, NULL, &err, &error);
+  g_assert_no_error (error);
+  g_test_message ("the same command at the old place said: %s", err);
+  g_assert_cmpint (g_subprocess_get_exit_status (copy), ==, 1);
+  g_assert_nonnull (strstr (err, "is mounted elsewhere now: copy into"));
+  g_assert_nonnull (strstr (err, f->dst));
+  left = list_names (old_place);
+  g_assert_cmpstr (left, ==, "");
+}
+
 static void
 check_moved_mount (Fixture *f, gboolean by_id)
 {
@@ -1568,6 +1590,7 @@ check_moved_mount (Fixture *f, gboolean by_id)
   g_autofree char *out = NULL;
   g_autofree char *err = NULL;
   g_autofree char *id = NULL;
+  g_autofree char *old_place = NULL;
   FerryUnfinished *found;
   guint64 durable;
 
@@ -1578,9 +1601,11 @@ check_moved_mount (Fixture *f, gboolean by_id)
   durable = read_journal (f).durable;
   g_assert_true (ferry_test_stick_mount_elsewhere (f->stick, "FERRYTEST1", &error));
   g_assert_no_error (error);
-  g_free (f->dst);
+  old_place = g_steal_pointer (&f->dst);
   f->dst = g_strdup (ferry_test_stick_get_mountpoint (f->stick));
   g_assert_true (g_str_has_suffix (f->dst, "/FERRYTEST1"));
+  if (!by_id)
+    run_at_old_place (f, old_place);
 
   unfinished = ferry_unfinished_list ();
   g_assert_cmpuint (unfinished->len, ==, 1);
