@@ -168,12 +168,18 @@ ferry_journal_dir (void)
 }
 
 static char *
-journal_path (const char *id)
+state_path (const char *id, const char *suffix)
 {
   g_autofree char *dir = ferry_journal_dir ();
-  g_autofree char *name = g_strconcat (id, SUFFIX, NULL);
+  g_autofree char *name = g_strconcat (id, suffix, NULL);
 
   return g_build_filename (dir, name, NULL);
+}
+
+static char *
+journal_path (const char *id)
+{
+  return state_path (id, SUFFIX);
 }
 
 static char *
@@ -250,10 +256,7 @@ remove_if_stale_save (const char *dir_path, const char *name)
 static char *
 lock_path (const char *id)
 {
-  g_autofree char *dir = ferry_journal_dir ();
-  g_autofree char *name = g_strconcat (id, LOCK_SUFFIX, NULL);
-
-  return g_build_filename (dir, name, NULL);
+  return state_path (id, LOCK_SUFFIX);
 }
 
 /* The lock file at @path, locked, while it still has that name: one

@@ -797,35 +797,6 @@ find_moved_journal (const FerryFsId *filesystem, const char *const *sources, con
   return NULL;
 }
 
-/* Before the plan: the journal of the transfer the same sources and
- * destination began and a kill or an unplug cut short, which this run
- * continues on the same filesystem (not merely one with the same label)
- * unless the job restarts it. Its destination keeps the meaning it had
- * then: "Backup", a new name the first run gave the copy of its one
- * source, is a folder now, and the same command does not copy into it;
- * a folder that took the copies, deleted since, is not made the copy's
- * name. A command with other sources that copies into that folder keeps
- * a journal of its own, and copies into it. */
-static void
-find_earlier_journal (FerryRun *self, const TransferKey *key)
-{
-  g_auto (FerryFsId) there = { 0 };
-
-  g_clear_object (&self->earlier);
-  self->meaning = FERRY_DESTINATION_AS_FOUND;
-  if (!self->options.keeps_journal || self->options.dry_run
-      || !read_destination_filesystem (&there, key->destination))
-    return;
-  self->earlier = ferry_journal_load (key->id, NULL);
-  if (self->earlier == NULL)
-    self->earlier = find_moved_journal (&there, (const char *const *) key->sources->pdata,
-                                        key->destination);
-  if (self->earlier != NULL && !self->options.restart
-      && ferry_fs_id_same (ferry_journal_get_filesystem (self->earlier), &there))
-    self->meaning = ferry_journal_get_names_copy (self->earlier) ? FERRY_DESTINATION_NAMES_COPY
-                                                                 : FERRY_DESTINATION_INTO_FOLDER;
-}
-
 /* The same command typed again while the drive of the copy it cut short
  * is away found, where the drive was mounted, its folder left empty on
  * the system disk, and copied there: ending well, it dropped the journal
@@ -833,18 +804,16 @@ find_earlier_journal (FerryRun *self, const TransferKey *key)
  * where the drive is when it is mounted elsewhere; --restart copies
  * anew wherever the folder leads. */
 static gboolean
-check_earlier_drive (FerryRun *self, const TransferKey *key, GError **error)
+check_earlier_drive (FerryRun *self, const FerryFsId *there, GError **error)
 {
-  g_auto (FerryFsId) there = { 0 };
   g_autofree char *moved = NULL;
   g_autofree char *display = NULL;
   const FerryFsId *went_to;
 
-  if (self->earlier == NULL || self->options.restart || ferry_fs_id_is_known (&self->filesystem)
-      || !read_destination_filesystem (&there, key->destination))
+  if (self->earlier == NULL || self->options.restart || ferry_fs_id_is_known (&self->filesystem))
     return TRUE;
   went_to = ferry_journal_get_filesystem (self->earlier);
-  if (ferry_fs_id_same (went_to, &there))
+  if (ferry_fs_id_same (went_to, there))
     return TRUE;
   ferry_run_bind (self, went_to);
   if ((moved = ferry_journal_find_destination (self->earlier)) == NULL)
@@ -855,6 +824,38 @@ check_earlier_drive (FerryRun *self, const TransferKey *key, GError **error)
                   "on there"),
                display);
   return FALSE;
+}
+
+/* Before the plan: the journal of the transfer the same sources and
+ * destination began and a kill or an unplug cut short, which this run
+ * continues on the same filesystem (not merely one with the same label)
+ * unless the job restarts it. Its destination keeps the meaning it had
+ * then: "Backup", a new name the first run gave the copy of its one
+ * source, is a folder now, and the same command does not copy into it;
+ * a folder that took the copies, deleted since, is not made the copy's
+ * name. A command with other sources that copies into that folder keeps
+ * a journal of its own, and copies into it. FALSE: the journal found
+ * is of a drive that is not where the destination leads now
+ * (check_earlier_drive()). */
+static gboolean
+find_earlier_journal (FerryRun *self, const TransferKey *key, GError **error)
+{
+  g_auto (FerryFsId) there = { 0 };
+
+  g_clear_object (&self->earlier);
+  self->meaning = FERRY_DESTINATION_AS_FOUND;
+  if (!self->options.keeps_journal || self->options.dry_run
+      || !read_destination_filesystem (&there, key->destination))
+    return TRUE;
+  self->earlier = ferry_journal_load (key->id, NULL);
+  if (self->earlier == NULL)
+    self->earlier = find_moved_journal (&there, (const char *const *) key->sources->pdata,
+                                        key->destination);
+  if (self->earlier != NULL && !self->options.restart
+      && ferry_fs_id_same (ferry_journal_get_filesystem (self->earlier), &there))
+    self->meaning = ferry_journal_get_names_copy (self->earlier) ? FERRY_DESTINATION_NAMES_COPY
+                                                                 : FERRY_DESTINATION_INTO_FOLDER;
+  return check_earlier_drive (self, &there, error);
 }
 
 /* What the person chose for the transfer goes in its journal, for
@@ -896,23 +897,23 @@ open_journal (FerryRun *self, FerryPlan *plan, const TransferKey *key)
 }
 
 static gboolean
-run_transfer (FerryRun *self, const char *const *sources, const char *destination, GError **error)
+run_transfer (FerryRun *self,
+              const char *const *sources,
+              const char *destination,
+              const TransferKey *key,
+              GError **error)
 {
   g_autoptr (FerryPlan) plan = NULL;
   g_autoptr (FerryScan) scan = NULL;
-  g_auto (TransferKey) key = { NULL, NULL, NULL };
 
   set_phase (self, FERRY_PHASE_PLANNING);
-  if (!check_bound_before_plan (self, destination, error))
-    return FALSE;
-  transfer_key_init (&key, sources, destination);
-  find_earlier_journal (self, &key);
-  if (!check_earlier_drive (self, &key, error))
+  if (!check_bound_before_plan (self, destination, error)
+      || !find_earlier_journal (self, key, error))
     return FALSE;
   if ((plan = ferry_plan_resolve (sources, destination, self->meaning, error)) == NULL
       || !bind_filesystem (self, plan, error))
     return FALSE;
-  open_journal (self, plan, &key);
+  open_journal (self, plan, key);
 
   scan = ferry_scan_new (self->counters, ferry_control_get_cancellable (self->control));
   for (guint i = 0; i < plan->roots->len; i++)
@@ -951,12 +952,12 @@ ferry_run_execute (FerryRun *self,
   int held = -1;
   gboolean ok;
 
-  if (!self->options.keeps_journal || self->options.dry_run)
-    return run_transfer (self, sources, destination, error);
   transfer_key_init (&key, sources, destination);
+  if (!self->options.keeps_journal || self->options.dry_run)
+    return run_transfer (self, sources, destination, &key, error);
   if (!ferry_journal_hold_transfer (key.id, destination, &held, error))
     return FALSE;
-  ok = run_transfer (self, sources, destination, error);
+  ok = run_transfer (self, sources, destination, &key, error);
   ferry_journal_let_go_transfer (key.id, held);
   return ok;
 }
